@@ -1,0 +1,83 @@
+import { LockMode } from '@mikro-orm/core';
+import { ApplicationFailure } from '@temporalio/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { Course, MailLogEntry, Participant, Platform } from '../db/entities/index.ts';
+import { DEFAULT_TEMPLATES, renderTemplate } from '../domain/mail-templates.ts';
+import type { ActivityDeps } from './deps.ts';
+import { tenantEm } from './tenant-em.ts';
+
+export interface EnsureParticipantInput {
+  platformId: string;
+  email: string;
+  name?: string | null;
+}
+
+export interface EnsuredParticipant {
+  participantId: string;
+  invited: boolean;
+}
+
+export interface SendInvitationInput {
+  platformId: string;
+  participantId: string;
+  courseId?: string | null;
+}
+
+export function participantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
+  return {
+    /**
+     * Creates the participant when absent. Safe under concurrency: two grants for a new e-mail
+     * both land on the same row (unique platform + e-mail).
+     */
+    async ensureParticipant({ platformId, email, name }: EnsureParticipantInput): Promise<EnsuredParticipant> {
+      const rows: { id: string; invited_at: Date | null }[] = await orm.em.getConnection().execute(
+        `insert into participants (id, platform_id, email, name, created_at)
+         values (gen_random_uuid(), ?, ?, ?, now())
+         on conflict (platform_id, email) do update set name = coalesce(participants.name, excluded.name)
+         returning id, invited_at`,
+        [platformId, email, name ?? null],
+      );
+      const row = rows[0];
+      if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
+      return { participantId: row.id, invited: row.invited_at !== null };
+    },
+
+    /**
+     * Sends the `user_invitation` mail once per participant. The participant row is locked for the
+     * duration, so concurrent grants serialise here and only the first one sends.
+     */
+    async sendInvitation({ platformId, participantId, courseId }: SendInvitationInput): Promise<{ sent: boolean }> {
+      return tenantEm(orm, platformId).transactional(async (em) => {
+        const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (participant.invitedAt) return { sent: false };
+        const platform = await em.findOneOrFail(Platform, platformId);
+        const course = courseId ? await em.findOne(Course, courseId) : null;
+
+        const token = randomBytes(24).toString('base64url');
+        const appUrl = platformUrlTemplate.replace('{subdomain}', platform.subdomain);
+        const loginLink = `${appUrl}/login?invitation=${token}`;
+        const template = DEFAULT_TEMPLATES.user_invitation!;
+        const mail = renderTemplate(template, {
+          loginLink,
+          participantName: participant.name ?? participant.email,
+          participantEmail: participant.email,
+          platformTitle: platform.title,
+          courseTitle: course?.title ?? platform.title,
+        });
+
+        participant.invitedAt = now();
+        participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
+        em.create(MailLogEntry, {
+          platform: platformId,
+          to: participant.email,
+          template: template.slug,
+          subject: mail.subject,
+          html: mail.html,
+          dedupeKey: `${template.slug}/${participantId}`,
+          sentAt: now(),
+        });
+        return { sent: true };
+      });
+    },
+  };
+}

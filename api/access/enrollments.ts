@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { normalizeEmail } from '../../domain/email.ts';
+import { platformOf } from '../plugins/api-key-auth.ts';
+import { ErrorBody } from '../schemas.ts';
+import { EnrollmentsQuery, EnrollmentsReply } from './schemas.ts';
+
+interface EnrolmentRow {
+  id: string;
+  title: string;
+  started_at: Date;
+  viewed_at: Date | null;
+}
+
+/**
+ * `GET /api/users/enrollments?email=`: the participant's active enrolments in active courses of
+ * this account. The e-mail compares without letter case; unknown or empty gives an empty list.
+ */
+export const enrollmentRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/users/enrollments',
+    { schema: { tags: ['access'], security: [{ apiKey: [] }], querystring: EnrollmentsQuery, response: { 200: EnrollmentsReply, 401: ErrorBody } } },
+    async (request) => {
+      const platformId = platformOf(request).id;
+      const email = request.query.email ?? '';
+      const normalized = normalizeEmail(email);
+      const rows: EnrolmentRow[] = normalized
+        ? await request.em.getConnection().execute(
+            `select c.id, c.title, e.started_at, e.viewed_at
+               from enrolments e
+               join participants p on p.id = e.participant_id
+               join courses c on c.id = e.course_id
+              where e.platform_id = ? and p.platform_id = ? and c.platform_id = ?
+                and p.email = ? and e.active and c.active
+              order by e.started_at, c.title`,
+            [platformId, platformId, platformId, normalized],
+          )
+        : [];
+      return {
+        email,
+        courses: rows.map((r) => ({
+          id: r.id,
+          title: r.title,
+          started_at: new Date(r.started_at).toISOString(),
+          viewed_at: r.viewed_at ? new Date(r.viewed_at).toISOString() : null,
+        })),
+      };
+    },
+  );
+};

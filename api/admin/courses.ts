@@ -1,0 +1,84 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { Course, Lesson, Section } from '../../db/entities/index.ts';
+import { slugify } from '../../domain/slug.ts';
+import { HttpError, notFound } from '../errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { usePlatform } from './platform-scope.ts';
+import { AudiobookReply, CourseParams, CourseReply, CreateAudiobookBody, CreateCourseBody, PlatformParams, UpdateCourseBody, data } from './schemas.ts';
+import { Audiobook } from '../../db/entities/index.ts';
+
+async function courseReply(em: EntityManager, courseId: string): Promise<z.infer<typeof CourseReply>> {
+  const course = await em.findOneOrFail(Course, courseId, { populate: ['sections', 'sections.lessons'] });
+  return {
+    id: course.id,
+    slug: course.slug,
+    title: course.title,
+    active: course.active,
+    sections: course.sections.getItems().map((s) => ({
+      id: s.id,
+      title: s.title,
+      access_level: s.accessLevel,
+      lessons: s.lessons.getItems().map((l) => ({ id: l.id, title: l.title })),
+    })),
+  };
+}
+
+/** Operator catalogue management: courses with their sections and lessons, and audiobooks. */
+export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['operator'];
+
+  app.post(
+    '/platforms/:platform_id/courses',
+    { schema: { tags, params: PlatformParams, body: CreateCourseBody, response: { 201: data(CourseReply), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody } } },
+    async (request, reply) => {
+      const platform = await usePlatform(request.em, request.params.platform_id);
+      const { title, slug = slugify(title), active, sections } = request.body;
+      try {
+        const courseId = await request.em.transactional(async (em) => {
+          const course = em.create(Course, { platform: platform.id, title, slug, active });
+          sections.forEach((section, sectionIndex) => {
+            const created = em.create(Section, { platform: platform.id, course, title: section.title, accessLevel: section.access_level, position: sectionIndex });
+            section.lessons.forEach((lesson, lessonIndex) => {
+              em.create(Lesson, { platform: platform.id, section: created, title: lesson.title, position: lessonIndex });
+            });
+          });
+          await em.flush();
+          return course.id;
+        });
+        return reply.code(201).send({ data: await courseReply(request.em, courseId) });
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) throw new HttpError(409, `a course with slug ${slug} exists`);
+        throw error;
+      }
+    },
+  );
+
+  app.patch(
+    '/platforms/:platform_id/courses/:course_id',
+    { schema: { tags, params: CourseParams, body: UpdateCourseBody, response: { 200: data(CourseReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    async (request) => {
+      await usePlatform(request.em, request.params.platform_id);
+      const course = await request.em.findOne(Course, request.params.course_id);
+      if (!course) throw notFound('course');
+      const { title, active } = request.body;
+      if (title !== undefined) course.title = title;
+      if (active !== undefined) course.active = active;
+      await request.em.flush();
+      return { data: await courseReply(request.em, course.id) };
+    },
+  );
+
+  app.post(
+    '/platforms/:platform_id/audiobooks',
+    { schema: { tags, params: PlatformParams, body: CreateAudiobookBody, response: { 201: data(AudiobookReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    async (request, reply) => {
+      const platform = await usePlatform(request.em, request.params.platform_id);
+      const audiobook = request.em.create(Audiobook, { platform: platform.id, title: request.body.title, active: request.body.active });
+      await request.em.flush();
+      return reply.code(201).send({ data: { id: audiobook.id, title: audiobook.title, active: audiobook.active } });
+    },
+  );
+};

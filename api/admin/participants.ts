@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AudiobookAccess, Enrolment, MailLogEntry, Participant, Section } from '../../db/entities/index.ts';
+import type { AccessLevel } from '../../domain/access-level.ts';
+import { visibleLessonIds } from '../../domain/access-level.ts';
+import { normalizeEmail } from '../../domain/email.ts';
+import { notFound } from '../errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { usePlatform } from './platform-scope.ts';
+import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParams, data } from './schemas.ts';
+
+/** Operator views of participants and of the mail they were sent. */
+export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['operator'];
+
+  app.get(
+    '/platforms/:platform_id/participants',
+    { schema: { tags, params: PlatformParams, querystring: EmailQuery, response: { 200: data(ParticipantReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    async (request) => {
+      const { em } = request;
+      await usePlatform(em, request.params.platform_id);
+      const participant = await em.findOne(Participant, { email: normalizeEmail(request.query.email) });
+      if (!participant) throw notFound('participant');
+
+      const enrolments = await em.find(Enrolment, { participant }, { orderBy: { startedAt: 'asc' } });
+      const courseIds = enrolments.map((e) => e.course.id);
+      const sections = courseIds.length
+        ? await em.find(Section, { course: { $in: courseIds } }, { populate: ['lessons'], orderBy: { position: 'asc' } })
+        : [];
+      const audiobooks = await em.find(AudiobookAccess, { participant, active: true }, { orderBy: { grantedAt: 'asc' } });
+
+      return {
+        data: {
+          email: participant.email,
+          name: participant.name ?? null,
+          invited: participant.invitedAt != null,
+          courses: enrolments.map((e) => ({
+            course_id: e.course.id,
+            access_level: e.accessLevel,
+            active: e.active,
+            visible_lesson_ids: e.active
+              ? visibleLessonIds(
+                  e.accessLevel as AccessLevel,
+                  sections
+                    .filter((s) => s.course.id === e.course.id)
+                    .map((s) => ({ accessLevel: s.accessLevel, lessonIds: s.lessons.getItems().map((l) => l.id) })),
+                )
+              : [],
+          })),
+          audiobook_ids: audiobooks.map((a) => a.audiobook.id),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/platforms/:platform_id/emails',
+    { schema: { tags, params: PlatformParams, querystring: MailLogQuery, response: { 200: data(MailLogReply), 404: ErrorBody } } },
+    async (request) => {
+      await usePlatform(request.em, request.params.platform_id);
+      const to = request.query.to ? normalizeEmail(request.query.to) : undefined;
+      const entries = await request.em.find(MailLogEntry, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 500 });
+      return {
+        data: entries.map((m) => ({ to: m.to, template: m.template, subject: m.subject, html: m.html, sent_at: m.sentAt.toISOString() })),
+      };
+    },
+  );
+};

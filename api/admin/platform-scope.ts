@@ -1,0 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Platform, type IPlatform } from '../../db/entities/index.ts';
+import { notFound } from '../errors.ts';
+import { scopeToPlatform } from '../plugins/orm.ts';
+
+/** Loads the platform an operator route names (404 when unknown) and scopes the request to it. */
+export async function usePlatform(em: EntityManager, platformId: string): Promise<IPlatform> {
+  const platform = await em.findOne(Platform, platformId);
+  if (!platform) throw notFound('platform');
+  scopeToPlatform(em, platform.id);
+  return platform;
+}

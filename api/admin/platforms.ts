@@ -1,0 +1,65 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Platform, PlatformApiKey } from '../../db/entities/index.ts';
+import { generateToken, hashToken, tokenPrefix } from '../auth/tokens.ts';
+import { HttpError } from '../errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { usePlatform } from './platform-scope.ts';
+import { AllowedDomainsBody, AllowedDomainsReply, ApiKeyReply, CreatePlatformBody, PlatformParams, PlatformReply, data } from './schemas.ts';
+
+/** Revokes every live key of the platform and issues a new one; the old key stops at once. */
+async function issueApiKey(em: EntityManager, platformId: string): Promise<string> {
+  const token = generateToken('ak');
+  await em.nativeUpdate(PlatformApiKey, { platform: platformId, revokedAt: null }, { revokedAt: new Date() });
+  em.create(PlatformApiKey, { platform: platformId, prefix: tokenPrefix(token), keyHash: hashToken(token) });
+  await em.flush();
+  return token;
+}
+
+export const platformRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['operator'];
+
+  app.post(
+    '/platforms',
+    { schema: { tags, body: CreatePlatformBody, response: { 201: data(PlatformReply), 400: ValidationErrorBody, 409: ErrorBody } } },
+    async (request, reply) => {
+      const { subdomain, title, admin_email } = request.body;
+      try {
+        const created = await request.em.transactional(async (em) => {
+          const platform = em.create(Platform, { subdomain, title, adminEmail: admin_email ?? null });
+          await em.flush();
+          return { platform, apiKey: await issueApiKey(em, platform.id) };
+        });
+        const { platform, apiKey } = created;
+        return reply.code(201).send({
+          data: { id: platform.id, subdomain: platform.subdomain, title: platform.title, admin_email: platform.adminEmail ?? null, api_key: apiKey },
+        });
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) throw new HttpError(409, `subdomain ${subdomain} is taken`);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/platforms/:platform_id/api_key',
+    { schema: { tags, params: PlatformParams, response: { 201: data(ApiKeyReply), 404: ErrorBody } } },
+    async (request, reply) => {
+      const platform = await usePlatform(request.em, request.params.platform_id);
+      const apiKey = await request.em.transactional((em) => issueApiKey(em, platform.id));
+      return reply.code(201).send({ data: { api_key: apiKey } });
+    },
+  );
+
+  app.put(
+    '/platforms/:platform_id/allowed_domains',
+    { schema: { tags, params: PlatformParams, body: AllowedDomainsBody, response: { 200: data(AllowedDomainsReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    async (request) => {
+      const platform = await usePlatform(request.em, request.params.platform_id);
+      platform.allowedDomains = [...new Set(request.body.domains)];
+      await request.em.flush();
+      return { data: { domains: platform.allowedDomains } };
+    },
+  );
+};

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/** Bodies and replies of the operator API (DESIGN.md section 5). Replies carry `{data}`. */
+export const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+
+export const PlatformParams = z.object({ platform_id: z.uuid() });
+export const CourseParams = PlatformParams.extend({ course_id: z.uuid() });
+
+export const CreatePlatformBody = z.object({
+  subdomain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lower-case letters, digits and inner dashes, at most 63'),
+  title: z.string().trim().min(1).max(255),
+  admin_email: z.email().max(254).nullish(),
+});
+export const PlatformReply = z.object({
+  id: z.uuid(),
+  subdomain: z.string(),
+  title: z.string(),
+  admin_email: z.string().nullable(),
+  api_key: z.string().describe('The full key: shown once, only its hash is stored.'),
+});
+
+export const ApiKeyReply = z.object({ api_key: z.string() });
+
+const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a host name, optionally starting with *.');
+export const AllowedDomainsBody = z.object({ domains: z.array(domainName).max(100) });
+export const AllowedDomainsReply = z.object({ domains: z.array(z.string()) });
+
+const LessonInput = z.object({ title: z.string().trim().min(1).max(255) });
+const SectionInput = z.object({
+  title: z.string().trim().min(1).max(255),
+  access_level: z.union([z.literal(0), z.literal(1)]).default(0),
+  lessons: z.array(LessonInput).max(500).default([]),
+});
+export const CreateCourseBody = z.object({
+  title: z.string().trim().min(1).max(255),
+  slug: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case letters, digits and single dashes')
+    .max(80)
+    .optional(),
+  active: z.boolean().default(true),
+  sections: z.array(SectionInput).max(200).default([]),
+});
+export const UpdateCourseBody = z.object({ title: z.string().trim().min(1).max(255).optional(), active: z.boolean().optional() });
+export const CourseReply = z.object({
+  id: z.uuid(),
+  slug: z.string(),
+  title: z.string(),
+  active: z.boolean(),
+  sections: z.array(
+    z.object({
+      id: z.uuid(),
+      title: z.string(),
+      access_level: z.number().int(),
+      lessons: z.array(z.object({ id: z.uuid(), title: z.string() })),
+    }),
+  ),
+});
+
+export const CreateAudiobookBody = z.object({ title: z.string().trim().min(1).max(255), active: z.boolean().default(true) });
+export const AudiobookReply = z.object({ id: z.uuid(), title: z.string(), active: z.boolean() });
+
+export const EmailQuery = z.object({ email: z.string().min(1).max(254) });
+export const ParticipantReply = z.object({
+  email: z.string(),
+  name: z.string().nullable(),
+  invited: z.boolean(),
+  courses: z.array(
+    z.object({ course_id: z.uuid(), access_level: z.number().int(), active: z.boolean(), visible_lesson_ids: z.array(z.uuid()) }),
+  ),
+  audiobook_ids: z.array(z.uuid()),
+});
+
+export const MailLogQuery = z.object({ to: z.string().max(254).optional() });
+export const MailLogReply = z.array(
+  z.object({ to: z.string(), template: z.string(), subject: z.string(), html: z.string(), sent_at: z.iso.datetime() }),
+);

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+const HealthBody = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  postgres: z.boolean(),
+  temporal: z.boolean(),
+});
+
+/** 200 only when both PostgreSQL and Temporal answer; 503 names the one that does not. */
+export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/health',
+    { schema: { tags: ['health'], response: { 200: HealthBody, 503: HealthBody } } },
+    async (request, reply) => {
+      const [postgres, temporal] = await Promise.all([
+        request.em.getConnection().execute('select 1').then(() => true, () => false),
+        app.temporal.connection
+          .withDeadline(Date.now() + 2000, () => app.temporal.workflowService.getSystemInfo({}))
+          .then(() => true, () => false),
+      ]);
+      const ok = postgres && temporal;
+      return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', postgres, temporal });
+    },
+  );
+};

@@ -1,0 +1,37 @@
+/** `npm run api`: the HTTP server. Closes gracefully on SIGINT and SIGTERM. */
+import { Client, Connection } from '@temporalio/client';
+import { openOrm } from '../db/orm.ts';
+import { parseConfig } from '../domain/config.ts';
+import { buildApp } from './app.ts';
+
+const config = parseConfig(process.env);
+if (!config.ADMIN_TOKEN) throw new Error('ADMIN_TOKEN is required (npm start generates one)');
+
+const orm = await openOrm({ databaseUrl: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
+const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+const app = await buildApp({
+  orm,
+  temporal,
+  taskQueue: config.TEMPORAL_TASK_QUEUE,
+  adminToken: config.ADMIN_TOKEN,
+  logLevel: config.LOG_LEVEL,
+});
+
+await app.listen({ port: config.PORT, host: config.HOST });
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    void app
+      .close()
+      .then(() => Promise.all([connection.close(), orm.close()]))
+      .then(() => process.exit(0), (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      });
+  });
+}

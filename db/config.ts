@@ -1,0 +1,36 @@
+import { defineConfig } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './entities/index.ts';
+import { migrationsList } from './migrations/index.ts';
+
+export interface OrmOptions {
+  databaseUrl: string;
+  /** Connections kept by this process. */
+  poolMax?: number;
+  debug?: boolean;
+}
+
+export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptions) {
+  return defineConfig({
+    clientUrl: databaseUrl,
+    entities,
+    extensions: [Migrator],
+    forceUtcTimezone: true,
+    // Every unit of work gets its own fork (RequestContext in the API, em.fork() in activities).
+    allowGlobalContext: false,
+    debug,
+    pool: { min: 0, max: poolMax },
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      path: 'db/migrations',
+      pathTs: 'db/migrations',
+      migrationsList,
+      snapshot: true,
+      snapshotName: '.snapshot',
+      transactional: true,
+      allOrNothing: true,
+      emit: 'ts',
+      silent: true,
+    },
+  });
+}

@@ -1,0 +1,5 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122030256_Initial } from './Migration20261122030256_Initial.ts';
+
+/** Explicit list, in order: no file globbing at run time. Append each new migration here. */
+export const migrationsList: MigrationObject[] = [{ name: 'Migration20261122030256_Initial', class: Migration20261122030256_Initial }];

@@ -1,0 +1,69 @@
+import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Activities } from '../../activities/index.ts';
+import type { grantCourseAccess } from '../../workflows/index.ts';
+import { connectTemporal, startTestWorker, uniqueTaskQueue, type RunningWorker } from '../helpers/stack.ts';
+
+/** The grant workflow on the real server, with activities replaced by recording fakes. */
+const taskQueue = uniqueTaskQueue('grant-wf');
+const calls: { name: string; input: unknown }[] = [];
+const invitedEmails = new Set<string>();
+
+const fakeActivities: Partial<Activities> = {
+  async ensureParticipant(input) {
+    calls.push({ name: 'ensureParticipant', input });
+    return { participantId: `participant-of-${input.email}`, invited: invitedEmails.has(input.email) };
+  },
+  async sendInvitation(input) {
+    calls.push({ name: 'sendInvitation', input });
+    return { sent: true };
+  },
+  async applyCourseGrant(input) {
+    calls.push({ name: 'applyCourseGrant', input });
+    if (input.courseId === 'gone') throw ApplicationFailure.nonRetryable('course gone', 'CourseNotFound');
+    return { accessLevel: input.accessLevel, created: true };
+  },
+};
+
+let client: Client;
+let worker: RunningWorker;
+beforeAll(async () => {
+  client = await connectTemporal();
+  worker = await startTestWorker({ taskQueue, activities: fakeActivities });
+});
+afterAll(async () => {
+  await worker?.stop();
+  await client?.connection.close();
+});
+
+const run = (email: string, courseId = 'c1') =>
+  client.workflow.execute<typeof grantCourseAccess>('grantCourseAccess', {
+    taskQueue,
+    workflowId: `test/${randomUUID()}`,
+    args: [{ platformId: 'p1', courseId, email, name: 'Ann', accessLevel: 1 }],
+  });
+
+const callsFor = (email: string) => calls.filter((c) => JSON.stringify(c.input).includes(email)).map((c) => c.name);
+
+describe('grantCourseAccess workflow', () => {
+  it('invites a new participant, then applies the grant', async () => {
+    const result = await run('new@example.com');
+    expect(callsFor('new@example.com')).toEqual(['ensureParticipant', 'sendInvitation', 'applyCourseGrant']);
+    expect(result).toEqual({ participantId: 'participant-of-new@example.com', invitationSent: true, accessLevel: 1, enrolmentCreated: true });
+  });
+
+  it('does not invite a participant who was invited before', async () => {
+    invitedEmails.add('known@example.com');
+    const result = await run('known@example.com');
+    expect(callsFor('known@example.com')).toEqual(['ensureParticipant', 'applyCourseGrant']);
+    expect(result.invitationSent).toBe(false);
+  });
+
+  it('fails without retrying when the course is not the platform\'s', async () => {
+    const error = await run('gone@example.com', 'gone').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    expect(calls.filter((c) => c.name === 'applyCourseGrant' && JSON.stringify(c.input).includes('gone@example.com'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,27 @@
+/** `npm run worker`: runs every workflow and activity on the configured task queue until SIGTERM. */
+import { NativeConnection } from '@temporalio/worker';
+import { createActivities } from '../activities/index.ts';
+import { openOrm } from '../db/orm.ts';
+import { parseConfig } from '../domain/config.ts';
+import { bundleWorkflows, createWorker } from './create-worker.ts';
+
+const config = parseConfig(process.env);
+
+const orm = await openOrm({ databaseUrl: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
+const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
+const worker = await createWorker({
+  connection,
+  namespace: config.TEMPORAL_NAMESPACE,
+  taskQueue: config.TEMPORAL_TASK_QUEUE,
+  activities: createActivities({ orm, platformUrlTemplate: config.PLATFORM_URL_TEMPLATE }),
+  workflowBundle: await bundleWorkflows(),
+});
+
+console.log(`worker polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
+try {
+  // The SDK's runtime shuts the worker down gracefully on SIGINT and SIGTERM.
+  await worker.run();
+} finally {
+  await connection.close();
+  await orm.close();
+}
