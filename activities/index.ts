@@ -1,5 +1,7 @@
 import type { ActivityDeps } from './deps.ts';
-import { grantActivities } from './grants.ts';
+import { audiobookAccessActivities } from './audiobook-access.ts';
+import { courseAccessActivities } from './course-access.ts';
+import { orderActivities } from './orders.ts';
 import { participantActivities } from './participants.ts';
 
 export type { ActivityDeps } from './deps.ts';
@@ -8,7 +10,9 @@ export type { ActivityDeps } from './deps.ts';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...participantActivities(deps),
-    ...grantActivities(deps),
+    ...courseAccessActivities(deps),
+    ...audiobookAccessActivities(deps),
+    ...orderActivities(deps),
   };
 }
 

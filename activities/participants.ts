@@ -3,7 +3,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { Course, MailLogEntry, Participant, Platform } from '../db/entities/index.ts';
 import { DEFAULT_TEMPLATES, renderTemplate } from '../domain/mail-templates.ts';
+import { userRegistered, type RecordedDomainEvent } from '../domain/events.ts';
 import type { ActivityDeps } from './deps.ts';
+import { recordEvents } from './events.ts';
 import { tenantEm } from './tenant-em.ts';
 
 export interface EnsureParticipantInput {
@@ -15,6 +17,8 @@ export interface EnsureParticipantInput {
 export interface EnsuredParticipant {
   participantId: string;
   invited: boolean;
+  /** `user_registered` when this call created the participant. */
+  events: RecordedDomainEvent[];
 }
 
 export interface SendInvitationInput {
@@ -26,20 +30,24 @@ export interface SendInvitationInput {
 export function participantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
   return {
     /**
-     * Creates the participant when absent. Safe under concurrency: two grants for a new e-mail
-     * both land on the same row (unique platform + e-mail).
+     * Creates the participant when absent (recording `user_registered`). Safe under concurrency:
+     * two grants for a new e-mail both land on the same row (unique platform + e-mail).
      */
     async ensureParticipant({ platformId, email, name }: EnsureParticipantInput): Promise<EnsuredParticipant> {
-      const rows: { id: string; invited_at: Date | null }[] = await orm.em.getConnection().execute(
-        `insert into participants (id, platform_id, email, name, created_at)
-         values (gen_random_uuid(), ?, ?, ?, now())
-         on conflict (platform_id, email) do update set name = coalesce(participants.name, excluded.name)
-         returning id, invited_at`,
-        [platformId, email, name ?? null],
-      );
-      const row = rows[0];
-      if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
-      return { participantId: row.id, invited: row.invited_at !== null };
+      return orm.em.fork().transactional(async (tx) => {
+        const rows: { id: string; invited_at: Date | null; created: boolean; name: string | null }[] = await tx.execute(
+          `insert into participants (id, platform_id, email, name, created_at)
+           values (gen_random_uuid(), ?, ?, ?, now())
+           on conflict (platform_id, email) do update set name = coalesce(participants.name, excluded.name)
+           returning id, invited_at, name, (xmax = 0) as created`,
+          [platformId, email, name ?? null],
+        );
+        const row = rows[0];
+        if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
+        const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
+        const events = await recordEvents(tx, platformId, registered);
+        return { participantId: row.id, invited: row.invited_at !== null, events };
+      });
     },
 
     /**

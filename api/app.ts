@@ -8,6 +8,7 @@ import { healthRoutes } from './health.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { ormPlugin } from './plugins/orm.ts';
+import type { RateLimitSettings } from './rate-limits/store.ts';
 import { createWorkflowStarter, type WorkflowStarter } from './workflow-starter.ts';
 
 declare module 'fastify' {
@@ -24,10 +25,12 @@ export interface AppDeps {
   adminToken: string;
   /** Pino level; logging is off when unset (tests). */
   logLevel?: string;
+  /** Request limits (`RATE_LIMITS`, `REDIS_URL`); on with in-process counters when unset. */
+  rateLimits?: RateLimitSettings;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
-export async function buildApp({ orm, temporal, taskQueue, adminToken, logLevel }: AppDeps) {
+export async function buildApp({ orm, temporal, taskQueue, adminToken, logLevel, rateLimits = { enabled: true } }: AppDeps) {
   const app = Fastify({
     // Keys and tokens never reach the logs.
     logger: logLevel ? { level: logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] } : false,
@@ -45,7 +48,7 @@ export async function buildApp({ orm, temporal, taskQueue, adminToken, logLevel 
   await app.register(openapiPlugin);
 
   await app.register(healthRoutes);
-  await app.register(accessRoutes);
+  await app.register(accessRoutes, { rateLimits });
   await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
 
   await app.ready();

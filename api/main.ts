@@ -16,6 +16,7 @@ const app = await buildApp({
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   adminToken: config.ADMIN_TOKEN,
   logLevel: config.LOG_LEVEL,
+  rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
 });
 
 await app.listen({ port: config.PORT, host: config.HOST });

@@ -25,8 +25,9 @@ export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptio
       path: 'db/migrations',
       pathTs: 'db/migrations',
       migrationsList,
-      snapshot: true,
-      snapshotName: '.snapshot',
+      // No snapshot file: new migrations are diffed against a migrated database, so parallel
+      // branches never fight over one generated JSON file.
+      snapshot: false,
       transactional: true,
       allOrNothing: true,
       emit: 'ts',

@@ -13,6 +13,10 @@ const configSchema = z.object({
   /** Base of the participant-facing app; `{subdomain}` is replaced by the platform's subdomain. */
   PLATFORM_URL_TEMPLATE: z.string().default('http://{subdomain}.localhost:8080'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `off` disables the request limits (load tests). */
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  /** When set, rate-limit counters are shared by every api instance through this Redis. */
+  REDIS_URL: z.string().min(1).optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -5,8 +5,11 @@ import { emailSchema } from './email.ts';
 /** Largest batch one grant or revoke request may carry. */
 export const MAX_BATCH_ENTRIES = 1000;
 
+/** Ids compare lower-cased; any 8-4-4-4-12 hex id is accepted and then looked up. */
+const itemId = z.guid().transform((id) => id.toLowerCase());
+
 export const CourseGrantEntry = z.object({
-  course_id: z.guid().transform((id) => id.toLowerCase()),
+  course_id: itemId,
   email: emailSchema,
   name: z.string().trim().max(255).nullish(),
   access_level: z
@@ -14,6 +17,16 @@ export const CourseGrantEntry = z.object({
     .default(DEFAULT_ACCESS_LEVEL),
 });
 export type CourseGrantEntry = z.output<typeof CourseGrantEntry>;
+
+export const AudiobookGrantEntry = z.object({
+  audiobook_id: itemId,
+  email: emailSchema,
+  name: z.string().trim().max(255).nullish(),
+});
+export type AudiobookGrantEntry = z.output<typeof AudiobookGrantEntry>;
+
+export const CourseRevokeEntry = z.object({ course_id: itemId, email: emailSchema });
+export const AudiobookRevokeEntry = z.object({ audiobook_id: itemId, email: emailSchema });
 
 export interface EntryProblem {
   index: number;

@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, bundleWorkflowCode, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import type { Activities } from '../activities/index.ts';
 

@@ -1,5 +1,8 @@
+import type { AccessChangeOutcome } from '../activities/course-access.ts';
 import type { AccessLevel } from '../domain/access-level.ts';
+import type { RecordedDomainEvent } from '../domain/events.ts';
 import { db } from './activity-proxies.ts';
+import { onboardParticipant } from './onboard-participant.ts';
 
 export interface GrantCourseAccessInput {
   platformId: string;
@@ -8,34 +11,32 @@ export interface GrantCourseAccessInput {
   email: string;
   name?: string | null;
   accessLevel: AccessLevel;
+  /** Order among this participant's grants and revokes (domain/access-commands.ts). */
+  seq: number;
 }
 
-export interface GrantCourseAccessResult {
+export interface GrantResult {
   participantId: string;
   invitationSent: boolean;
-  accessLevel: AccessLevel;
-  enrolmentCreated: boolean;
+  outcome: AccessChangeOutcome;
+  accessLevel: AccessLevel | null;
+  events: RecordedDomainEvent[];
 }
 
 /**
  * Grant request: received -> queued -> applied (spec: States and transitions).
- * 1. the participant is created when absent, and invited once;
- * 2. the enrolment is created or its level raised (a level never falls).
+ * The participant is created and invited when absent, then the enrolment is created or its level
+ * raised (a level never falls through a grant).
  */
-export async function grantCourseAccess(input: GrantCourseAccessInput): Promise<GrantCourseAccessResult> {
-  const { platformId, courseId, email, name, accessLevel } = input;
-
-  const participant = await db.ensureParticipant({ platformId, email, name });
-  const invitation = participant.invited
-    ? { sent: false }
-    : await db.sendInvitation({ platformId, participantId: participant.participantId, courseId });
-
-  const grant = await db.applyCourseGrant({ platformId, participantId: participant.participantId, courseId, accessLevel });
-
+export async function grantCourseAccess(input: GrantCourseAccessInput): Promise<GrantResult> {
+  const { platformId, courseId, email, name, accessLevel, seq } = input;
+  const onboarded = await onboardParticipant({ platformId, email, name, courseId });
+  const change = await db.applyCourseGrant({ platformId, participant: onboarded.participant, courseId, accessLevel, source: { kind: 'direct' }, seq });
   return {
-    participantId: participant.participantId,
-    invitationSent: invitation.sent,
-    accessLevel: grant.accessLevel,
-    enrolmentCreated: grant.created,
+    participantId: onboarded.participant.id,
+    invitationSent: onboarded.invitationSent,
+    outcome: change.outcome,
+    accessLevel: change.accessLevel,
+    events: [...onboarded.events, ...change.events],
   };
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { CourseGrantEntry } from '../../domain/grant-entries.ts';
 
 /** Replies and bodies of the access interface (spec: access-service.md, Access interface). */
 export const ListItem = z.object({ id: z.uuid(), title: z.string() });
@@ -8,9 +7,6 @@ export const AudiobookList = z.object({ audiobooks: z.array(ListItem) });
 
 export const EntryProblem = z.object({ index: z.number().int(), field: z.string(), message: z.string() });
 
-export const GrantCoursesBody = z.object({
-  subscriptions: z.union([CourseGrantEntry, z.array(CourseGrantEntry)]),
-});
 export const GrantQueuedReply = z
   .object({
     status: z.literal('queued'),
@@ -18,9 +14,6 @@ export const GrantQueuedReply = z
     workflow_ids: z.array(z.string()),
   })
   .describe('The grants are durably queued; each runs as a Temporal workflow with the id given.');
-export const InvalidSubscriptionsReply = z
-  .object({ invalid_subscriptions: z.array(z.unknown()), errors: z.array(EntryProblem) })
-  .describe('Nothing of the batch was processed. `invalid_subscriptions` lists the failing entries as sent; `errors` says why.');
 
 export const EnrollmentsQuery = z.object({ email: z.string().max(254).optional() });
 export const EnrollmentsReply = z.object({

@@ -21,7 +21,8 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const participant = await em.findOne(Participant, { email: normalizeEmail(request.query.email) });
       if (!participant) throw notFound('participant');
 
-      const enrolments = await em.find(Enrolment, { participant }, { orderBy: { startedAt: 'asc' } });
+      // Rows a revoke created only to remember its order (never granted) are not enrolments.
+      const enrolments = await em.find(Enrolment, { participant, $or: [{ active: true }, { grantedSeq: { $gt: 0 } }] }, { orderBy: { startedAt: 'asc' } });
       const courseIds = enrolments.map((e) => e.course.id);
       const sections = courseIds.length
         ? await em.find(Section, { course: { $in: courseIds } }, { populate: ['lessons'], orderBy: { position: 'asc' } })

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { tenantFilters } from '../tenant.ts';
 import { Audiobook } from './audiobook.ts';
 import { Course } from './course.ts';
+import { Order } from './order.ts';
 import { Platform } from './platform.ts';
 
 /** A learner of one platform, identified by the lower-cased e-mail. */
@@ -26,7 +27,11 @@ export const Participant = defineEntity({
 });
 export type IParticipant = InferEntity<typeof Participant>;
 
-/** A participant's access to one course. The level only rises (domain/access-level.ts). */
+/**
+ * A participant's effective access to one course: active while any of its sources is, at the
+ * highest level among them (domain/access-level.ts). `grantedSeq` and `revokedSeq` order grant and
+ * revoke commands that race: a command older than the last one of the other kind is stale.
+ */
 export const Enrolment = defineEntity({
   name: 'Enrolment',
   indexes: [{ properties: ['course'] }],
@@ -42,10 +47,37 @@ export const Enrolment = defineEntity({
     active: p.boolean().default(true),
     startedAt: p.datetime().onCreate(() => new Date()),
     viewedAt: p.datetime().nullable(),
+    grantedSeq: p.bigint('number').default(0),
+    revokedSeq: p.bigint('number').default(0),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });
 export type IEnrolment = InferEntity<typeof Enrolment>;
+
+/**
+ * Why a participant holds a course: a direct grant (`sourceKey` 'direct') or an order
+ * (`order:<id>`). Cancelling an order revokes only its own sources.
+ */
+export const AccessSource = defineEntity({
+  name: 'AccessSource',
+  tableName: 'access_sources',
+  filters: tenantFilters,
+  uniques: [{ properties: ['participant', 'course', 'sourceKey'] }],
+  indexes: [{ properties: ['order'] }],
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    platform: () => p.manyToOne(Platform).ref(),
+    participant: () => p.manyToOne(Participant).ref(),
+    course: () => p.manyToOne(Course).ref(),
+    sourceKey: p.string(),
+    order: () => p.manyToOne(Order).ref().nullable(),
+    accessLevel: p.smallint().default(0),
+    revokedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type IAccessSource = InferEntity<typeof AccessSource>;
 
 export const AudiobookAccess = defineEntity({
   name: 'AudiobookAccess',
@@ -60,6 +92,9 @@ export const AudiobookAccess = defineEntity({
     audiobook: () => p.manyToOne(Audiobook).ref(),
     active: p.boolean().default(true),
     grantedAt: p.datetime().onCreate(() => new Date()),
+    grantedSeq: p.bigint('number').default(0),
+    revokedSeq: p.bigint('number').default(0),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
 });
 export type IAudiobookAccess = InferEntity<typeof AudiobookAccess>;

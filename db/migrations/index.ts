@@ -1,5 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122030256_Initial } from './Migration20261122030256_Initial.ts';
+import { Migration20261122031322_AccessSourcesOrdersEvents } from './Migration20261122031322_AccessSourcesOrdersEvents.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
-export const migrationsList: MigrationObject[] = [{ name: 'Migration20261122030256_Initial', class: Migration20261122030256_Initial }];
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261122030256_Initial', class: Migration20261122030256_Initial },
+  { name: 'Migration20261122031322_AccessSourcesOrdersEvents', class: Migration20261122031322_AccessSourcesOrdersEvents },
+];

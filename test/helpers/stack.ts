@@ -4,7 +4,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createActivities, type Activities } from '../../activities/index.ts';
-import { buildApp, type App } from '../../api/app.ts';
+import { buildApp, type App, type AppDeps } from '../../api/app.ts';
 import { openOrm, type Orm } from '../../db/orm.ts';
 import { bundleWorkflows, createWorker } from '../../worker/create-worker.ts';
 
@@ -33,12 +33,17 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Off unless a test turns them on: most tests send many requests with one key from one address. */
+  rateLimits?: AppDeps['rateLimits'];
+}
+
 /** The API as `npm run api` builds it, on the real database and Temporal, for `app.inject`. */
-export async function startTestApp(name: string): Promise<TestStack> {
+export async function startTestApp(name: string, { rateLimits = { enabled: false } }: TestAppOptions = {}): Promise<TestStack> {
   const orm = await openTestOrm();
   const temporal = await connectTemporal();
   const taskQueue = uniqueTaskQueue(name);
-  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN });
+  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits });
   return {
     app,
     orm,

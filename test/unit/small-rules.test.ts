@@ -3,15 +3,18 @@ import { parseConfig } from '../../domain/config.ts';
 import { normalizeEmail } from '../../domain/email.ts';
 import { renderTemplate, DEFAULT_TEMPLATES, LOGIN_LINK_TAG } from '../../domain/mail-templates.ts';
 import { slugify } from '../../domain/slug.ts';
-import { courseGrantWorkflowId } from '../../domain/workflow-ids.ts';
+import { accessCommandWorkflowId, orderWorkflowId } from '../../domain/workflow-ids.ts';
 
 describe('small rules', () => {
   it('e-mails compare without letter case', () => {
     expect(normalizeEmail('  Ann.Smith@Example.COM ')).toBe('ann.smith@example.com');
   });
 
-  it('grant workflow ids carry the tenant first, then course, e-mail and level', () => {
-    expect(courseGrantWorkflowId({ platformId: 'p1', courseId: 'c1', email: 'a@b.co', accessLevel: 1 })).toBe('platform/p1/grant/course/c1/a@b.co/level-1');
+  it('workflow ids carry the tenant first, then the business ids', () => {
+    expect(accessCommandWorkflowId({ platformId: 'p1', item: { kind: 'course', id: 'c1' }, email: 'a@b.co', command: 'grant', seq: 7 })).toBe(
+      'platform/p1/course/c1/a@b.co/grant/7',
+    );
+    expect(orderWorkflowId({ platformId: 'p1', orderId: 'o1', step: 'cancel' })).toBe('platform/p1/order/o1/cancel');
   });
 
   it('slugs are URL-safe', () => {

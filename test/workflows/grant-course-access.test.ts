@@ -14,7 +14,7 @@ const invitedEmails = new Set<string>();
 const fakeActivities: Partial<Activities> = {
   async ensureParticipant(input) {
     calls.push({ name: 'ensureParticipant', input });
-    return { participantId: `participant-of-${input.email}`, invited: invitedEmails.has(input.email) };
+    return { participantId: `participant-of-${input.email}`, invited: invitedEmails.has(input.email), events: [] };
   },
   async sendInvitation(input) {
     calls.push({ name: 'sendInvitation', input });
@@ -22,8 +22,13 @@ const fakeActivities: Partial<Activities> = {
   },
   async applyCourseGrant(input) {
     calls.push({ name: 'applyCourseGrant', input });
+    if (input.source.kind !== 'direct' || input.participant.email !== input.participant.id.replace('participant-of-', '')) throw new Error('unexpected input');
     if (input.courseId === 'gone') throw ApplicationFailure.nonRetryable('course gone', 'CourseNotFound');
-    return { accessLevel: input.accessLevel, created: true };
+    return {
+      outcome: 'applied',
+      accessLevel: input.accessLevel,
+      events: [{ id: 'e1', type: 'access_granted', payload: { course: input.courseId }, occurredAt: '2026-01-01T00:00:00.000Z' }],
+    };
   },
 };
 
@@ -42,7 +47,7 @@ const run = (email: string, courseId = 'c1') =>
   client.workflow.execute<typeof grantCourseAccess>('grantCourseAccess', {
     taskQueue,
     workflowId: `test/${randomUUID()}`,
-    args: [{ platformId: 'p1', courseId, email, name: 'Ann', accessLevel: 1 }],
+    args: [{ platformId: 'p1', courseId, email, name: 'Ann', accessLevel: 1, seq: 1 }],
   });
 
 const callsFor = (email: string) => calls.filter((c) => JSON.stringify(c.input).includes(email)).map((c) => c.name);
@@ -51,7 +56,8 @@ describe('grantCourseAccess workflow', () => {
   it('invites a new participant, then applies the grant', async () => {
     const result = await run('new@example.com');
     expect(callsFor('new@example.com')).toEqual(['ensureParticipant', 'sendInvitation', 'applyCourseGrant']);
-    expect(result).toEqual({ participantId: 'participant-of-new@example.com', invitationSent: true, accessLevel: 1, enrolmentCreated: true });
+    expect(result).toMatchObject({ participantId: 'participant-of-new@example.com', invitationSent: true, outcome: 'applied', accessLevel: 1 });
+    expect(result.events.map((e) => e.type)).toEqual(['access_granted']);
   });
 
   it('does not invite a participant who was invited before', async () => {

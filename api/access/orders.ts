@@ -1,0 +1,110 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { nextCommandSeqs } from '../../db/command-seq.ts';
+import { OrderInput, orderedCourses } from '../../domain/order-contents.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { platformOf } from '../plugins/api-key-auth.ts';
+import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { knownItemIds } from './items.ts';
+
+const OrderIdReply = z.object({ id: z.uuid() });
+const CancelledReply = z.object({ id: z.uuid(), status: z.literal('cancelled') });
+const security = [{ apiKey: [] }];
+
+interface OrderRow {
+  id: string;
+  status: 'registered' | 'cancelled';
+  fulfilled_at: Date | null;
+  inserted: boolean;
+}
+
+/**
+ * Registers the order once per `external_id`: concurrent identical requests all land on the same
+ * row. Returns the row and whether this request created it.
+ */
+async function registerOrder(em: EntityManager, platformId: string, order: OrderInput, seq: number): Promise<OrderRow> {
+  const rows: OrderRow[] = await em.execute(
+    `with inserted as (
+       insert into orders (id, platform_id, external_id, email, ordinal_number, gift_code, ordered_contents, status, seq, created_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?::jsonb, 'registered', ?, now())
+       on conflict (platform_id, external_id) do nothing
+       returning id, status, fulfilled_at, true as inserted)
+     select * from inserted
+     union all
+     select id, status, fulfilled_at, false from orders where platform_id = ? and external_id = ? and not exists (select 1 from inserted)`,
+    [platformId, order.external_id, order.email, order.ordinal_number ?? null, order.gift_code ?? null, JSON.stringify(order.ordered_contents), seq, platformId, order.external_id],
+  );
+  if (rows[0]) return rows[0];
+  // A concurrent request inserted it after this statement's snapshot: read it now.
+  const existing: OrderRow[] = await em.execute(
+    'select id, status, fulfilled_at, false as inserted from orders where platform_id = ? and external_id = ?',
+    [platformId, order.external_id],
+  );
+  return existing[0]!;
+}
+
+/** `POST /api/orders` and `DELETE /api/orders/:id` (spec: Order rules and States and transitions). */
+export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/api/orders',
+    {
+      schema: {
+        tags: ['access'],
+        summary: 'Register an order',
+        description:
+          '201 for a new `external_id`, 200 with the same id for a known one (the first registration wins; a repeat never changes the order). ' +
+          'Access to the union of `course_ids` and `courses` is granted in the background, the order being its source.',
+        security,
+        body: z.object({ order: OrderInput }),
+        response: { 200: OrderIdReply, 201: OrderIdReply, 400: ValidationErrorBody, 401: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const platform = platformOf(request);
+      const { order } = request.body;
+      const courses = orderedCourses(order.ordered_contents);
+      const known = await knownItemIds(request.em, 'course', courses.map((c) => c.courseId));
+      const unknown = courses.filter((c) => !known.has(c.courseId)).map((c) => c.courseId);
+      if (unknown.length > 0) {
+        throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
+      }
+
+      const [seq] = await nextCommandSeqs(request.em, 1);
+      const registered = await registerOrder(request.em, platform.id, order, seq!);
+      // Also on a repeat: a first request that died between the insert and the start still gets its
+      // fulfilment (the start is one-shot per order).
+      if (registered.status === 'registered' && !registered.fulfilled_at) {
+        await app.workflows.fulfilOrder({ platformId: platform.id, orderId: registered.id, email: order.email, courses, seq: seq! });
+      }
+      return reply.code(registered.inserted ? 201 : 200).send({ id: registered.id });
+    },
+  );
+
+  app.delete(
+    '/api/orders/:id',
+    {
+      schema: {
+        tags: ['access'],
+        summary: 'Cancel an order',
+        description: 'Withdraws the access this order granted; a course another order or a direct grant also gives stays. 200 also when already cancelled.',
+        security,
+        params: z.object({ id: z.string() }),
+        response: { 200: CancelledReply, 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      const platform = platformOf(request);
+      const { id } = request.params;
+      if (!z.uuid().safeParse(id).success) throw notFound('order');
+      const rows: { id: string }[] = await request.em.execute(
+        `update orders set status = 'cancelled', cancelled_at = coalesce(cancelled_at, now())
+          where id = ? and platform_id = ? returning id`,
+        [id, platform.id],
+      );
+      if (rows.length === 0) throw notFound('order');
+      await app.workflows.cancelOrder({ platformId: platform.id, orderId: id });
+      return { id, status: 'cancelled' as const };
+    },
+  );
+};

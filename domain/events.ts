@@ -1,0 +1,65 @@
+/**
+ * Domain events recorded by the workflows (outbox: db/entities/domain-event.ts) and delivered to
+ * webhooks. Each has a stable id; the payloads below are the `data` of a delivery.
+ */
+export const DOMAIN_EVENT_TYPES = [
+  'lesson_completed',
+  'course_completed',
+  'quiz_passed',
+  'user_registered',
+  'access_granted',
+  'access_revoked',
+  'order_fulfilled',
+] as const;
+export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
+
+export interface ParticipantRef {
+  id: string;
+  email: string;
+}
+
+export type ResourceRef = { type: 'course'; id: string } | { type: 'audiobook'; id: string };
+
+export type AccessSourceRef = { kind: 'direct' } | { kind: 'order'; order_id: string };
+
+export interface NewDomainEvent {
+  type: DomainEventType;
+  payload: Record<string, unknown>;
+}
+
+export interface RecordedDomainEvent extends NewDomainEvent {
+  id: string;
+  occurredAt: string;
+}
+
+export const userRegistered = (participant: ParticipantRef & { name: string | null }): NewDomainEvent => ({
+  type: 'user_registered',
+  payload: { participant },
+});
+
+export const accessGranted = (p: {
+  participant: ParticipantRef;
+  resource: ResourceRef;
+  accessLevel: number | null;
+  source: AccessSourceRef;
+}): NewDomainEvent => ({
+  type: 'access_granted',
+  payload: { participant: p.participant, resource: p.resource, access_level: p.accessLevel, source: p.source },
+});
+
+/** `access_level` is what remains: null when the access is gone, else the lowered level. */
+export const accessRevoked = (p: {
+  participant: ParticipantRef;
+  resource: ResourceRef;
+  accessLevel: number | null;
+  source: AccessSourceRef;
+}): NewDomainEvent => ({
+  type: 'access_revoked',
+  payload: { participant: p.participant, resource: p.resource, access_level: p.accessLevel, source: p.source },
+});
+
+export const orderFulfilled = (p: {
+  order: { id: string; external_id: string; ordinal_number: string | null };
+  participant: ParticipantRef;
+  courses: { id: string; access_level: number }[];
+}): NewDomainEvent => ({ type: 'order_fulfilled', payload: p });

@@ -1,0 +1,42 @@
+/** The whole stack for end-to-end tests: the API listening on a port and a worker with real activities. */
+import { expect } from 'vitest';
+import { httpClient } from './http.ts';
+import { eventually, startTestApp, startTestWorker, type TestStack } from './stack.ts';
+
+export async function startEndToEnd(name: string) {
+  const stack: TestStack = await startTestApp(name);
+  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm });
+  const baseUrl = await stack.app.listen({ port: 0, host: '127.0.0.1' });
+  const http = httpClient(baseUrl);
+
+  /** The operator's view of a participant once `check` holds for it. */
+  async function participantWhen(platformId: string, email: string, check: (data: any) => void) {
+    return eventually(async () => {
+      const res = await http('GET', `/admin/v1/platforms/${platformId}/participants?email=${encodeURIComponent(email)}`, { operator: true });
+      expect(res.status).toBe(200);
+      check(res.body.data);
+      return res.body.data;
+    });
+  }
+
+  async function events(platformId: string, type?: string): Promise<{ id: string; type: string; payload: any }[]> {
+    return stack.orm.em.fork().getConnection().execute(
+      `select id, type, payload from domain_events where platform_id = ? ${type ? 'and type = ?' : ''} order by occurred_at, id`,
+      type ? [platformId, type] : [platformId],
+    );
+  }
+
+  return {
+    stack,
+    baseUrl,
+    http,
+    participantWhen,
+    events,
+    async close() {
+      await worker.stop();
+      await stack.close();
+    },
+  };
+}
+
+export type EndToEnd = Awaited<ReturnType<typeof startEndToEnd>>;
