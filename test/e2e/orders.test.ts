@@ -13,12 +13,12 @@ let courseC: TestCourse;
 beforeAll(async () => {
   e2e = await startEndToEnd('e2e-orders');
   platform = await createPlatform(e2e.stack.app);
-  [courseA, courseB, courseC] = await Promise.all([1, 2, 3].map(() => createCourse(e2e.stack.app, platform.id)));
+  [courseA, courseB, courseC] = (await Promise.all([1, 2, 3].map(() => createCourse(e2e.stack.app, platform.id)))) as [TestCourse, TestCourse, TestCourse];
 });
 afterAll(() => e2e?.close());
 
 const call = (method: string, path: string, body?: unknown, key = platform.apiKey) => e2e.http(method, path, { key, body });
-const order = (fields: Record<string, unknown> = {}) => ({ email: uniqueEmail('buyer'), external_id: `ext-${randomUUID()}`, ordered_contents: [{ course_ids: [courseA.id] }], ...fields });
+const order = (fields: Record<string, unknown> = {}): Record<string, any> => ({ email: uniqueEmail('buyer'), external_id: `ext-${randomUUID()}`, ordered_contents: [{ course_ids: [courseA.id] }], ...fields });
 const levelsOf = (data: any) => Object.fromEntries(data.courses.filter((c: any) => c.active).map((c: any) => [c.course_id, c.access_level]));
 const fulfilled = (orderId: string) => e2e.stack.temporal.workflow.getHandle(`platform/${platform.id}/order/${orderId}/fulfil`).result();
 const cancelled = (orderId: string) => e2e.stack.temporal.workflow.getHandle(`platform/${platform.id}/order/${orderId}/cancel`).result();
@@ -43,8 +43,8 @@ describe('POST /api/orders', () => {
     expect(data.invited).toBe(true);
     expect(data.courses.find((c: any) => c.course_id === courseB.id).visible_lesson_ids).toEqual(lessonIds(courseB, 1));
 
-    const [stored] = await e2e.stack.orm.em.fork().getConnection().execute('select ordered_contents, ordinal_number, gift_code from orders where id = ?', [res.body.id]);
-    expect(stored.ordered_contents[1].file_keys).toEqual(o.ordered_contents[1]!.file_keys);
+    const [stored]: any[] = await e2e.stack.orm.em.fork().getConnection().execute('select ordered_contents, ordinal_number, gift_code from orders where id = ?', [res.body.id]);
+    expect(stored.ordered_contents[1].file_keys).toEqual(o.ordered_contents[1].file_keys);
     expect(stored).toMatchObject({ ordinal_number: 'A/7', gift_code: 'GIFT' });
 
     const fulfilledEvents = (await e2e.events(platform.id, 'order_fulfilled')).filter((e) => e.payload.order.id === res.body.id);
@@ -60,7 +60,7 @@ describe('POST /api/orders', () => {
     const again = await call('POST', '/api/orders', { order: { ...o, ordered_contents: [{ course_ids: [courseC.id] }] } });
     expect(again).toMatchObject({ status: 200, body: { id: replies[0]!.body.id } });
     await fulfilled(replies[0]!.body.id);
-    const [{ n }] = await e2e.stack.orm.em.fork().getConnection().execute('select count(*)::int as n from orders where platform_id = ? and external_id = ?', [platform.id, o.external_id]);
+    const [{ n }]: any[] = await e2e.stack.orm.em.fork().getConnection().execute('select count(*)::int as n from orders where platform_id = ? and external_id = ?', [platform.id, o.external_id]);
     expect(n).toBe(1);
     const data = await e2e.participantWhen(platform.id, o.email, (d) => expect(d.courses).toHaveLength(1));
     expect(levelsOf(data)).toEqual({ [courseA.id]: 0 });

@@ -1,0 +1,345 @@
+/**
+ * Temporal for local runs and tests: the Temporal CLI's dev server (`temporal server start-dev`).
+ *
+ * The CLI binary is provisioned once per machine, outside the checkout:
+ *   1. $TEMPORAL_CLI_PATH when set;
+ *   2. ${XDG_CACHE_HOME:-~/.cache}/coursehub/tools/temporal-1.5.1/temporal when already built;
+ *   3. `go install github.com/temporalio/cli/cmd/temporal@v1.5.1` when `go` is on PATH (a few
+ *      minutes the first time; v1.5.1 is the newest release `go install` accepts);
+ *   4. otherwise an error: the Temporal SDK's own dev-server download lives in @temporalio/testing,
+ *      which this project does not install. Install Go, or point TEMPORAL_CLI_PATH at a downloaded
+ *      CLI (https://github.com/temporalio/cli/releases), or set TEMPORAL_ADDRESS.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants as fsConstants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import {
+  commandLineOf,
+  findFreePort,
+  isAlive,
+  lineSplitter,
+  own,
+  signalGroup,
+  sleep,
+  terminate,
+  withParentDeathSignal,
+  type Log,
+} from './lifecycle.ts';
+import { REPO_ROOT } from './postgres.ts';
+
+export const TEMPORAL_CLI_VERSION = '1.5.1';
+const CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`;
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 10_000;
+const LOCK_WAIT_MAX_MS = 30 * 60_000;
+
+const defaultLog: Log = (line) => console.error(`[temporal] ${line}`);
+
+// ---------------------------------------------------------------------------------------------
+// CLI provisioning
+
+export function cachedCliPath(): string {
+  const cacheHome = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(cacheHome, 'coursehub', 'tools', `temporal-${TEMPORAL_CLI_VERSION}`, 'temporal');
+}
+
+/** Path of a Temporal CLI binary; builds it with Go the first time (see the file comment). */
+export async function ensureTemporalCli(log: Log = defaultLog): Promise<string> {
+  const fromEnv = process.env.TEMPORAL_CLI_PATH;
+  if (fromEnv) {
+    if (!isExecutable(fromEnv)) throw new Error(`TEMPORAL_CLI_PATH=${fromEnv} is not an executable file`);
+    return fromEnv;
+  }
+  const cached = cachedCliPath();
+  if (isExecutable(cached)) return cached;
+  if (!commandOnPath('go')) {
+    throw new Error(
+      'The Temporal CLI (dev server) is not available and Go is not installed to build it.\n' +
+        `  - install Go (https://go.dev/dl/) and run again: it builds ${CLI_MODULE} into ${path.dirname(cached)} once; or\n` +
+        '  - download a Temporal CLI release (https://github.com/temporalio/cli/releases) and set TEMPORAL_CLI_PATH to it; or\n' +
+        '  - set TEMPORAL_ADDRESS to a running Temporal server.\n' +
+        '(The SDK download of the dev server lives in @temporalio/testing, which this project does not install.)',
+    );
+  }
+  await withBuildLock(path.dirname(cached), log, async () => {
+    if (!isExecutable(cached)) await goInstall(cached, log);
+  });
+  return cached;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function commandOnPath(command: string): boolean {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && isExecutable(path.join(dir, command)));
+}
+
+/**
+ * Runs `work` holding `<dir>.lock` (created exclusively, holds our pid). Another live builder makes
+ * us wait for it; a lock whose pid is gone (killed build) is taken over.
+ */
+async function withBuildLock(dir: string, log: Log, work: () => Promise<void>): Promise<void> {
+  const lockFile = `${dir}.lock`;
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  let lastNotice = 0;
+  const waitingSince = Date.now();
+  for (;;) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number(readFileSync(lockFile, 'utf8').trim() || 0);
+    if (!holder || !isAlive(holder) || Date.now() - waitingSince > LOCK_WAIT_MAX_MS) {
+      rmSync(lockFile, { force: true }); // stale: its builder died (or its pid was reused)
+      continue;
+    }
+    if (Date.now() - lastNotice > 30_000) {
+      log(`waiting for another process (pid ${holder}) that is building the Temporal CLI...`);
+      lastNotice = Date.now();
+    }
+    await sleep(1_000);
+  }
+  try {
+    await work();
+  } finally {
+    rmSync(lockFile, { force: true });
+  }
+}
+
+/** `go install` into a temporary GOBIN next to the target, then rename: never a half binary. */
+async function goInstall(target: string, log: Log): Promise<void> {
+  const toolsDir = path.dirname(path.dirname(target));
+  await fs.mkdir(toolsDir, { recursive: true });
+  // We hold the build lock: any other build folder is the leftover of a killed build.
+  for (const entry of await fs.readdir(toolsDir)) {
+    if (entry.startsWith('.build-')) await fs.rm(path.join(toolsDir, entry), { recursive: true, force: true });
+  }
+  const gobin = await fs.mkdtemp(path.join(toolsDir, '.build-'));
+  log(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with Go (first time only, takes a few minutes)...`);
+  const started = Date.now();
+  try {
+    const child = spawn('go', ['install', '-v', CLI_MODULE], {
+      cwd: os.tmpdir(), // outside any Go module or workspace
+      env: { ...process.env, GOBIN: gobin, GOWORK: 'off', GOFLAGS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const release = own({
+      name: 'go install',
+      stop: () => terminate(child, { signal: 'SIGTERM', graceMs: 5_000 }),
+      killNow: () => child.pid !== undefined && signalGroup(child.pid, 'SIGKILL'),
+    });
+    const heartbeat = setInterval(() => log(`still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)...`), 30_000);
+    const tail: string[] = [];
+    let packages = 0;
+    const onLine = (line: string) => {
+      if (!line.trim()) return;
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
+      // `-v` names each package it compiles (hundreds): report those in steps, the rest as is.
+      if (/^[\w.-]+(\/[\w.~-]+)*$/.test(line)) {
+        if (++packages % 100 === 0) log(`compiled ${packages} packages (${line})`);
+      } else {
+        log(line);
+      }
+    };
+    const out = lineSplitter(onLine);
+    const err = lineSplitter(onLine);
+    child.stdout.on('data', out.push);
+    child.stderr.on('data', err.push);
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (exitCode) => resolve(exitCode));
+    }).finally(() => {
+      clearInterval(heartbeat);
+      release();
+      out.flush();
+      err.flush();
+    });
+    if (code !== 0) throw new Error(`go install ${CLI_MODULE} failed (exit ${code}):\n${tail.join('\n')}`);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.rename(path.join(gobin, 'temporal'), target);
+  } finally {
+    await fs.rm(gobin, { recursive: true, force: true });
+  }
+  log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s: ${target}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// dev server
+
+export type SearchAttributeType = 'Text' | 'Keyword' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
+
+export interface StartTemporalOptions {
+  /** SQLite file for persistent state; in memory when absent. */
+  dbFile?: string;
+  /** Preferred gRPC port; the next free one when taken; a free one when absent. */
+  port?: number;
+  /** Preferred Web UI port (next free when taken); 0 or absent: no UI (--headless). */
+  uiPort?: number;
+  /** Custom search attributes to register at start (`--search-attribute`). */
+  searchAttributes?: Record<string, SearchAttributeType>;
+  /** Extra namespaces to create besides `default`. */
+  namespaces?: string[];
+  log?: Log;
+}
+
+export interface TemporalServer {
+  /** host:port of the frontend gRPC service. */
+  address: string;
+  uiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+
+export async function startTemporalDevServer(opts: StartTemporalOptions = {}): Promise<TemporalServer> {
+  const log = opts.log ?? defaultLog;
+  const dbFile = opts.dbFile ? path.resolve(opts.dbFile) : undefined;
+  if (dbFile) {
+    const running = await findRunningServer(dbFile);
+    if (running) {
+      log(`reusing the Temporal dev server (pid ${running.pid}) already running on ${dbFile}`);
+      return { address: running.address, uiUrl: running.uiUrl, stop: async () => undefined };
+    }
+    await fs.mkdir(path.dirname(dbFile), { recursive: true });
+  }
+  const cli = await ensureTemporalCli(log);
+  const port = await findFreePort(opts.port);
+  const uiPort = opts.uiPort ? await findFreePort(opts.uiPort) : 0;
+  if (opts.port && port !== opts.port) log(`port ${opts.port} is taken, using ${port}`);
+  if (opts.uiPort && uiPort !== opts.uiPort) log(`UI port ${opts.uiPort} is taken, using ${uiPort}`);
+  const address = `${HOST}:${port}`;
+  const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : null;
+
+  const command = withParentDeathSignal(cli, devServerArgs({ ...opts, dbFile, port, uiPort }), 'SIGTERM');
+  const child = spawn(command.command, command.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  let stopping: Promise<void> | undefined;
+  const collect = lineSplitter((line) => {
+    if (!line.trim()) return;
+    output.push(line);
+    if (output.length > 60) output.shift();
+    if (!stopping) log(line); // its shutdown chatter (pollers losing their connection) is noise
+  });
+  child.stdout.on('data', collect.push);
+  child.stderr.on('data', collect.push);
+  let spawnError: Error | null = null;
+  child.once('error', (error) => (spawnError = error));
+
+  const stop = () =>
+    (stopping ??= (async () => {
+      await terminate(child, { signal: 'SIGTERM', graceMs: STOP_GRACE_MS });
+      release();
+      if (dbFile) rmSync(pidFileOf(dbFile), { force: true });
+    })());
+  const release = own({
+    name: 'temporal',
+    stop,
+    killNow: () => child.pid !== undefined && signalGroup(child.pid, 'SIGTERM'),
+  });
+
+  try {
+    await waitUntilServing(address, () => {
+      if (spawnError) return spawnError;
+      if (child.exitCode === null && child.signalCode === null) return null;
+      return new Error(`Temporal dev server exited during startup (${child.exitCode ?? child.signalCode}):\n${output.join('\n')}`);
+    }, () => output.join('\n'));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  if (dbFile && child.pid) {
+    writeFileSync(pidFileOf(dbFile), JSON.stringify({ pid: child.pid, address, uiUrl }));
+  }
+  return { address, uiUrl, stop };
+}
+
+function devServerArgs(o: StartTemporalOptions & { port: number; uiPort: number }): string[] {
+  const args = ['server', 'start-dev', '--ip', HOST, '--port', String(o.port), '--log-level', 'warn'];
+  args.push(...(o.uiPort ? ['--ui-port', String(o.uiPort)] : ['--headless']));
+  if (o.dbFile) {
+    args.push('--db-filename', o.dbFile);
+    args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
+  }
+  for (const [name, type] of Object.entries(o.searchAttributes ?? {})) args.push('--search-attribute', `${name}=${type}`);
+  for (const namespace of o.namespaces ?? []) args.push('--namespace', namespace);
+  return args;
+}
+
+/** Polls the frontend until it answers gRPC and the `default` namespace is there. */
+async function waitUntilServing(address: string, failure: () => Error | null, output: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    const failed = failure();
+    if (failed) throw failed;
+    if (await isServing(address).catch((error: unknown) => ((lastError = error), false))) return;
+    await sleep(250);
+  }
+  throw new Error(`Temporal dev server not ready on ${address} within ${READY_TIMEOUT_MS / 1000} s (${String(lastError)}):\n${output()}`);
+}
+
+async function isServing(address: string): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: '2s' });
+  try {
+    await connection.workflowService.getSystemInfo({});
+    await connection.workflowService.describeNamespace({ namespace: 'default' });
+    return true;
+  } finally {
+    await connection.close();
+  }
+}
+
+const pidFileOf = (dbFile: string) => `${dbFile}.pid`;
+
+/**
+ * A dev server started on this SQLite file by another live process is reused (two servers must
+ * not share one file); a pid file whose process is gone or is something else is removed.
+ */
+async function findRunningServer(dbFile: string): Promise<{ pid: number; address: string; uiUrl: string | null } | null> {
+  const pidFile = pidFileOf(dbFile);
+  if (!existsSync(pidFile)) return null;
+  try {
+    const recorded = JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number; address: string; uiUrl: string | null };
+    const commandLine = isAlive(recorded.pid) ? commandLineOf(recorded.pid) : null;
+    if (commandLine?.includes('start-dev') && commandLine.includes(dbFile) && (await isServing(recorded.address).catch(() => false))) {
+      return recorded;
+    }
+  } catch {
+    // unreadable: stale
+  }
+  rmSync(pidFile, { force: true });
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// resolve
+
+/**
+ * TEMPORAL_ADDRESS when set; otherwise a dev server with its state in <repo>/.data/temporal.sqlite,
+ * gRPC on 7233 and the Web UI on 8233 (the next free ports when taken).
+ */
+export async function resolveTemporal(
+  opts: { log?: Log; searchAttributes?: Record<string, SearchAttributeType> } = {},
+): Promise<TemporalServer> {
+  const fromEnv = process.env.TEMPORAL_ADDRESS;
+  if (fromEnv) return { address: fromEnv, uiUrl: null, stop: async () => undefined };
+  return startTemporalDevServer({
+    dbFile: path.join(REPO_ROOT, '.data', 'temporal.sqlite'),
+    port: 7233,
+    uiPort: 8233,
+    ...opts,
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * `npm start`: the one-command local stack.
+ *
+ * PostgreSQL (embedded, unless DATABASE_URL) -> Temporal dev server (unless TEMPORAL_ADDRESS) ->
+ * migrations -> worker and api as child processes -> wait for /health -> print where things are.
+ * Ctrl-C (SIGINT), SIGTERM, or a child dying stops everything in reverse order and exits.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { openOrm, migrate } from '../db/orm.ts';
+import { isPortFree, lineSplitter, sleep, terminate, withParentDeathSignal, type Log } from './stack/lifecycle.ts';
+import { DATA_DIR, REPO_ROOT, resolveDatabaseUrl } from './stack/postgres.ts';
+import { resolveTemporal } from './stack/temporal.ts';
+
+const HEALTH_TIMEOUT_MS = 120_000;
+
+const prefixed = (prefix: string): Log => (line) => console.log(`${prefix} ${line}`);
+const say = prefixed('[start]');
+const startedAt = Date.now();
+const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(1)} s`;
+
+interface Stoppable {
+  name: string;
+  stop(): Promise<void>;
+}
+/** What we started so far: servers are stopped last-first, after the services (api, worker). */
+const servers: Stoppable[] = [];
+const services: Stoppable[] = [];
+let shuttingDown = false;
+
+async function main(): Promise<void> {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => void shutdown(signal === 'SIGINT' ? 130 : 143, `received ${signal}`));
+  }
+
+  const db = await resolveDatabaseUrl({ log: prefixed('[postgres]') });
+  servers.push({ name: 'PostgreSQL', stop: db.stop });
+  say(db.embedded ? `PostgreSQL (embedded) is up (${elapsed()})` : 'using DATABASE_URL');
+
+  const temporal = await resolveTemporal({ log: prefixed('[temporal]') });
+  servers.push({ name: 'Temporal dev server', stop: temporal.stop });
+  say(`Temporal at ${temporal.address} (${elapsed()})`);
+
+  await runMigrations(db.url);
+
+  const host = process.env.HOST ?? '127.0.0.1';
+  const port = Number(process.env.PORT ?? 3000);
+  if (!(await isPortFree(port, host))) throw new Error(`port ${port} on ${host} is already in use: stop what uses it or set PORT`);
+
+  const adminToken = loadAdminToken();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE ?? 'default',
+    ADMIN_TOKEN: adminToken,
+    PORT: String(port),
+    HOST: host,
+  };
+  if (shuttingDown) return;
+  startService('worker', 'worker/main.ts', env);
+  startService('api', 'api/main.ts', env);
+
+  const apiUrl = `http://${urlHost(host)}:${port}`;
+  await waitForHealth(`${apiUrl}/health`);
+  say(`api is healthy (${elapsed()})`);
+  printSummary({ apiUrl, temporalUiUrl: temporal.uiUrl, adminToken, databaseEmbedded: db.embedded });
+}
+
+/** Where a client reaches a server bound to `host`. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+async function runMigrations(databaseUrl: string): Promise<void> {
+  const orm = await openOrm({ databaseUrl, poolMax: 1 });
+  try {
+    const applied = await migrate(orm);
+    say(`${applied.length ? `migrations applied: ${applied.join(', ')}` : 'database schema is up to date'} (${elapsed()})`);
+  } finally {
+    await orm.close();
+  }
+}
+
+/** ADMIN_TOKEN, else the one saved in .data/admin-token, else a new one saved there (0600). */
+function loadAdminToken(): string {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  const file = path.join(DATA_DIR, 'admin-token');
+  try {
+    const saved = readFileSync(file, 'utf8').trim();
+    if (saved) return saved;
+  } catch {
+    // first start
+  }
+  mkdirSync(DATA_DIR, { recursive: true });
+  const token = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  say(`generated an operator token, saved in ${path.relative(process.cwd(), file)}`);
+  return token;
+}
+
+/**
+ * `node --import tsx <entry>` in its own process group (so a terminal's Ctrl-C reaches only us and
+ * we stop things in order), with its output prefixed, and an unexpected exit taking the stack down.
+ */
+function startService(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+  // Should we be SIGKILLed, Temporal and PostgreSQL go down too: no point in a graceful drain then.
+  const command = withParentDeathSignal(process.execPath, ['--import', 'tsx', entry], 'SIGKILL');
+  const child = spawn(command.command, command.args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = lineSplitter(prefixed(`[${name}]`));
+  const err = lineSplitter((line) => console.error(`[${name}] ${line}`));
+  child.stdout?.on('data', out.push);
+  child.stderr?.on('data', err.push);
+  child.on('error', (error) => void shutdown(1, `${name} could not start: ${error.message}`));
+  child.on('exit', (code, signal) => {
+    out.flush();
+    err.flush();
+    if (!shuttingDown) void shutdown(1, `${name} exited unexpectedly (${signal ?? `code ${code}`})`);
+  });
+  services.push({ name, stop: () => terminate(child, { signal: 'SIGTERM', graceMs: 10_000 }) });
+  return child;
+}
+
+async function waitForHealth(url: string): Promise<void> {
+  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
+  while (Date.now() < deadline && !shuttingDown) {
+    const status = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await sleep(500);
+  }
+  if (!shuttingDown) throw new Error(`${url} did not answer 200 within ${HEALTH_TIMEOUT_MS / 1000} s`);
+  await new Promise(() => undefined); // shutdown() is on its way to process.exit
+}
+
+function printSummary(o: { apiUrl: string; temporalUiUrl: string | null; adminToken: string; databaseEmbedded: boolean }): void {
+  const rows = [
+    ['API', o.apiUrl],
+    ['OpenAPI docs', `${o.apiUrl}/docs`],
+    ['Temporal UI', o.temporalUiUrl ?? '(external Temporal: TEMPORAL_ADDRESS)'],
+    ['Operator token', o.adminToken],
+    ['Database', o.databaseEmbedded ? `embedded PostgreSQL, data in ${path.relative(process.cwd(), DATA_DIR) || '.'}/postgres` : 'DATABASE_URL'],
+  ];
+  const curl =
+    `curl -X POST ${o.apiUrl}/admin/v1/platforms -H 'Authorization: Bearer ${o.adminToken}' ` +
+    `-H 'Content-Type: application/json' -d '{"subdomain":"demo","title":"Demo school"}'`;
+  const line = '-'.repeat(72);
+  console.log(
+    [
+      '',
+      line,
+      '  CourseHub is running',
+      '',
+      ...rows.map(([label, value]) => `  ${label?.padEnd(15)} ${value}`),
+      '',
+      '  Try:',
+      `  ${curl}`,
+      '',
+      '  Ctrl-C stops api, worker, Temporal and PostgreSQL.',
+      line,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** Stops everything started, last first (api and worker together), then exits with `code`. */
+async function shutdown(code: number, reason: string): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  say(`${reason}: stopping...`);
+  const stop = (s: Stoppable) => s.stop().catch((error: unknown) => say(`stopping ${s.name}: ${String(error)}`));
+  await Promise.all(services.map(stop));
+  for (const server of [...servers].reverse()) await stop(server);
+  say('stopped');
+  process.exit(code);
+}
+
+main().catch((error: unknown) => {
+  console.error(`[start] ${error instanceof Error ? error.message : String(error)}`);
+  void shutdown(1, 'startup failed');
+});
