@@ -1,0 +1,145 @@
+/**
+ * Operator CLI: `npm run admin -- <command> [arguments] [--options]`, a thin client of the
+ * operator API (`/admin/v1`, DESIGN.md section 5). It talks to API_URL (default
+ * http://127.0.0.1:$PORT) with ADMIN_TOKEN, or the token `npm start` saved in .data/admin-token.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DATA_DIR } from './stack/postgres.ts';
+
+interface Command {
+  usage: string;
+  /** Turns positionals and options into the request. */
+  request(args: string[], options: Options): { method: string; path: string; body?: unknown };
+}
+
+type Options = Record<string, string | string[] | boolean | undefined>;
+
+const platformPath = (args: string[], rest = '') => `/platforms/${need(args[0], 'platform_id')}${rest}`;
+
+function need(value: string | undefined, name: string): string {
+  if (!value) throw new Error(`missing ${name}`);
+  return value;
+}
+
+/** `--section "Basics:0:Intro|First steps"` -> a section at level 0 with two lessons. */
+function parseSection(spec: string) {
+  const [title, level = '0', lessons = ''] = spec.split(':');
+  return { title: need(title, 'section title'), access_level: Number(level), lessons: lessons.split('|').filter(Boolean).map((t) => ({ title: t })) };
+}
+
+const commands: Record<string, Command> = {
+  'create-platform': {
+    usage: 'create-platform <subdomain> <title> [--admin-email e]',
+    request: (args, o) => ({ method: 'POST', path: '/platforms', body: { subdomain: need(args[0], 'subdomain'), title: need(args[1], 'title'), admin_email: o['admin-email'] } }),
+  },
+  'regenerate-key': {
+    usage: 'regenerate-key <platform_id>',
+    request: (args) => ({ method: 'POST', path: platformPath(args, '/api_key') }),
+  },
+  'allowed-domains': {
+    usage: 'allowed-domains <platform_id> [domain ...]',
+    request: (args) => ({ method: 'PUT', path: platformPath(args, '/allowed_domains'), body: { domains: args.slice(1) } }),
+  },
+  'create-course': {
+    usage: 'create-course <platform_id> <title> [--slug s] [--inactive] [--section "Title:level:Lesson|Lesson"]...',
+    request: (args, o) => ({
+      method: 'POST',
+      path: platformPath(args, '/courses'),
+      body: { title: need(args[1], 'title'), slug: o.slug, active: !o.inactive, sections: ((o.section as string[] | undefined) ?? []).map(parseSection) },
+    }),
+  },
+  'update-course': {
+    usage: 'update-course <platform_id> <course_id> [--title t] [--active true|false]',
+    request: (args, o) => ({
+      method: 'PATCH',
+      path: platformPath(args, `/courses/${need(args[1], 'course_id')}`),
+      body: { title: o.title, active: o.active === undefined ? undefined : o.active === 'true' },
+    }),
+  },
+  'create-audiobook': {
+    usage: 'create-audiobook <platform_id> <title> [--inactive]',
+    request: (args, o) => ({ method: 'POST', path: platformPath(args, '/audiobooks'), body: { title: need(args[1], 'title'), active: !o.inactive } }),
+  },
+  participant: {
+    usage: 'participant <platform_id> <email>',
+    request: (args) => ({ method: 'GET', path: platformPath(args, `/participants?email=${encodeURIComponent(need(args[1], 'email'))}`) }),
+  },
+  emails: {
+    usage: 'emails <platform_id> [--to email]',
+    request: (args, o) => ({ method: 'GET', path: platformPath(args, `/emails${o.to ? `?to=${encodeURIComponent(String(o.to))}` : ''}`) }),
+  },
+  'create-config-key': {
+    usage: 'create-config-key <platform_id> <name> --scope read [--scope write_appearance] [--expires-at ISO]',
+    request: (args, o) => ({
+      method: 'POST',
+      path: platformPath(args, '/configuration_keys'),
+      body: { name: need(args[1], 'name'), scopes: o.scope ?? [], expires_at: o['expires-at'] ?? null },
+    }),
+  },
+  'revoke-config-key': {
+    usage: 'revoke-config-key <platform_id> <key_id>',
+    request: (args) => ({ method: 'DELETE', path: platformPath(args, `/configuration_keys/${need(args[1], 'key_id')}`) }),
+  },
+  'audit-log': {
+    usage: 'audit-log <platform_id>',
+    request: (args) => ({ method: 'GET', path: platformPath(args, '/audit_log') }),
+  },
+};
+
+function operatorToken(): string {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  try {
+    return readFileSync(`${DATA_DIR}/admin-token`, 'utf8').trim();
+  } catch {
+    throw new Error('no operator token: set ADMIN_TOKEN (or run `npm start` once, which saves one in .data/admin-token)');
+  }
+}
+
+function usage(): string {
+  return ['usage: npm run admin -- <command> ...', '', ...Object.values(commands).map((c) => `  ${c.usage}`)].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'admin-email': { type: 'string' },
+      slug: { type: 'string' },
+      title: { type: 'string' },
+      active: { type: 'string' },
+      inactive: { type: 'boolean' },
+      section: { type: 'string', multiple: true },
+      to: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      'expires-at': { type: 'string' },
+      url: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [name, ...args] = positionals;
+  const command = name ? commands[name] : undefined;
+  if (!command || values.help) {
+    console.log(usage());
+    return command || values.help ? 0 : 2;
+  }
+  const { method, path, body } = command.request(args, values);
+  const base = values.url ?? process.env.API_URL ?? `http://${process.env.HOST ?? '127.0.0.1'}:${process.env.PORT ?? '3000'}`;
+  const res = await fetch(`${base}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${operatorToken()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  console.log(text ? JSON.stringify(JSON.parse(text), null, 2) : `${res.status}`);
+  return res.ok ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(2);
+  },
+);
