@@ -1,0 +1,19 @@
+import type { AccessChange } from '../activities/course-access.ts';
+import { db } from './activity-proxies.ts';
+
+export interface RevokeAccessInput {
+  platformId: string;
+  /** Normalised (lower-case) e-mail. */
+  email: string;
+  seq: number;
+}
+
+/** Revoke of a course (spec: DELETE /api/courses/unsubscribe): level-0 access only (rule 6). */
+export async function revokeCourseAccess(input: RevokeAccessInput & { courseId: string }): Promise<AccessChange> {
+  return db.withdrawCourseAccess(input);
+}
+
+/** Revoke of an audiobook (spec: DELETE /api/audiobooks/unsubscribe). */
+export async function revokeAudiobookAccess(input: RevokeAccessInput & { audiobookId: string }): Promise<AccessChange> {
+  return db.withdrawAudiobookAccess(input);
+}
