@@ -6,12 +6,12 @@
  *   2. ${XDG_CACHE_HOME:-~/.cache}/coursehub/tools/temporal-1.5.1/temporal when already built;
  *   3. `go install github.com/temporalio/cli/cmd/temporal@v1.5.1` when `go` is on PATH (a few
  *      minutes the first time; v1.5.1 is the newest release `go install` accepts);
- *   4. otherwise an error: the Temporal SDK's own dev-server download lives in @temporalio/testing,
- *      which this project does not install. Install Go, or point TEMPORAL_CLI_PATH at a downloaded
- *      CLI (https://github.com/temporalio/cli/releases), or set TEMPORAL_ADDRESS.
+ *   4. otherwise (no Go) the SDK's own download of the dev-server CLI (@temporalio/testing,
+ *      `cached-download`) into the same cache folder; it needs internet access to the SDK's
+ *      download host. TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS avoid it.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants as fsConstants, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,19 +55,34 @@ export async function ensureTemporalCli(log: Log = defaultLog): Promise<string> 
   }
   const cached = cachedCliPath();
   if (isExecutable(cached)) return cached;
-  if (!commandOnPath('go')) {
-    throw new Error(
-      'The Temporal CLI (dev server) is not available and Go is not installed to build it.\n' +
-        `  - install Go (https://go.dev/dl/) and run again: it builds ${CLI_MODULE} into ${path.dirname(cached)} once; or\n` +
-        '  - download a Temporal CLI release (https://github.com/temporalio/cli/releases) and set TEMPORAL_CLI_PATH to it; or\n' +
-        '  - set TEMPORAL_ADDRESS to a running Temporal server.\n' +
-        '(The SDK download of the dev server lives in @temporalio/testing, which this project does not install.)',
-    );
-  }
+  if (!commandOnPath('go')) return downloadCliWithSdk(path.join(path.dirname(cached), 'sdk-download'), log);
   await withBuildLock(path.dirname(cached), log, async () => {
     if (!isExecutable(cached)) await goInstall(cached, log);
   });
   return cached;
+}
+
+/**
+ * No Go on this machine: let the SDK (@temporalio/testing) download its dev-server CLI into `dir`
+ * once, then use that binary like ours. Needs internet access to the SDK's download host.
+ */
+async function downloadCliWithSdk(dir: string, log: Log): Promise<string> {
+  const findBinary = () =>
+    existsSync(dir) ? readdirSync(dir).map((f) => path.join(dir, f)).find((f) => /temporal/i.test(path.basename(f)) && statSync(f).isFile() && isExecutable(f)) : undefined;
+  const existing = findBinary();
+  if (existing) return existing;
+  log(`Go is not installed: downloading the Temporal CLI through the SDK into ${dir} ...`);
+  mkdirSync(dir, { recursive: true });
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const env = await TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'cached-download', downloadDir: dir, ttl: '3650d' } } });
+  await env.teardown();
+  const downloaded = findBinary();
+  if (!downloaded) {
+    throw new Error(
+      `The SDK download left no Temporal CLI in ${dir}. Install Go (it builds ${CLI_MODULE}), set TEMPORAL_CLI_PATH to a CLI binary, or set TEMPORAL_ADDRESS.`,
+    );
+  }
+  return downloaded;
 }
 
 function isExecutable(file: string): boolean {
