@@ -1,0 +1,68 @@
+/**
+ * `npm run bench`: one run on the local stack (started here like `npm start` starts it; see
+ * scripts/bench/stack.ts), measuring
+ *   (a) GET /api/courses against the same two SQL statements through raw `pg`, and a bare Fastify
+ *       route, at the same concurrency (scripts/bench/courses.ts);
+ *   (b) grants end to end, POST -> enrolment visible (scripts/bench/grants.ts), next to no-op
+ *       workflows on the same Temporal server (scripts/bench/temporal-noop.ts).
+ * Progress goes to stderr; the report to stdout, its last line `bench {json}`.
+ * Everything started is stopped at the end, on an error and on SIGINT/SIGTERM/SIGHUP.
+ */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { measureCourses } from './bench/courses.ts';
+import { createFixtures } from './bench/fixtures.ts';
+import { measureGrants } from './bench/grants.ts';
+import { startHttpLoadThread } from './bench/http-load.ts';
+import { benchLine, formatReport } from './bench/report.ts';
+import { startBenchStack, StopList } from './bench/stack.ts';
+import { measureTemporalNoop } from './bench/temporal-noop.ts';
+
+const CONCURRENCY = 32;
+const COURSES = { warmupMs: 3_000, rounds: 5, roundMs: 2_000 };
+const GRANTS = { n: 200, warmupN: 16 };
+const NOOP = { n: 200, warmupN: 16 };
+
+const started = performance.now();
+const loadAtStart = os.loadavg()[0] ?? 0;
+const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+const log = (line: string) => console.error(`[bench ${seconds()} s] ${line}`);
+const stops = new StopList(log);
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => {
+    log(`${signal}: stopping`);
+    void stops.run().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
+}
+
+async function main(): Promise<void> {
+  const stack = await startBenchStack(log, stops);
+  const http = startHttpLoadThread();
+  stops.add('HTTP load thread', () => http.close());
+  const fixtures = await createFixtures(stack.apiUrl, stack.adminToken);
+  log(`platform ${fixtures.platformId} with ${fixtures.courseIds.length} active courses`);
+
+  const courses = await measureCourses({ http, apiUrl: stack.apiUrl, apiKey: fixtures.apiKey, databaseUrl: stack.databaseUrl, concurrency: CONCURRENCY, log, ...COURSES });
+  // No-op workflows first: grants leave work behind (each starts a course-mails child workflow
+  // that outlives it), which must not run during the baseline.
+  const noop = await measureTemporalNoop({ stack, concurrency: CONCURRENCY, log, ...NOOP });
+  const grants = await measureGrants({ http, stack, apiKey: fixtures.apiKey, grantCourseId: fixtures.grantCourseId, warmupCourseId: fixtures.warmupCourseId, concurrency: CONCURRENCY, log, ...GRANTS });
+
+  log('stopping the stack');
+  await stops.run();
+  const machine = { cores: os.availableParallelism(), loadavg_1m_start: loadAtStart, loadavg_1m_end: os.loadavg()[0] ?? 0 };
+  const results = { courses, grants, noop, machine, durationS: (performance.now() - started) / 1000 };
+  console.log(formatReport(results));
+  console.log(benchLine(results));
+}
+
+main().then(
+  () => process.exit(0),
+  async (error: unknown) => {
+    if (stops.started) return; // a signal is stopping us: its handler exits
+    console.error(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    await stops.run();
+    process.exit(1);
+  },
+);
