@@ -1,11 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
-import { Course, MailLogEntry, Participant, Platform } from '../db/entities/index.ts';
-import { DEFAULT_TEMPLATES, renderTemplate } from '../domain/mail-templates.ts';
+import { Course, Participant, Platform } from '../db/entities/index.ts';
+import { newParticipantInvitation } from '../db/repositories/mail-templates.ts';
 import { userRegistered, type RecordedDomainEvent } from '../domain/events.ts';
 import type { ActivityDeps } from './deps.ts';
 import { recordEvents } from './events.ts';
+import { mailAwaitingDelivery, sendMail } from './mail.ts';
 import { tenantEm } from './tenant-em.ts';
 
 export interface EnsureParticipantInput {
@@ -51,40 +52,39 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
     },
 
     /**
-     * Sends the `user_invitation` mail once per participant. The participant row is locked for the
-     * duration, so concurrent grants serialise here and only the first one sends.
+     * Sends the invitation once per participant: the course's own `course_invitation` when its
+     * custom invitation is on, else the platform's `user_invitation`. The participant row is locked
+     * for the duration, so concurrent grants serialise here and only the first one records it.
+     * The mail is recorded as pending; `mailId` goes to the delivery workflow. A retry after the
+     * commit finds the participant invited and returns the still undelivered mail again.
      */
-    async sendInvitation({ platformId, participantId, courseId }: SendInvitationInput): Promise<{ sent: boolean }> {
+    async sendInvitation({ platformId, participantId, courseId }: SendInvitationInput): Promise<{ sent: boolean; mailId?: string | null }> {
       return tenantEm(orm, platformId).transactional(async (em) => {
         const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (participant.invitedAt) return { sent: false };
+        if (participant.invitedAt) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
         const platform = await em.findOneOrFail(Platform, platformId);
         const course = courseId ? await em.findOne(Course, courseId) : null;
 
         const token = randomBytes(24).toString('base64url');
         const appUrl = platformUrlTemplate.replace('{subdomain}', platform.subdomain);
         const loginLink = `${appUrl}/login?invitation=${token}`;
-        const template = DEFAULT_TEMPLATES.user_invitation!;
-        const mail = renderTemplate(template, {
-          loginLink,
-          participantName: participant.name ?? participant.email,
-          participantEmail: participant.email,
-          platformTitle: platform.title,
-          courseTitle: course?.title ?? platform.title,
-        });
-
         participant.invitedAt = now();
         participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
-        em.create(MailLogEntry, {
-          platform: platformId,
+        const queued = await sendMail(em, {
+          platformId,
           to: participant.email,
-          template: template.slug,
-          subject: mail.subject,
-          html: mail.html,
-          dedupeKey: `${template.slug}/${participantId}`,
-          sentAt: now(),
+          template: await newParticipantInvitation(em, courseId ?? null),
+          tags: {
+            loginLink,
+            participantName: participant.name ?? participant.email,
+            participantEmail: participant.email,
+            platformTitle: platform.title,
+            courseTitle: course?.title ?? platform.title,
+          },
+          dedupeKey: `invitation/${participantId}`,
+          now: now(),
         });
-        return { sent: true };
+        return { sent: true, mailId: queued.mailId };
       });
     },
   };

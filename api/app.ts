@@ -1,11 +1,16 @@
 import type { Client } from '@temporalio/client';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { secretsKeyFrom } from '../activities/crypto/secret-box.ts';
+import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../activities/mail-transports/endpoints.ts';
 import type { Orm } from '../db/orm.ts';
+import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR } from '../domain/config.ts';
 import { accessRoutes } from './access/index.ts';
 import { adminRoutes } from './admin/index.ts';
+import { configurationRoutes } from './configuration/index.ts';
+import { fileRoutes } from './files.ts';
 import { healthRoutes } from './health.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { errorsPlugin, frameworkErrorReply } from './plugins/errors.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { ormPlugin } from './plugins/orm.ts';
 import type { RateLimitSettings } from './rate-limits/store.ts';
@@ -15,6 +20,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     temporal: Client;
     workflows: WorkflowStarter;
+    /** `SECRETS_KEY`: seals write-only secrets (activities/crypto/secret-box.ts). */
+    secretsKey: Buffer;
   }
 }
 
@@ -27,21 +34,33 @@ export interface AppDeps {
   logLevel?: string;
   /** Request limits (`RATE_LIMITS`, `REDIS_URL`); on with in-process counters when unset. */
   rateLimits?: RateLimitSettings;
+  /** `STORAGE_DIR` and `PLATFORM_URL_TEMPLATE` of the configuration interface. */
+  storageDir?: string;
+  platformUrlTemplate?: string;
+  /** `SECRETS_KEY` (32 bytes); the development key, with a warning, when unset. */
+  secretsKey?: Buffer;
+  /** Mail provider endpoints (`PROVIDER_*`, `DEFAULT_SMTP_URL`): provider checks on save; none configured when unset. */
+  mailEndpoints?: MailEndpoints;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
-export async function buildApp({ orm, temporal, taskQueue, adminToken, logLevel, rateLimits = { enabled: true } }: AppDeps) {
+export async function buildApp(deps: AppDeps) {
+  const { orm, temporal, taskQueue, adminToken, logLevel, rateLimits = { enabled: true } } = deps;
+  const { storageDir = DEFAULT_STORAGE_DIR, platformUrlTemplate = DEFAULT_PLATFORM_URL_TEMPLATE } = deps;
   const app = Fastify({
     // Keys and tokens never reach the logs.
     logger: logLevel ? { level: logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] } : false,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
+    frameworkErrors: frameworkErrorReply,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   app.decorate('temporal', temporal);
   app.decorate('workflows', createWorkflowStarter(temporal, taskQueue));
+  app.decorate('secretsKey', deps.secretsKey ?? secretsKeyFrom(undefined, (m) => app.log.warn(m)));
+  app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
 
   await app.register(errorsPlugin);
   await app.register(ormPlugin, { orm });
@@ -50,6 +69,8 @@ export async function buildApp({ orm, temporal, taskQueue, adminToken, logLevel,
   await app.register(healthRoutes);
   await app.register(accessRoutes, { rateLimits });
   await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
+  await app.register(configurationRoutes, { prefix: '/api/v1/configuration', storageDir, platformUrlTemplate, rateLimits });
+  await app.register(fileRoutes, { storageDir });
 
   await app.ready();
   return app;

@@ -1,5 +1,7 @@
 /** `npm run api`: the HTTP server. Closes gracefully on SIGINT and SIGTERM. */
 import { Client, Connection } from '@temporalio/client';
+import { secretsKeyFrom } from '../activities/crypto/secret-box.ts';
+import { mailEndpointsFrom } from '../activities/mail-transports/endpoints.ts';
 import { openOrm } from '../db/orm.ts';
 import { parseConfig } from '../domain/config.ts';
 import { buildApp } from './app.ts';
@@ -16,7 +18,11 @@ const app = await buildApp({
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   adminToken: config.ADMIN_TOKEN,
   logLevel: config.LOG_LEVEL,
+  storageDir: config.STORAGE_DIR,
+  platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
+  secretsKey: secretsKeyFrom(config.SECRETS_KEY, (m) => console.warn(m)),
+  mailEndpoints: mailEndpointsFrom(config),
 });
 
 await app.listen({ port: config.PORT, host: config.HOST });

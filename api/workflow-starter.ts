@@ -2,6 +2,8 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { AccessLevel } from '../domain/access-level.ts';
 import { accessCommandWorkflowId, orderWorkflowId, type AccessItem } from '../domain/workflow-ids.ts';
 import type * as workflows from '../workflows/index.ts';
+import { mailWorkflowStarts } from './mail-workflow-starts.ts';
+import { webhookWorkflowStarts } from './webhook-workflow-starts.ts';
 
 export interface AccessCommand {
   item: AccessItem;
@@ -60,6 +62,9 @@ export function createWorkflowStarter(client: Client, taskQueue: string) {
     cancelOrder(input: Parameters<typeof workflows.cancelOrder>[0]) {
       return startOnce('cancelOrder', orderWorkflowId({ ...input, step: 'cancel' }), [input]);
     },
+
+    ...mailWorkflowStarts(startOnce),
+    ...webhookWorkflowStarts(startOnce),
   };
 }
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** Defaults the API also applies when built without a parsed config (tests). */
+export const DEFAULT_PLATFORM_URL_TEMPLATE = 'http://{subdomain}.localhost:8080';
+export const DEFAULT_STORAGE_DIR = '.data/storage';
+
 /** Process configuration, parsed once at boot from the environment (see .env.example). */
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -11,12 +15,34 @@ const configSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('coursehub'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   /** Base of the participant-facing app; `{subdomain}` is replaced by the platform's subdomain. */
-  PLATFORM_URL_TEMPLATE: z.string().default('http://{subdomain}.localhost:8080'),
+  PLATFORM_URL_TEMPLATE: z.string().default(DEFAULT_PLATFORM_URL_TEMPLATE),
+  /** Uploaded images (logo, favicon, welcome cover, ...) are kept under this folder. */
+  STORAGE_DIR: z.string().min(1).default(DEFAULT_STORAGE_DIR),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `off` disables the request limits (load tests). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   /** When set, rate-limit counters are shared by every api instance through this Redis. */
   REDIS_URL: z.string().min(1).optional(),
+  /** 32 bytes, base64: encrypts stored secrets (webhook secrets, mail credentials); a dev key with a warning when unset. */
+  SECRETS_KEY: z.string().min(1).optional(),
+  /** CIDRs webhook delivery may reach although private (local receivers in tests only); empty: none. */
+  WEBHOOK_PRIVATE_ALLOWLIST: z.string().default(''),
+  /** Delays before webhook retries, comma-separated (`5s,5m,30m,2h,...`); docs/decisions.md, "Webhooks". */
+  WEBHOOK_RETRY_SCHEDULE: z.string().optional(),
+  /** A webhook attempt succeeds on a 2xx within this many milliseconds. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Mail delivery endpoints (activities/mail-transports/endpoints.ts); an unset provider endpoint makes that provider unusable. */
+  PROVIDER_A_API_URL: z.url().optional(),
+  /** `{region}` is replaced by provider_b's region. */
+  PROVIDER_B_SMTP_HOST: z.string().min(1).optional(),
+  PROVIDER_B_SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  PROVIDER_B_SMTP_TLS: z.enum(['starttls', 'implicit', 'none']).default('starttls'),
+  PROVIDER_B_SIMULATOR_ADDRESS: z.email().default('success@simulator.provider-b.invalid'),
+  PROVIDER_C_API_URL: z.url().optional(),
+  /** The platform's own SMTP relay (`smtp://user:pass@host:587`); unset: mail is recorded in the mail log only. */
+  DEFAULT_SMTP_URL: z.string().min(1).optional(),
+  DEFAULT_MAIL_FROM: z.email().default('no-reply@coursehub.invalid'),
+  MAIL_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
 });
 
 export type Config = z.infer<typeof configSchema>;

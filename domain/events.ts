@@ -63,3 +63,26 @@ export const orderFulfilled = (p: {
   participant: ParticipantRef;
   courses: { id: string; access_level: number }[];
 }): NewDomainEvent => ({ type: 'order_fulfilled', payload: p });
+
+export interface CourseRef {
+  id: string;
+  title: string;
+}
+
+/** A lesson completed (operator API `lesson_completions`, as the learner app reports it). */
+export const lessonCompleted = (p: { participant: ParticipantRef; course: CourseRef; lesson: { id: string; title: string }; completedAt: string }): NewDomainEvent => ({
+  type: 'lesson_completed',
+  payload: { participant: p.participant, course: p.course, lesson: p.lesson, completed_at: p.completedAt },
+});
+
+/** Every lesson the participant's access level opens is completed; once per participant and course. */
+export const courseCompleted = (p: { participant: ParticipantRef; course: CourseRef; completedAt: string }): NewDomainEvent => ({
+  type: 'course_completed',
+  payload: { participant: p.participant, course: p.course, completed_at: p.completedAt },
+});
+
+/** A passed quiz (operator API `quiz_results` with `passed: true`). */
+export const quizPassed = (p: { participant: ParticipantRef; course: CourseRef; lesson: { id: string; title: string }; quizId: string; score: number; resultId: string }): NewDomainEvent => ({
+  type: 'quiz_passed',
+  payload: { participant: p.participant, course: p.course, lesson: p.lesson, quiz_id: p.quizId, score: p.score, result_id: p.resultId },
+});

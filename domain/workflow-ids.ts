@@ -31,3 +31,23 @@ export function lessonCompletedWorkflowId(p: { platformId: string; lessonId: str
 export function testMailWorkflowId(p: { platformId: string; slug: string; requestId: string }): string {
   return `${platformPrefix(p.platformId)}/mail-test/${p.slug}/${p.requestId}`;
 }
+
+/** The delivery of one recorded mail: one run per mail log id, so a repeated start joins it. */
+export function mailDeliveryWorkflowId(p: { platformId: string; mailId: string }): string {
+  return `${platformPrefix(p.platformId)}/mail/${p.mailId}/delivery`;
+}
+
+/** One delivery of one event to one webhook: a repeated start for the same pair is rejected. */
+export function webhookDeliveryWorkflowId(p: { platformId: string; webhookId: string; eventId: string }): string {
+  return `${platformPrefix(p.platformId)}/webhook/${p.webhookId}/event/${p.eventId}`;
+}
+
+/** The n-th manual redelivery of that pair (`POST .../deliveries/:id/redeliver`). */
+export function webhookRedeliveryWorkflowId(p: { platformId: string; webhookId: string; eventId: string; redelivery: number }): string {
+  return `${webhookDeliveryWorkflowId(p)}/redelivery/${p.redelivery}`;
+}
+
+/** The events of one reported quiz result. */
+export function quizResultWorkflowId(p: { platformId: string; resultId: string }): string {
+  return `${platformPrefix(p.platformId)}/quiz-result/${p.resultId}`;
+}

@@ -1,6 +1,9 @@
 /** `npm run worker`: runs every workflow and activity on the configured task queue until SIGTERM. */
 import { NativeConnection } from '@temporalio/worker';
+import { secretsKeyFrom } from '../activities/crypto/secret-box.ts';
 import { createActivities } from '../activities/index.ts';
+import { mailEndpointsFrom } from '../activities/mail-transports/endpoints.ts';
+import { webhookSettingsFrom } from '../activities/webhooks/delivery.ts';
 import { openOrm } from '../db/orm.ts';
 import { parseConfig } from '../domain/config.ts';
 import { bundleWorkflows, createWorker } from './create-worker.ts';
@@ -13,7 +16,13 @@ const worker = await createWorker({
   connection,
   namespace: config.TEMPORAL_NAMESPACE,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
-  activities: createActivities({ orm, platformUrlTemplate: config.PLATFORM_URL_TEMPLATE }),
+  activities: createActivities({
+    orm,
+    platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
+    secretsKey: secretsKeyFrom(config.SECRETS_KEY, (m) => console.warn(m)),
+    mailEndpoints: mailEndpointsFrom(config),
+    webhooks: webhookSettingsFrom(config),
+  }),
   workflowBundle: await bundleWorkflows(),
 });
 

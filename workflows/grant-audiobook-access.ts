@@ -1,5 +1,6 @@
 import type { GrantResult } from './grant-course-access.ts';
 import { db } from './activity-proxies.ts';
+import { dispatchEvents } from './dispatch-events.ts';
 import { onboardParticipant } from './onboard-participant.ts';
 
 export interface GrantAudiobookAccessInput {
@@ -14,6 +15,7 @@ export interface GrantAudiobookAccessInput {
 export async function grantAudiobookAccess({ platformId, audiobookId, email, name, seq }: GrantAudiobookAccessInput): Promise<GrantResult> {
   const onboarded = await onboardParticipant({ platformId, email, name });
   const change = await db.applyAudiobookGrant({ platformId, participant: onboarded.participant, audiobookId, seq });
+  await dispatchEvents(platformId, [...onboarded.events, ...change.events]);
   return {
     participantId: onboarded.participant.id,
     invitationSent: onboarded.invitationSent,

@@ -2,6 +2,8 @@ import type { AccessChangeOutcome } from '../activities/course-access.ts';
 import type { AccessLevel } from '../domain/access-level.ts';
 import type { RecordedDomainEvent } from '../domain/events.ts';
 import { db } from './activity-proxies.ts';
+import { dispatchEvents } from './dispatch-events.ts';
+import { afterCourseGrant } from './course-mails.ts';
 import { onboardParticipant } from './onboard-participant.ts';
 
 export interface GrantCourseAccessInput {
@@ -32,6 +34,8 @@ export async function grantCourseAccess(input: GrantCourseAccessInput): Promise<
   const { platformId, courseId, email, name, accessLevel, seq } = input;
   const onboarded = await onboardParticipant({ platformId, email, name, courseId });
   const change = await db.applyCourseGrant({ platformId, participant: onboarded.participant, courseId, accessLevel, source: { kind: 'direct' }, seq });
+  await afterCourseGrant({ platformId, courseId, participantId: onboarded.participant.id, existingParticipant: !onboarded.created, applied: change.outcome === 'applied' });
+  await dispatchEvents(platformId, [...onboarded.events, ...change.events]);
   return {
     participantId: onboarded.participant.id,
     invitationSent: onboarded.invitationSent,

@@ -1,8 +1,14 @@
 import type { ParticipantRef, RecordedDomainEvent } from '../domain/events.ts';
 import { db } from './activity-proxies.ts';
+import { deliverInBackground } from './mail-delivery.ts';
 
 export interface Onboarded {
   participant: ParticipantRef;
+  /**
+   * This grant created the participant. Read from the `user_registered` event, which a retried
+   * activity returns again, so a crash between the insert and its reply cannot flip it.
+   */
+  created: boolean;
   invitationSent: boolean;
   events: RecordedDomainEvent[];
 }
@@ -16,5 +22,11 @@ export async function onboardParticipant(p: { platformId: string; email: string;
   const invitation = ensured.invited
     ? { sent: false }
     : await db.sendInvitation({ platformId: p.platformId, participantId: ensured.participantId, courseId: p.courseId ?? null });
-  return { participant: { id: ensured.participantId, email: p.email }, invitationSent: invitation.sent, events: ensured.events };
+  if ('mailId' in invitation) await deliverInBackground(p.platformId, invitation.mailId);
+  return {
+    participant: { id: ensured.participantId, email: p.email },
+    created: ensured.events.some((e) => e.type === 'user_registered'),
+    invitationSent: invitation.sent,
+    events: ensured.events,
+  };
 }

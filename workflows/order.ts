@@ -1,6 +1,8 @@
 import type { RecordedDomainEvent } from '../domain/events.ts';
 import type { OrderedCourse } from '../domain/order-contents.ts';
 import { db } from './activity-proxies.ts';
+import { withEventsDispatched } from './dispatch-events.ts';
+import { afterCourseGrant } from './course-mails.ts';
 import { onboardParticipant } from './onboard-participant.ts';
 
 export interface FulfilOrderInput {
@@ -24,11 +26,13 @@ export async function fulfilOrder({ platformId, orderId, email, courses, seq }: 
       db.applyCourseGrant({ platformId, participant: onboarded.participant, courseId, accessLevel, source: { kind: 'order', order_id: orderId }, seq }),
     ),
   );
+  const existingParticipant = !onboarded.created;
+  await Promise.all(changes.map((c, i) => afterCourseGrant({ platformId, courseId: courses[i]!.courseId, participantId: onboarded.participant.id, existingParticipant, applied: c.outcome === 'applied' })));
   const completed = await db.completeOrderFulfilment({ platformId, orderId, participant: onboarded.participant, courses });
-  return { events: [...onboarded.events, ...changes.flatMap((c) => c.events), ...completed.events] };
+  return withEventsDispatched(platformId, { events: [...onboarded.events, ...changes.flatMap((c) => c.events), ...completed.events] });
 }
 
 /** Order: registered -> cancelled, "related access withdrawn". */
 export async function cancelOrder({ platformId, orderId }: { platformId: string; orderId: string }): Promise<{ events: RecordedDomainEvent[] }> {
-  return db.withdrawOrderAccess({ platformId, orderId });
+  return withEventsDispatched(platformId, await db.withdrawOrderAccess({ platformId, orderId }));
 }

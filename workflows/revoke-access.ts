@@ -1,5 +1,6 @@
 import type { AccessChange } from '../activities/course-access.ts';
 import { db } from './activity-proxies.ts';
+import { withEventsDispatched } from './dispatch-events.ts';
 
 export interface RevokeAccessInput {
   platformId: string;
@@ -10,10 +11,10 @@ export interface RevokeAccessInput {
 
 /** Revoke of a course (spec: DELETE /api/courses/unsubscribe): level-0 access only (rule 6). */
 export async function revokeCourseAccess(input: RevokeAccessInput & { courseId: string }): Promise<AccessChange> {
-  return db.withdrawCourseAccess(input);
+  return withEventsDispatched(input.platformId, await db.withdrawCourseAccess(input));
 }
 
 /** Revoke of an audiobook (spec: DELETE /api/audiobooks/unsubscribe). */
 export async function revokeAudiobookAccess(input: RevokeAccessInput & { audiobookId: string }): Promise<AccessChange> {
-  return db.withdrawAudiobookAccess(input);
+  return withEventsDispatched(input.platformId, await db.withdrawAudiobookAccess(input));
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { normalizeEmail } from '../../domain/email.ts';
 import { platformOf } from '../plugins/api-key-auth.ts';
-import { ErrorBody } from '../schemas.ts';
+import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
 import { EnrollmentsQuery, EnrollmentsReply } from './schemas.ts';
 
 interface EnrolmentRow {
@@ -18,7 +18,7 @@ interface EnrolmentRow {
 export const enrollmentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/users/enrollments',
-    { schema: { tags: ['access'], security: [{ apiKey: [] }], querystring: EnrollmentsQuery, response: { 200: EnrollmentsReply, 401: ErrorBody } } },
+    { schema: { tags: ['access'], security: [{ apiKey: [] }], querystring: EnrollmentsQuery, response: { 200: EnrollmentsReply, 400: ValidationErrorBody, 401: ErrorBody } } },
     async (request) => {
       const platformId = platformOf(request).id;
       const email = request.query.email ?? '';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accessRateLimits } from '../plugins/access-rate-limits.ts';
 import { apiKeyAuth } from '../plugins/api-key-auth.ts';
+import { inputLimits } from '../plugins/input-limits.ts';
 import type { RateLimitSettings } from '../rate-limits/store.ts';
 import { catalogueRoutes } from './catalogue.ts';
 import { accessCommandRoutes } from './access-commands.ts';
@@ -11,6 +12,7 @@ import { orderRoutes } from './orders.ts';
 export const accessRoutes: FastifyPluginAsync<{ rateLimits: RateLimitSettings }> = async (app, { rateLimits }) => {
   await app.register(accessRateLimits, rateLimits);
   await app.register(apiKeyAuth);
+  await app.register(inputLimits);
   await app.register(catalogueRoutes);
   await app.register(accessCommandRoutes);
   await app.register(enrollmentRoutes);

@@ -1,8 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAuth } from './auth.ts';
+import { configurationKeyAdminRoutes } from './configuration-keys.ts';
 import { catalogueAdminRoutes } from './courses.ts';
+import { lessonCompletionAdminRoutes } from './lesson-completions.ts';
 import { participantAdminRoutes } from './participants.ts';
 import { platformRoutes } from './platforms.ts';
+import { quizResultAdminRoutes } from './quiz-results.ts';
 
 /** The operator API (`/admin/v1`, DESIGN.md section 5): the panel's side, bearer-token protected. */
 export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (app, { adminToken }) => {
@@ -10,4 +13,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(platformRoutes);
   await app.register(catalogueAdminRoutes);
   await app.register(participantAdminRoutes);
+  await app.register(configurationKeyAdminRoutes);
+  await app.register(lessonCompletionAdminRoutes);
+  await app.register(quizResultAdminRoutes);
 };

@@ -61,7 +61,18 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const to = request.query.to ? normalizeEmail(request.query.to) : undefined;
       const entries = await request.em.find(MailLogEntry, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 500 });
       return {
-        data: entries.map((m) => ({ to: m.to, template: m.template, subject: m.subject, html: m.html, sent_at: m.sentAt.toISOString() })),
+        data: entries.map((m) => ({
+          to: m.to,
+          template: m.template,
+          subject: m.subject,
+          html: m.html,
+          sent_at: m.sentAt.toISOString(),
+          provider: m.provider ?? null,
+          status: m.status,
+          delivered_at: m.deliveredAt?.toISOString() ?? null,
+          attempts: m.attempts,
+          last_error: m.lastError ?? null,
+        })),
       };
     },
   );

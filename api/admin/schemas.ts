@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONFIGURATION_SCOPES } from '../../domain/configuration-keys.ts';
 
 /** Bodies and replies of the operator API (DESIGN.md section 5). Replies carry `{data}`. */
 export const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
@@ -82,5 +83,43 @@ export const ParticipantReply = z.object({
 
 export const MailLogQuery = z.object({ to: z.string().max(254).optional() });
 export const MailLogReply = z.array(
-  z.object({ to: z.string(), template: z.string(), subject: z.string(), html: z.string(), sent_at: z.iso.datetime() }),
+  z.object({
+    to: z.string(),
+    template: z.string(),
+    subject: z.string(),
+    html: z.string(),
+    sent_at: z.iso.datetime().describe('when the mail was recorded'),
+    provider: z.string().nullable().describe('who delivered it: provider_a, provider_b, provider_c or platform (the default transport); null while pending'),
+    status: z.enum(['pending', 'sent', 'failed', 'recorded']).describe('recorded: no transport configured, the mail was only recorded'),
+    delivered_at: z.iso.datetime().nullable(),
+    attempts: z.number().int(),
+    last_error: z.string().nullable(),
+  }),
 );
+
+export const ConfigurationKeyParams = PlatformParams.extend({ key_id: z.uuid() });
+export const CreateConfigurationKeyBody = z.object({
+  name: z.string().trim().min(1).max(255),
+  scopes: z
+    .array(z.enum(CONFIGURATION_SCOPES))
+    .min(1)
+    .max(CONFIGURATION_SCOPES.length)
+    .refine((scopes) => new Set(scopes).size === scopes.length, 'scopes must not repeat'),
+  expires_at: z.iso.datetime({ offset: true }).nullish().describe('ISO 8601; null or absent: no expiry'),
+});
+export const ConfigurationKeyReply = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string(),
+  scopes: z.array(z.string()),
+  expires_at: z.iso.datetime().nullable(),
+  token: z.string().describe('The full key: shown once, only its hash is stored.'),
+});
+export const RevokedKeyReply = z.object({ id: z.uuid(), revoked_at: z.iso.datetime() });
+
+export const AuditLogReply = z.array(
+  z.object({ at: z.iso.datetime(), method: z.string(), path: z.string(), status: z.number().int(), key_prefix: z.string().nullable() }),
+);
+
+export const LessonCompletionBody = z.object({ email: z.string().min(1).max(254), lesson_id: z.uuid() });
+export const LessonCompletionReply = z.object({ email: z.string(), lesson_id: z.uuid(), course_id: z.uuid(), completed_at: z.iso.datetime() });

@@ -1,7 +1,20 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from '../errors.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Fastify's own URL failures, before any route is found (`frameworkErrors` of the Fastify options):
+ * malformed percent-encoding (400) and a path parameter over `maxParamLength` (414). Answered with
+ * the usual small `{error}` instead of Fastify's default body, which echoes the whole path.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+  const message = status === 414 ? 'a path parameter is too long' : status === 400 ? 'malformed URL' : 'internal server error';
+  return reply.code(status).type(JSON_TYPE).send(JSON.stringify({ error: message }));
+}
 
 /**
  * One place maps every failure to a small JSON body: our HttpErrors as thrown, schema validation
@@ -12,7 +25,8 @@ export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       // Error bodies are ours and always well-formed; a route's success schema must not reject them.
-      reply.serializer(JSON.stringify);
+      // A custom serializer makes Fastify leave the content type unset: it is JSON, say so.
+      reply.serializer(JSON.stringify).type(JSON_TYPE);
       if (error instanceof HttpError) {
         return reply.code(error.statusCode).headers(error.headers).send(error.body);
       }

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import type { MailSender, MailStatus } from '../../domain/mail-delivery.ts';
 import { tenantFilters } from '../tenant.ts';
 import { Platform } from './platform.ts';
 
@@ -21,7 +22,19 @@ export const MailLogEntry = defineEntity({
     subject: p.string(),
     html: p.text(),
     dedupeKey: p.string(),
+    /** When the mail was recorded (the operator API's `sent_at`); delivery is `deliveredAt`. */
     sentAt: p.datetime().onCreate(() => new Date()),
+    /** The template's own sender, when it has one (the delivery falls back to the platform's). */
+    senderName: p.string().nullable(),
+    senderEmail: p.string().nullable(),
+    /** `pending` -> `sent` | `failed` (retried) | `recorded` (no transport): domain/mail-delivery.ts. */
+    status: p.string().$type<MailStatus>().length(16).default('pending'),
+    /** Who delivered it: `provider_a`, `provider_b`, `provider_c` or `platform` (the default transport). */
+    provider: p.string().$type<MailSender>().length(16).nullable(),
+    providerMessageId: p.string().nullable(),
+    attempts: p.integer().default(0),
+    lastError: p.text().nullable(),
+    deliveredAt: p.datetime().nullable(),
   },
 });
 export type IMailLogEntry = InferEntity<typeof MailLogEntry>;

@@ -1,9 +1,15 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122030256_Initial } from './Migration20261122030256_Initial.ts';
 import { Migration20261122031322_AccessSourcesOrdersEvents } from './Migration20261122031322_AccessSourcesOrdersEvents.ts';
+import { Migration20261122032036_ConfigurationInterface } from './Migration20261122032036_ConfigurationInterface.ts';
+import { Migration20261122032440_MailDelivery } from './Migration20261122032440_MailDelivery.ts';
+import { Migration20261122032912_Webhooks } from './Migration20261122032912_Webhooks.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122030256_Initial', class: Migration20261122030256_Initial },
   { name: 'Migration20261122031322_AccessSourcesOrdersEvents', class: Migration20261122031322_AccessSourcesOrdersEvents },
+  { name: 'Migration20261122032036_ConfigurationInterface', class: Migration20261122032036_ConfigurationInterface },
+  { name: 'Migration20261122032440_MailDelivery', class: Migration20261122032440_MailDelivery },
+  { name: 'Migration20261122032912_Webhooks', class: Migration20261122032912_Webhooks },
 ];

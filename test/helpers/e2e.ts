@@ -1,11 +1,12 @@
 /** The whole stack for end-to-end tests: the API listening on a port and a worker with real activities. */
 import { expect } from 'vitest';
+import type { MailEndpoints } from '../../activities/mail-transports/endpoints.ts';
 import { httpClient } from './http.ts';
 import { eventually, startTestApp, startTestWorker, type TestStack } from './stack.ts';
 
-export async function startEndToEnd(name: string) {
-  const stack: TestStack = await startTestApp(name);
-  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm });
+export async function startEndToEnd(name: string, { mailEndpoints }: { mailEndpoints?: MailEndpoints } = {}) {
+  const stack: TestStack = await startTestApp(name, { mailEndpoints });
+  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm, mailEndpoints });
   const baseUrl = await stack.app.listen({ port: 0, host: '127.0.0.1' });
   const http = httpClient(baseUrl);
 

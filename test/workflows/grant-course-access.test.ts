@@ -12,6 +12,9 @@ const calls: { name: string; input: unknown }[] = [];
 const invitedEmails = new Set<string>();
 
 const fakeActivities: Partial<Activities> = {
+  async webhookTargets() {
+    return [];
+  },
   async ensureParticipant(input) {
     calls.push({ name: 'ensureParticipant', input });
     return { participantId: `participant-of-${input.email}`, invited: invitedEmails.has(input.email), events: [] };

@@ -1,0 +1,121 @@
+import { lookup } from 'node:dns/promises';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { addressAllowed, formatIpAddress, parseIpAddress, type Cidr } from '../../domain/ip-ranges.ts';
+
+/**
+ * Outgoing webhook HTTP, safe against server-side request forgery (DESIGN.md section 3): the
+ * target is resolved once, every address it resolves to is checked, and the connection goes to
+ * the checked address itself (no second lookup that could answer differently). Redirects are
+ * never followed (node:http does not follow them; a 3xx is an answer like any other).
+ */
+
+export type ResolvedTarget =
+  | { ok: true; address: string; family: 4 | 6 }
+  | { ok: false; reason: string; retryable: boolean };
+
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * The address to connect to, or why none may be used. A name is refused when any of its
+ * addresses is refused (a mixed answer is an attack or a mistake either way).
+ */
+export async function resolveTarget(url: URL, allowlist: readonly Cidr[], resolve: Resolver = systemResolver): Promise<ResolvedTarget> {
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const literal = parseIpAddress(hostname);
+  let candidates: { address: string; family: number }[];
+  if (literal) {
+    candidates = [{ address: formatIpAddress(literal), family: literal.family }];
+  } else {
+    try {
+      candidates = await resolve(hostname);
+    } catch (error) {
+      return { ok: false, reason: `cannot resolve ${hostname}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, retryable: true };
+    }
+    if (candidates.length === 0) return { ok: false, reason: `cannot resolve ${hostname}: no addresses`, retryable: true };
+  }
+  for (const candidate of candidates) {
+    const parsed = parseIpAddress(candidate.address);
+    if (!parsed) return { ok: false, reason: `refused: ${hostname} resolves to an unreadable address ${candidate.address}`, retryable: false };
+    const verdict = addressAllowed(parsed, allowlist);
+    if (!verdict.public) {
+      const via = literal ? '' : `${hostname} resolves to `;
+      return { ok: false, reason: `refused: ${via}${candidate.address} is in the ${verdict.range} range; webhooks are not sent to private or local networks`, retryable: false };
+    }
+  }
+  const first = candidates[0]!;
+  return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+export interface PinnedRequest {
+  url: URL;
+  /** The checked address the connection must go to. */
+  address: string;
+  family: 4 | 6;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}
+
+export interface TransportResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  /** The start of the reply body (at most 1 KB), for the attempt's error text. */
+  bodyStart: string;
+}
+
+/** Sends one POST; rejects on network errors and on the timeout. */
+export type WebhookTransport = (request: PinnedRequest) => Promise<TransportResponse>;
+
+const BODY_KEPT = 1024;
+
+/** node:http(s) connected to `request.address`, with `Host` and TLS SNI/certificate name from the URL. */
+export const pinnedHttpTransport: WebhookTransport = (request) =>
+  new Promise((resolve, reject) => {
+    const { url } = request;
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const secure = url.protocol === 'https:';
+    const options: https.RequestOptions = {
+      method: 'POST',
+      host: request.address,
+      family: request.family,
+      port: url.port || (secure ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      headers: { ...request.headers, host: url.host, 'content-length': String(Buffer.byteLength(request.body)) },
+      agent: false,
+      // The certificate is checked against the URL's name; SNI carries it (never an IP literal).
+      ...(secure && parseIpAddress(hostname) === null ? { servername: hostname } : {}),
+      // Belt and braces: should anything ask for a lookup, it gets the checked address only.
+      lookup: (_host, opts, callback) => {
+        if ((opts as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: request.address, family: request.family }]);
+        else callback(null, request.address, request.family);
+      },
+    };
+    const req = (secure ? https : http).request(options);
+    const timer = setTimeout(() => req.destroy(new Error(`no reply within ${request.timeoutMs} ms`)), request.timeoutMs);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (kept < BODY_KEPT) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, bodyStart: Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT) });
+      });
+      res.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    req.end(request.body);
+  });

@@ -1,0 +1,81 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AuditLogEntry, ConfigurationKey } from '../../db/entities/index.ts';
+import { generateToken, hashToken, tokenPrefix } from '../auth/tokens.ts';
+import { notFound } from '../errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { usePlatform } from './platform-scope.ts';
+import { AuditLogReply, ConfigurationKeyParams, ConfigurationKeyReply, CreateConfigurationKeyBody, PlatformParams, RevokedKeyReply, data } from './schemas.ts';
+
+/** Configuration keys (created "in the panel") and the platform's audit log of configuration requests. */
+export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['operator'];
+
+  app.post(
+    '/platforms/:platform_id/configuration_keys',
+    {
+      schema: {
+        tags,
+        description: 'A key of the configuration interface; `token` is shown only in this reply. An `expires_at` in the past gives a key that is already expired.',
+        params: PlatformParams,
+        body: CreateConfigurationKeyBody,
+        response: { 201: data(ConfigurationKeyReply), 400: ValidationErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const platform = await usePlatform(request.em, request.params.platform_id);
+      const { name, scopes, expires_at } = request.body;
+      const token = generateToken('ck');
+      const key = request.em.create(ConfigurationKey, {
+        platform: platform.id,
+        name,
+        prefix: tokenPrefix(token),
+        keyHash: hashToken(token),
+        scopes,
+        expiresAt: expires_at ? new Date(expires_at) : null,
+      });
+      await request.em.flush();
+      return reply.code(201).send({
+        data: { id: key.id, name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: key.expiresAt?.toISOString() ?? null, token },
+      });
+    },
+  );
+
+  app.delete(
+    '/platforms/:platform_id/configuration_keys/:key_id',
+    {
+      schema: {
+        tags,
+        description: 'Revokes the key: it stops working at once. Revoking a revoked key changes nothing.',
+        params: ConfigurationKeyParams,
+        response: { 200: data(RevokedKeyReply), 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      await usePlatform(request.em, request.params.platform_id);
+      const key = await request.em.findOne(ConfigurationKey, request.params.key_id);
+      if (!key) throw notFound('configuration key');
+      key.revokedAt ??= new Date();
+      await request.em.flush();
+      return { data: { id: key.id, revoked_at: key.revokedAt.toISOString() } };
+    },
+  );
+
+  app.get(
+    '/platforms/:platform_id/audit_log',
+    {
+      schema: {
+        tags,
+        description: 'Configuration requests of the platform, rejected ones included, newest first (at most 1000).',
+        params: PlatformParams,
+        response: { 200: data(AuditLogReply), 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      await usePlatform(request.em, request.params.platform_id);
+      const entries = await request.em.find(AuditLogEntry, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 1000 });
+      return {
+        data: entries.map((e) => ({ at: e.at.toISOString(), method: e.method, path: e.path, status: e.status, key_prefix: e.keyPrefix ?? null })),
+      };
+    },
+  );
+};

@@ -1,0 +1,107 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { Course, Platform, type ICourse } from '../../db/entities/index.ts';
+import { platformAppUrl } from '../../domain/platform-url.ts';
+import { notFound } from '../errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { configurationKeyOf } from './auth.ts';
+import {
+  CourseParams,
+  CourseSlugParams,
+  CourseTemplateDetails,
+  CourseTemplateListItem,
+  CourseTemplatePatch,
+  CreateCourseTemplateBody,
+  CustomInvitationBody,
+  CustomInvitationReply,
+  data,
+  SlugParams,
+  TemplateDetails,
+  TemplateListItem,
+  TemplatePatch,
+} from './schemas.ts';
+import { templateRoutes } from './template-routes.ts';
+import { courseTemplates, platformTemplates } from './templates.ts';
+
+/** A course of the key's platform by id or slug (spec: `:course_id` is a course id or slug). */
+async function findCourse(em: EntityManager, idOrSlug: string): Promise<ICourse> {
+  const byId = z.uuid().safeParse(idOrSlug).success;
+  const course = await em.findOne(Course, byId ? { id: idOrSlug.toLowerCase() } : { slug: idOrSlug });
+  if (!course) throw notFound('course');
+  return course;
+}
+
+const tags = ['configuration'];
+const security = [{ configurationKey: [] }];
+const writeErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
+
+/** Platform and course e-mail templates. */
+export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: string }> = async (app, { platformUrlTemplate }) => {
+  const context = async (request: FastifyRequest) => {
+    const { platformId } = configurationKeyOf(request);
+    const platform = await request.em.findOneOrFail(Platform, platformId);
+    return { platformId, host: new URL(platformAppUrl(platformUrlTemplate, platform.subdomain)).host };
+  };
+  const forCourse = async (request: FastifyRequest) => {
+    const { platformId, host } = await context(request);
+    const course = await findCourse(request.em, (request.params as { course_id: string }).course_id);
+    return courseTemplates(request.em, platformId, course, host);
+  };
+
+  await app.register(templateRoutes, {
+    prefix: '/email_templates',
+    params: z.object({}),
+    slugParams: SlugParams,
+    patchBody: TemplatePatch,
+    listItem: TemplateListItem,
+    details: TemplateDetails,
+    owner: async (request) => {
+      const { platformId, host } = await context(request);
+      return platformTemplates(request.em, platformId, host);
+    },
+  });
+
+  await app.register(templateRoutes, {
+    prefix: '/courses/:course_id/email_templates',
+    params: CourseParams,
+    slugParams: CourseSlugParams,
+    patchBody: CourseTemplatePatch,
+    listItem: CourseTemplateListItem,
+    details: CourseTemplateDetails,
+    owner: forCourse,
+  });
+
+  app.post(
+    '/courses/:course_id/email_templates',
+    {
+      config: { scope: 'write_appearance' },
+      schema: {
+        tags,
+        security,
+        description: 'Creates a course mail sent once a participant completes `send_after_lesson` (a lesson of this course), or `send_after` days after enrolment.',
+        params: CourseParams,
+        body: CreateCourseTemplateBody,
+        response: { 201: data(CourseTemplateDetails), ...writeErrors },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await (await forCourse(request)).create(request.body) }),
+  );
+
+  app.patch(
+    '/courses/:course_id/custom_invitation',
+    {
+      config: { scope: 'write_appearance' },
+      schema: {
+        tags,
+        security,
+        description: "`{enabled: true}` gives the course its own course_invitation and course_reinvitation; `false` removes them and the platform's invitation applies again.",
+        params: CourseParams,
+        body: CustomInvitationBody,
+        response: { 200: data(CustomInvitationReply), ...writeErrors },
+      },
+    },
+    async (request) => ({ data: await (await forCourse(request)).setCustomInvitation(request.body.enabled) }),
+  );
+};

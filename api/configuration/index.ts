@@ -1,0 +1,41 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { RateLimitSettings } from '../rate-limits/store.ts';
+import { appearanceConfigurationRoutes } from './platform.ts';
+import { auditLog } from './audit.ts';
+import { configurationKeyAuth } from './auth.ts';
+import { jsonBodiesOnly } from './content-type.ts';
+import { emailDeliveryRoutes } from './email-delivery.ts';
+import { emailTemplateRoutes } from './email-templates.ts';
+import { configurationErrorHandler } from './errors.ts';
+import { createImageStore } from './image-store.ts';
+import { configurationWriteLimit } from './rate-limit.ts';
+import { selfRoutes } from './self.ts';
+import { webhookRoutes } from './webhooks.ts';
+
+export interface ConfigurationOptions {
+  /** Where uploaded images are kept (`STORAGE_DIR`). */
+  storageDir: string;
+  /** `PLATFORM_URL_TEMPLATE`: the platform address shown as a template's `host`. */
+  platformUrlTemplate: string;
+  rateLimits: RateLimitSettings;
+}
+
+/**
+ * The configuration interface (`/api/v1/configuration`), encapsulated: its own key check, audit
+ * log, JSON-only writes, 422 validation replies and write limit. Per request, in this order:
+ * audit timestamp, key (401) and scope (403), content type (415), write limit (429), then the
+ * body (422). The audit entry is written as the reply leaves, whatever its status.
+ */
+export const configurationRoutes: FastifyPluginAsync<ConfigurationOptions> = async (app, { storageDir, platformUrlTemplate, rateLimits }) => {
+  auditLog(app);
+  configurationKeyAuth(app);
+  jsonBodiesOnly(app);
+  await configurationWriteLimit(app, rateLimits);
+  app.setErrorHandler(configurationErrorHandler);
+
+  await app.register(selfRoutes);
+  await app.register(appearanceConfigurationRoutes, { images: createImageStore(storageDir) });
+  await app.register(emailTemplateRoutes, { platformUrlTemplate });
+  await app.register(emailDeliveryRoutes);
+  await app.register(webhookRoutes);
+};

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Platform } from '../../db/entities/index.ts';
+import { ErrorBody } from '../schemas.ts';
+import { configurationKeyOf } from './auth.ts';
+import { data, SelfReply } from './schemas.ts';
+
+/** `GET /self`: the key's platform and the key itself; any valid key may ask. */
+export const selfRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/self',
+    { config: { scope: 'any' }, schema: { tags: ['configuration'], security: [{ configurationKey: [] }], response: { 200: data(SelfReply), 401: ErrorBody } } },
+    async (request) => {
+      const key = configurationKeyOf(request);
+      const platform = await request.em.findOneOrFail(Platform, key.platformId);
+      return {
+        data: {
+          platform: { subdomain: platform.subdomain, title: platform.title },
+          key: { name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: key.expiresAt?.toISOString() ?? null },
+        },
+      };
+    },
+  );
+};

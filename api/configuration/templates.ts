@@ -1,0 +1,191 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { CourseMailTemplate, Lesson, PlatformMailTemplate, type ICourse, type ICourseMailTemplate } from '../../db/entities/index.ts';
+import { courseInvitationDefault, courseInvitationDefaults, courseTemplateView, platformTemplate, type EffectiveTemplate } from '../../db/repositories/mail-templates.ts';
+import { INVITATION_SLUGS, isCourseInvitationSlug, isPlatformTemplateSlug, loginLinkTagProblem, PLATFORM_TEMPLATE_SLUGS } from '../../domain/mail-template-rules.ts';
+import { TEMPLATE_TAGS } from '../../domain/mail-templates.ts';
+import { notFound } from '../errors.ts';
+import { unprocessable } from './errors.ts';
+import type { CourseTemplateDetails, CourseTemplatePatch, CreateCourseTemplateBody, TemplateDetails } from './schemas.ts';
+
+type TemplateView = z.input<typeof TemplateDetails>;
+type CourseTemplateView = z.input<typeof CourseTemplateDetails>;
+
+/** What both template routes need; the platform's templates and a course's implement it. */
+export interface TemplateOwner {
+  /** The course of course templates, null for the platform's. */
+  courseId: string | null;
+  list(): Promise<TemplateView[]>;
+  get(slug: string): Promise<TemplateView>;
+  update(slug: string, patch: CourseTemplatePatch): Promise<TemplateView>;
+  restore(slug: string): Promise<TemplateView>;
+}
+
+const templateView = (t: EffectiveTemplate, host: string): TemplateView => ({
+  slug: t.slug,
+  name: t.name,
+  subject: t.subject,
+  tags: TEMPLATE_TAGS,
+  customized: t.customized,
+  host,
+  sender_name: t.senderName,
+  sender_email: t.senderEmail,
+  description: t.description,
+});
+
+const courseView = (t: ICourseMailTemplate, host: string): CourseTemplateView => ({
+  ...templateView(courseTemplateView(t), host),
+  active: t.active,
+  send_after: t.sendAfter ?? null,
+  send_after_lesson: t.sendAfterLesson?.id ?? null,
+  notify_previous_users: t.notifyPreviousUsers,
+});
+
+/** Rule 2: an invitation template keeps `{{LINK_LOGOWANIE}}` as plain text. */
+function checkInvitationBody(slug: string, description: string): void {
+  if (!INVITATION_SLUGS.includes(slug)) return;
+  const problem = loginLinkTagProblem(description);
+  if (problem) throw unprocessable({ description: [problem] });
+}
+
+/** The platform's templates: the defaults, replaced field by field by the platform's own copy. */
+export function platformTemplates(em: EntityManager, platformId: string, host: string): TemplateOwner {
+  const known = (slug: string) => {
+    if (!isPlatformTemplateSlug(slug)) throw notFound(`e-mail template ${slug}`);
+    return slug;
+  };
+  return {
+    courseId: null,
+    async list() {
+      return Promise.all(PLATFORM_TEMPLATE_SLUGS.map(async (slug) => templateView(await platformTemplate(em, slug), host)));
+    },
+    async get(slug) {
+      return templateView(await platformTemplate(em, known(slug)), host);
+    },
+    async update(slug, patch) {
+      const current = await platformTemplate(em, known(slug));
+      const next = {
+        subject: patch.subject ?? current.subject,
+        description: patch.description ?? current.description,
+        senderName: patch.sender_name === undefined ? current.senderName : patch.sender_name,
+        senderEmail: patch.sender_email === undefined ? current.senderEmail : patch.sender_email,
+      };
+      checkInvitationBody(slug, next.description);
+      // The first change makes the platform's own copy; the default stays as it is for everyone else.
+      const copy = (await em.findOne(PlatformMailTemplate, { slug })) ?? em.create(PlatformMailTemplate, { platform: platformId, slug, ...next });
+      Object.assign(copy, next);
+      await em.flush();
+      return templateView(await platformTemplate(em, slug), host);
+    },
+    async restore(slug) {
+      const copy = await em.findOne(PlatformMailTemplate, { slug: known(slug) });
+      if (!copy) throw notFound(`a customized copy of ${slug}`);
+      await em.remove(copy).flush();
+      return templateView(await platformTemplate(em, slug), host);
+    },
+  };
+}
+
+async function checkLessonOfCourse(em: EntityManager, courseId: string, lessonId: string | null | undefined): Promise<void> {
+  if (!lessonId) return;
+  const lesson = await em.findOne(Lesson, { id: lessonId, section: { course: courseId } });
+  if (!lesson) throw unprocessable({ send_after_lesson: ['must be a lesson of this course'] });
+}
+
+const TIMED_ONLY_FIELDS = ['send_after', 'send_after_lesson', 'notify_previous_users'] as const;
+
+/**
+ * A course's templates: its own invitation pair while the custom invitation is on, and the timed
+ * mails created for it. Timed mails have no default: they are never `customized` and cannot be restored.
+ */
+export function courseTemplates(em: EntityManager, platformId: string, course: ICourse, host: string) {
+  const find = async (slug: string) => {
+    const template = await em.findOne(CourseMailTemplate, { course: course.id, slug });
+    if (!template) throw notFound(`e-mail template ${slug} of this course`);
+    return template;
+  };
+  const list = async () =>
+    (await em.find(CourseMailTemplate, { course: course.id }, { orderBy: { createdAt: 'asc', slug: 'asc' } })).map((t) => courseView(t, host));
+
+  const owner = {
+    courseId: course.id,
+    list,
+    async get(slug: string) {
+      return courseView(await find(slug), host);
+    },
+    async update(slug: string, patch: CourseTemplatePatch) {
+      const template = await find(slug);
+      const invitation = isCourseInvitationSlug(template.slug);
+      const misplaced = invitation ? TIMED_ONLY_FIELDS.filter((field) => patch[field] !== undefined) : [];
+      if (misplaced.length > 0) throw unprocessable(Object.fromEntries(misplaced.map((f) => [f, ['applies to timed course mails only']])));
+      checkInvitationBody(template.slug, patch.description ?? template.description);
+      await checkLessonOfCourse(em, course.id, patch.send_after_lesson);
+
+      const contentChanged = (['subject', 'description', 'sender_name', 'sender_email'] as const).some((f) => patch[f] !== undefined);
+      em.assign(template, {
+        ...(patch.subject !== undefined && { subject: patch.subject }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.sender_name !== undefined && { senderName: patch.sender_name }),
+        ...(patch.sender_email !== undefined && { senderEmail: patch.sender_email }),
+        ...(patch.active !== undefined && { active: patch.active }),
+        ...(patch.send_after !== undefined && { sendAfter: patch.send_after }),
+        ...(patch.send_after_lesson !== undefined && { sendAfterLesson: patch.send_after_lesson }),
+        ...(patch.notify_previous_users !== undefined && { notifyPreviousUsers: patch.notify_previous_users }),
+        ...(invitation && contentChanged && { customized: true }),
+      });
+      await em.flush();
+      return courseView(template, host);
+    },
+    async restore(slug: string) {
+      const template = await find(slug);
+      if (!template.customized) throw notFound(`a customized copy of ${slug}`);
+      const { subject, description } = courseInvitationDefault(template.slug);
+      em.assign(template, { subject, description, senderName: null, senderEmail: null, customized: false });
+      await em.flush();
+      return courseView(template, host);
+    },
+  } satisfies TemplateOwner;
+
+  return {
+    ...owner,
+
+    /** `POST /courses/:course_id/email_templates`: a mail sent after a lesson, or `send_after` days after enrolment. */
+    async create(body: CreateCourseTemplateBody): Promise<CourseTemplateView> {
+      await checkLessonOfCourse(em, course.id, body.send_after_lesson);
+      const id = randomUUID();
+      const template = em.create(CourseMailTemplate, {
+        id,
+        platform: platformId,
+        course: course.id,
+        slug: `${body.send_after_lesson ? 'after_lesson' : 'after_enrolment'}_${id.slice(0, 8)}`,
+        name: body.name ?? (body.send_after_lesson ? 'Sent after a lesson' : `Sent ${body.send_after} days after enrolment`),
+        subject: body.subject,
+        description: body.description,
+        senderName: body.sender_name ?? null,
+        senderEmail: body.sender_email ?? null,
+        active: body.active,
+        sendAfter: body.send_after ?? null,
+        sendAfterLesson: body.send_after_lesson ?? null,
+        notifyPreviousUsers: body.notify_previous_users,
+      });
+      await em.flush();
+      return courseView(template, host);
+    },
+
+    /** On: the course's own `course_invitation` and `course_reinvitation` exist (default text); off: they are removed. */
+    async setCustomInvitation(enabled: boolean): Promise<{ enabled: boolean; templates: CourseTemplateView[] }> {
+      const existing = await em.find(CourseMailTemplate, { course: course.id, slug: { $in: courseInvitationDefaults().map((t) => t.slug) } });
+      if (enabled) {
+        for (const missing of courseInvitationDefaults().filter((d) => !existing.some((t) => t.slug === d.slug))) {
+          em.create(CourseMailTemplate, { platform: platformId, course: course.id, ...missing, active: true, customized: false });
+        }
+      } else {
+        existing.forEach((t) => em.remove(t));
+      }
+      await em.flush();
+      const templates = (await list()).filter((t) => isCourseInvitationSlug(t.slug));
+      return { enabled, templates };
+    },
+  };
+}

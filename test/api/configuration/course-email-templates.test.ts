@@ -1,0 +1,267 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TEMPLATES } from '../../../domain/mail-templates.ts';
+import { createCourse, createPlatform, operator, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
+import { configure, createConfigurationKey, mailLog } from '../../helpers/configuration.ts';
+import { eventually, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
+
+let stack: TestStack;
+let worker: RunningWorker;
+let platform: TestPlatform;
+let key: string;
+
+beforeAll(async () => {
+  stack = await startTestApp('configuration-course-templates');
+  worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm });
+  platform = await createPlatform(stack.app, 'Course academy');
+  key = (await createConfigurationKey(stack.app, platform.id)).token;
+});
+afterAll(async () => {
+  await worker?.stop();
+  await stack?.close();
+});
+
+const base = (course: TestCourse | string) => `/courses/${typeof course === 'string' ? course : course.id}/email_templates`;
+const get = (path: string) => configure(stack.app, 'GET', path, key);
+const customInvitation = (course: TestCourse, enabled: boolean) => configure(stack.app, 'PATCH', `/courses/${course.id}/custom_invitation`, key, { enabled });
+const createTemplate = (course: TestCourse, body: Record<string, unknown>) =>
+  configure(stack.app, 'POST', base(course), key, { subject: 'Course news', description: '<p>Hello {{PARTICIPANT_NAME}}</p>', active: true, ...body });
+
+async function grant(course: TestCourse, email: string) {
+  const res = await stack.app.inject({
+    method: 'POST',
+    url: '/api/courses/subscribe',
+    headers: { 'x-api-key': platform.apiKey },
+    payload: { subscriptions: { course_id: course.id, email, name: 'Bo' } },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+const completeLesson = (email: string, lessonId: string) =>
+  stack.app.inject({ method: 'POST', url: `/admin/v1/platforms/${platform.id}/lesson_completions`, headers: operator, payload: { email, lesson_id: lessonId } });
+
+/** Completes a lesson once the (background) grant has given the participant the course. */
+const completeWhenEnrolled = (email: string, lessonId: string) =>
+  eventually(async () => {
+    const res = await completeLesson(email, lessonId);
+    expect(res.statusCode, res.body).toBe(201);
+    return res;
+  });
+
+/** Waits until the participant's mails are exactly these templates (in any order). */
+const mailsBecome = (email: string, templates: string[]) =>
+  eventually(async () => {
+    const log = await mailLog(stack.app, platform.id, email);
+    expect(log.map((m) => m.template).sort()).toEqual([...templates].sort());
+    return log;
+  });
+
+/** Gives background work a moment, then checks that nothing more arrived. */
+async function staysAt(email: string, templates: string[]) {
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect((await mailLog(stack.app, platform.id, email)).map((m) => m.template).sort()).toEqual([...templates].sort());
+}
+
+describe('addressing a course', () => {
+  it('by id or by slug; a course of another platform or an unknown one is 404', async () => {
+    const course = await createCourse(stack.app, platform.id, { slug: `by-slug-${Date.now()}` });
+    expect((await get(base(course))).json()).toEqual({ data: [] });
+    expect((await get(base(course.slug))).statusCode).toBe(200);
+    expect((await get(base('no-such-course'))).statusCode).toBe(404);
+    const foreign = await createCourse(stack.app, (await createPlatform(stack.app)).id);
+    expect((await get(base(foreign))).statusCode).toBe(404);
+  });
+});
+
+describe('PATCH /courses/:course_id/custom_invitation', () => {
+  it('{enabled: true} creates course_invitation and course_reinvitation; false removes them', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const on = await customInvitation(course, true);
+    expect(on.statusCode).toBe(200);
+    expect(on.json().data.enabled).toBe(true);
+    expect(on.json().data.templates.map((t: { slug: string }) => t.slug).sort()).toEqual(['course_invitation', 'course_reinvitation']);
+
+    const single = (await get(`${base(course)}/course_invitation`)).json().data;
+    expect(single).toMatchObject({
+      slug: 'course_invitation',
+      subject: DEFAULT_TEMPLATES.course_invitation!.subject,
+      description: DEFAULT_TEMPLATES.course_invitation!.description,
+      customized: false,
+      active: true,
+      send_after: null,
+      send_after_lesson: null,
+      notify_previous_users: false,
+    });
+    expect((await customInvitation(course, true)).json().data.templates).toHaveLength(2);
+
+    const off = await customInvitation(course, false);
+    expect(off.json().data).toEqual({ enabled: false, templates: [] });
+    expect((await get(base(course))).json().data).toEqual([]);
+  });
+
+  it('the course invitation templates follow the tag rule and take no timing fields', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    await customInvitation(course, true);
+    const missing = await configure(stack.app, 'PATCH', `${base(course)}/course_invitation`, key, { description: '<p>no link</p>' });
+    expect(missing.statusCode).toBe(422);
+    expect(Object.keys(missing.json().errors)).toEqual(['description']);
+    const asHref = await configure(stack.app, 'PATCH', `${base(course)}/course_reinvitation`, key, { description: '<a href="{{LINK_LOGOWANIE}}">in</a>' });
+    expect(asHref.statusCode).toBe(422);
+    const timing = await configure(stack.app, 'PATCH', `${base(course)}/course_invitation`, key, { send_after: 3 });
+    expect(timing.statusCode).toBe(422);
+    expect(Object.keys(timing.json().errors)).toEqual(['send_after']);
+  });
+
+  it('restore: 404 while the course invitation is not customized, then back to the default', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    await customInvitation(course, true);
+    const restore = () => configure(stack.app, 'POST', `${base(course)}/course_invitation/restore`, key);
+    expect((await restore()).statusCode).toBe(404);
+    await configure(stack.app, 'PATCH', `${base(course)}/course_invitation`, key, { subject: 'Mine' });
+    expect((await get(`${base(course)}/course_invitation`)).json().data).toMatchObject({ subject: 'Mine', customized: true });
+    const restored = await restore();
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json().data).toMatchObject({ subject: DEFAULT_TEMPLATES.course_invitation!.subject, customized: false });
+  });
+});
+
+describe('invitations to a course with its own invitation', () => {
+  it("a new participant gets the course's course_invitation; an existing one its course_reinvitation", async () => {
+    const plainCourse = await createCourse(stack.app, platform.id, { title: 'Plain course' });
+    const ownCourse = await createCourse(stack.app, platform.id, { title: 'Own course' });
+    await customInvitation(ownCourse, true);
+    const own = (slug: string, body: unknown) => configure(stack.app, 'PATCH', `${base(ownCourse)}/${slug}`, key, body);
+    expect((await own('course_invitation', { subject: 'Own welcome to {{COURSE_TITLE}}' })).statusCode).toBe(200);
+    expect((await own('course_reinvitation', { subject: 'Own course added: {{COURSE_TITLE}}' })).statusCode).toBe(200);
+
+    const newcomer = uniqueEmail('newcomer');
+    await grant(ownCourse, newcomer);
+    const [invitation] = await mailsBecome(newcomer, ['course_invitation']);
+    expect(invitation).toMatchObject({ subject: 'Own welcome to Own course' });
+    expect(invitation!.html).toContain(`https://${platform.subdomain}.test.local/login?invitation=`);
+
+    const regular = uniqueEmail('regular');
+    await grant(plainCourse, regular);
+    await mailsBecome(regular, ['user_invitation']);
+    await grant(ownCourse, regular);
+    const mails = await mailsBecome(regular, ['user_invitation', 'course_reinvitation']);
+    expect(mails.find((m) => m.template === 'course_reinvitation')).toMatchObject({ subject: 'Own course added: Own course' });
+
+    await grant(ownCourse, regular);
+    await staysAt(regular, ['user_invitation', 'course_reinvitation']);
+  });
+
+  it("an inactive course invitation leaves the platform's invitation in place", async () => {
+    const course = await createCourse(stack.app, platform.id);
+    await customInvitation(course, true);
+    await configure(stack.app, 'PATCH', `${base(course)}/course_invitation`, key, { active: false });
+    const email = uniqueEmail('inactive');
+    await grant(course, email);
+    await mailsBecome(email, ['user_invitation']);
+  });
+});
+
+describe('POST /courses/:course_id/email_templates (mails after a lesson or after enrolment)', () => {
+  it('refuses a lesson of another course, an unknown lesson and a mail without a trigger with 422', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const otherCourse = await createCourse(stack.app, platform.id);
+    const foreignLesson = otherCourse.sections[0]!.lessons[0]!.id;
+    for (const body of [{ send_after_lesson: foreignLesson }, { send_after_lesson: '00000000-0000-4000-8000-000000000000' }, {}]) {
+      const res = await createTemplate(course, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(res.json().errors)).toEqual(['send_after_lesson']);
+    }
+    expect((await get(base(course))).json().data).toEqual([]);
+  });
+
+  it('creates the mail (201) and sends it once when a participant completes that lesson', async () => {
+    const course = await createCourse(stack.app, platform.id, { title: 'Clay' });
+    const [first, second] = course.sections[0]!.lessons;
+    const created = await createTemplate(course, { send_after_lesson: first!.id, subject: 'You finished {{COURSE_TITLE}} lesson one' });
+    expect(created.statusCode).toBe(201);
+    const template = created.json().data;
+    expect(template).toMatchObject({ active: true, send_after_lesson: first!.id, send_after: null, customized: false, description: '<p>Hello {{PARTICIPANT_NAME}}</p>' });
+    expect((await get(`${base(course)}/${template.slug}`)).json().data).toEqual(template);
+
+    const email = uniqueEmail('learner');
+    await grant(course, email);
+    await mailsBecome(email, ['user_invitation']);
+
+    await completeWhenEnrolled(email, second!.id);
+    await staysAt(email, ['user_invitation']);
+
+    const done = await completeLesson(email, first!.id);
+    expect(done.statusCode).toBe(201);
+    expect(done.json().data).toEqual({ email, lesson_id: first!.id, course_id: course.id, completed_at: expect.any(String) });
+    const mails = await mailsBecome(email, ['user_invitation', template.slug]);
+    expect(mails.find((m) => m.template === template.slug)).toMatchObject({ subject: 'You finished Clay lesson one', html: '<p>Hello Bo</p>' });
+
+    expect((await completeLesson(email, first!.id)).statusCode).toBe(201);
+    await staysAt(email, ['user_invitation', template.slug]);
+  });
+
+  it('honours active: false, and switching it on later', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const [first, second] = course.sections[0]!.lessons;
+    const created = (await createTemplate(course, { send_after_lesson: first!.id, active: false })).json().data;
+    await createTemplate(course, { send_after_lesson: second!.id, active: true });
+    const email = uniqueEmail('quiet');
+    await grant(course, email);
+    await completeWhenEnrolled(email, first!.id);
+    await staysAt(email, ['user_invitation']);
+
+    await configure(stack.app, 'PATCH', `${base(course)}/${created.slug}`, key, { active: true });
+    const later = uniqueEmail('later');
+    await grant(course, later);
+    await completeWhenEnrolled(later, first!.id);
+    await mailsBecome(later, ['user_invitation', created.slug]);
+  });
+
+  it('send_after: the mail goes that many days after enrolment (0: right away); later ones wait', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const now = (await createTemplate(course, { send_after: 0, subject: 'Day zero' })).json().data;
+    await createTemplate(course, { send_after: 2, subject: 'Day two' });
+    expect(now.slug).toMatch(/^after_enrolment_/);
+    const email = uniqueEmail('timed');
+    await grant(course, email);
+    await mailsBecome(email, ['user_invitation', now.slug]);
+    await staysAt(email, ['user_invitation', now.slug]);
+  });
+
+  it('PATCH changes only the fields sent, and a timed mail needs no login link', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const lesson = course.sections[0]!.lessons[0]!.id;
+    const created = (await createTemplate(course, { send_after_lesson: lesson })).json().data;
+    const res = await configure(stack.app, 'PATCH', `${base(course)}/${created.slug}`, key, { send_after: 3, description: '<p>plain</p>' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ ...created, send_after: 3, description: '<p>plain</p>' });
+    const foreign = (await createCourse(stack.app, platform.id)).sections[0]!.lessons[0]!.id;
+    expect((await configure(stack.app, 'PATCH', `${base(course)}/${created.slug}`, key, { send_after_lesson: foreign })).statusCode).toBe(422);
+    expect((await configure(stack.app, 'POST', `${base(course)}/${created.slug}/restore`, key)).statusCode).toBe(404);
+  });
+
+  it('send_test of a course template goes to the administrator', async () => {
+    const course = await createCourse(stack.app, platform.id, { title: 'Tested' });
+    const created = (await createTemplate(course, { send_after: 5, subject: 'Test of {{COURSE_TITLE}}' })).json().data;
+    const admin = `admin@${platform.subdomain}.test`;
+    const res = await configure(stack.app, 'POST', `${base(course)}/${created.slug}/send_test`, key, { email: admin });
+    expect(res.statusCode).toBe(202);
+    await eventually(async () => {
+      const log = await mailLog(stack.app, platform.id, admin);
+      expect(log.find((m) => m.template === created.slug)).toMatchObject({ subject: 'Test of Tested' });
+    });
+  });
+});
+
+describe('POST /admin/v1/platforms/:platform_id/lesson_completions', () => {
+  it('answers 404 for an unknown participant or lesson, 409 without access to the course', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const lesson = course.sections[0]!.lessons[0]!.id;
+    expect((await completeLesson(uniqueEmail('nobody'), lesson)).statusCode).toBe(404);
+    const email = uniqueEmail('enrolled');
+    await grant(course, email);
+    await completeWhenEnrolled(email, course.sections[0]!.lessons[1]!.id);
+    expect((await completeLesson(email, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    const otherCourse = await createCourse(stack.app, platform.id);
+    expect((await completeLesson(email, otherCourse.sections[0]!.lessons[0]!.id)).statusCode).toBe(409);
+  });
+});
