@@ -1,11 +1,20 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Audiobook, Course } from '../../db/entities/index.ts';
+import { platformOf } from '../plugins/api-key-auth.ts';
 import { ErrorBody } from '../schemas.ts';
 import { AudiobookList, CourseList } from './schemas.ts';
 
 const security = [{ apiKey: [] }];
 const unauthorizedReply = { 401: ErrorBody };
+
+/**
+ * The account's active courses or audiobooks. The hottest read of the interface: one plain
+ * statement without entity hydration, which doubles its throughput (see `npm run bench`).
+ */
+function activeItems(request: FastifyRequest, table: 'courses' | 'audiobooks'): Promise<{ id: string; title: string }[]> {
+  return request.em.execute(`select id, title from ${table} where platform_id = ? and active order by title, id`, [platformOf(request).id]);
+}
 
 /** `GET /api/test`, `GET /api/courses`, `GET /api/audiobooks`: active items only. */
 export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -15,13 +24,11 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ status: 'ok' as const }),
   );
 
-  app.get('/api/courses', { schema: { tags: ['access'], security, response: { 200: CourseList, ...unauthorizedReply } } }, async (request) => {
-    const courses = await request.em.find(Course, { active: true }, { fields: ['id', 'title'], orderBy: { title: 'asc', id: 'asc' } });
-    return { courses: courses.map(({ id, title }) => ({ id, title })) };
-  });
+  app.get('/api/courses', { schema: { tags: ['access'], security, response: { 200: CourseList, ...unauthorizedReply } } }, async (request) => ({
+    courses: await activeItems(request, 'courses'),
+  }));
 
-  app.get('/api/audiobooks', { schema: { tags: ['access'], security, response: { 200: AudiobookList, ...unauthorizedReply } } }, async (request) => {
-    const audiobooks = await request.em.find(Audiobook, { active: true }, { fields: ['id', 'title'], orderBy: { title: 'asc', id: 'asc' } });
-    return { audiobooks: audiobooks.map(({ id, title }) => ({ id, title })) };
-  });
+  app.get('/api/audiobooks', { schema: { tags: ['access'], security, response: { 200: AudiobookList, ...unauthorizedReply } } }, async (request) => ({
+    audiobooks: await activeItems(request, 'audiobooks'),
+  }));
 };

@@ -22,9 +22,9 @@ export const keyLookupSql = (keyHash: string) =>
        from platform_api_keys k join platforms p on p.id = k.platform_id
       where k.key_hash = ${pg.escapeLiteral(keyHash)} and k.revoked_at is null`;
 
-/** What MikroORM sends for catalogue.ts' `em.find(Course, { active: true }, ...)` under the tenant filter. */
+/** Exactly the text api/access/catalogue.ts sends for `GET /api/courses`, the platform id inlined. */
 export const courseListSql = (platformId: string) =>
-  `select "c0"."id", "c0"."title" from "courses" as "c0" where "c0"."platform_id" = ${pg.escapeLiteral(platformId)} and "c0"."active" = true order by "c0"."title" asc, "c0"."id" asc`;
+  `select id, title from courses where platform_id = ${pg.escapeLiteral(platformId)} and active order by title, id`;
 
 export interface CoursesOptions {
   http: HttpLoad;
