@@ -22,6 +22,11 @@ export interface AccessChange {
   outcome: AccessChangeOutcome;
   accessLevel: AccessLevel | null;
   events: RecordedDomainEvent[];
+  /**
+   * An applied course grant whose course has enrolment mails (its own invitations or mails timed
+   * from the enrolment): only then do the grant workflows start the course-mail workflow.
+   */
+  courseMails?: boolean;
 }
 
 export interface RevokeCourseAccessInput {
@@ -67,6 +72,12 @@ async function liveSourceLevel(tx: EntityManager, participantId: string, courseI
   return (rows[0]?.level ?? null) as AccessLevel | null;
 }
 
+/** Whether the course has active mails tied to enrolment (not to a lesson's completion). */
+async function hasEnrolmentMails(tx: EntityManager, courseId: string): Promise<boolean> {
+  const rows: unknown[] = await tx.execute('select 1 from course_mail_templates where course_id = ? and active and send_after_lesson_id is null limit 1', [courseId]);
+  return rows.length > 0;
+}
+
 export function courseAccessActivities({ orm }: ActivityDeps) {
   return {
     /**
@@ -101,7 +112,8 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
         );
         const changed = !enrolment.active || level > enrolment.access_level;
         const events = changed ? [accessGranted({ participant, resource: { type: 'course', id: courseId }, accessLevel: level, source })] : [];
-        return { outcome: changed ? 'applied' : 'unchanged', accessLevel: level, events: await recordEvents(tx, platformId, events) };
+        const courseMails = changed && (await hasEnrolmentMails(tx, courseId));
+        return { outcome: changed ? 'applied' : 'unchanged', accessLevel: level, events: await recordEvents(tx, platformId, events), courseMails };
       });
     },
 
