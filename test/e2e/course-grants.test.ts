@@ -112,6 +112,22 @@ describe('a course grant end to end', () => {
   });
 });
 
+describe('course mails after a grant', () => {
+  it('starts no course-mail workflow for a course without enrolment mails', async () => {
+    const email = uniqueEmail('quiet');
+    const res = await grant({ course_id: course.id, email });
+    await stack.temporal.workflow.getHandle(res.body.workflow_ids[0]).result();
+    const { id } = await appliedParticipant(email, 0).then(() => participantId(email));
+    const mailsWorkflow = stack.temporal.workflow.getHandle(`platform/${platform.id}/course/${course.id}/participant/${id}/mails`);
+    await expect(mailsWorkflow.describe()).rejects.toThrow(/not found/i);
+  });
+});
+
+async function participantId(email: string): Promise<{ id: string }> {
+  const rows: { id: string }[] = await stack.orm.em.fork().getConnection().execute('select id from participants where platform_id = ? and email = ?', [platform.id, email]);
+  return rows[0]!;
+}
+
 describe('GET /api/users/enrollments', () => {
   it('lists active enrolments in active courses, comparing the e-mail without letter case', async () => {
     const email = uniqueEmail('lookup');
