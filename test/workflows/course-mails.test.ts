@@ -1,10 +1,10 @@
-import type { Client } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.ts';
 import type { PlannedMail } from '../../domain/course-mail-schedule.ts';
 import type { courseEnrolmentMails, lessonCompleted } from '../../workflows/index.ts';
-import { connectTemporal, startTestWorker, uniqueTaskQueue, type RunningWorker } from '../helpers/stack.ts';
+import { useFakeWorker } from '../helpers/fake-worker.ts';
+import { uniqueTaskQueue } from '../helpers/stack.ts';
 
 /** The course mail workflows on the real server, with recording fake activities and tiny delays. */
 const taskQueue = uniqueTaskQueue('course-mails-wf');
@@ -30,21 +30,12 @@ const fakeActivities: Partial<Activities> = {
   },
 };
 
-let client: Client;
-let worker: RunningWorker;
-beforeAll(async () => {
-  client = await connectTemporal();
-  worker = await startTestWorker({ taskQueue, activities: fakeActivities });
-});
-afterAll(async () => {
-  await worker?.stop();
-  await client?.connection.close();
-});
+const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 const callsOf = (participantId: string) => calls.filter((c) => c.input.participantId === participantId);
 
 const enrolmentMails = (participantId: string, existingParticipant: boolean) =>
-  client.workflow.execute<typeof courseEnrolmentMails>('courseEnrolmentMails', {
+  temporal.client().workflow.execute<typeof courseEnrolmentMails>('courseEnrolmentMails', {
     taskQueue,
     workflowId: `test/${randomUUID()}`,
     args: [{ platformId: 'p1', courseId: 'c1', participantId, existingParticipant }],
@@ -81,7 +72,7 @@ describe('courseEnrolmentMails workflow', () => {
 describe('lessonCompleted workflow', () => {
   it("sends the lesson's planned mails", async () => {
     plans.set('finisher/l1', [{ templateId: 'after-l1', delayMs: 0 }]);
-    const result = await client.workflow.execute<typeof lessonCompleted>('lessonCompleted', {
+    const result = await temporal.client().workflow.execute<typeof lessonCompleted>('lessonCompleted', {
       taskQueue,
       workflowId: `test/${randomUUID()}`,
       args: [{ platformId: 'p1', courseId: 'c1', participantId: 'finisher', lessonId: 'l1' }],

@@ -1,10 +1,11 @@
-import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.ts';
 import type { grantCourseAccess } from '../../workflows/index.ts';
-import { connectTemporal, startTestWorker, uniqueTaskQueue, type RunningWorker } from '../helpers/stack.ts';
+import { useFakeWorker } from '../helpers/fake-worker.ts';
+import { uniqueTaskQueue } from '../helpers/stack.ts';
 
 /** The grant workflow on the real server, with activities replaced by recording fakes. */
 const taskQueue = uniqueTaskQueue('grant-wf');
@@ -35,19 +36,10 @@ const fakeActivities: Partial<Activities> = {
   },
 };
 
-let client: Client;
-let worker: RunningWorker;
-beforeAll(async () => {
-  client = await connectTemporal();
-  worker = await startTestWorker({ taskQueue, activities: fakeActivities });
-});
-afterAll(async () => {
-  await worker?.stop();
-  await client?.connection.close();
-});
+const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 const run = (email: string, courseId = 'c1') =>
-  client.workflow.execute<typeof grantCourseAccess>('grantCourseAccess', {
+  temporal.client().workflow.execute<typeof grantCourseAccess>('grantCourseAccess', {
     taskQueue,
     workflowId: `test/${randomUUID()}`,
     args: [{ platformId: 'p1', courseId, email, name: 'Ann', accessLevel: 1, seq: 1 }],
