@@ -24,7 +24,8 @@ export interface AccessChange {
   events: RecordedDomainEvent[];
   /**
    * An applied course grant whose course has enrolment mails (its own invitations or mails timed
-   * from the enrolment): only then do the grant workflows start the course-mail workflow.
+   * from the enrolment): only then do the grant workflows start the course-mail workflow. Implies
+   * `outcome: 'applied'`.
    */
   courseMails?: boolean;
 }
@@ -107,13 +108,18 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
         );
         const level = (await liveSourceLevel(tx, participant.id, courseId))!;
         await tx.execute(
-          'update enrolments set access_level = ?, active = true, granted_seq = greatest(granted_seq, ?), updated_at = now() where id = ?',
+          // A row a revoke created to remember its order starts when access is first granted.
+          `update enrolments set access_level = ?, active = true, granted_seq = greatest(granted_seq, ?),
+             started_at = case when granted_seq = 0 then now() else started_at end, updated_at = now() where id = ?`,
           [level, seq, enrolment.id],
         );
         const changed = !enrolment.active || level > enrolment.access_level;
         const events = changed ? [accessGranted({ participant, resource: { type: 'course', id: courseId }, accessLevel: level, source })] : [];
-        const courseMails = changed && (await hasEnrolmentMails(tx, courseId));
-        return { outcome: changed ? 'applied' : 'unchanged', accessLevel: level, events: await recordEvents(tx, platformId, events), courseMails };
+        // Decided from what this operation recorded, so a retry after a lost reply answers the same.
+        const recorded = await recordEvents(tx, platformId, events);
+        const applied = recorded.length > 0;
+        const courseMails = applied && (await hasEnrolmentMails(tx, courseId));
+        return { outcome: applied ? 'applied' : 'unchanged', accessLevel: level, events: recorded, courseMails };
       });
     },
 

@@ -34,7 +34,7 @@ export async function grantCourseAccess(input: GrantCourseAccessInput): Promise<
   const { platformId, courseId, email, name, accessLevel, seq } = input;
   const onboarded = await onboardParticipant({ platformId, email, name, courseId });
   const change = await db.applyCourseGrant({ platformId, participant: onboarded.participant, courseId, accessLevel, source: { kind: 'direct' }, seq });
-  await afterCourseGrant({ platformId, courseId, participantId: onboarded.participant.id, existingParticipant: !onboarded.created, applied: change.outcome === 'applied' && change.courseMails === true });
+  await afterCourseGrant({ platformId, courseId, participantId: onboarded.participant.id, existingParticipant: !onboarded.created, applied: change.courseMails === true });
   await dispatchEvents(platformId, [...onboarded.events, ...change.events]);
   return {
     participantId: onboarded.participant.id,

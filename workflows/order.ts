@@ -27,7 +27,7 @@ export async function fulfilOrder({ platformId, orderId, email, courses, seq }: 
     ),
   );
   const existingParticipant = !onboarded.created;
-  await Promise.all(changes.map((c, i) => afterCourseGrant({ platformId, courseId: courses[i]!.courseId, participantId: onboarded.participant.id, existingParticipant, applied: c.outcome === 'applied' && c.courseMails === true })));
+  await Promise.all(changes.map((c, i) => afterCourseGrant({ platformId, courseId: courses[i]!.courseId, participantId: onboarded.participant.id, existingParticipant, applied: c.courseMails === true })));
   const completed = await db.completeOrderFulfilment({ platformId, orderId, participant: onboarded.participant, courses });
   return withEventsDispatched(platformId, { events: [...onboarded.events, ...changes.flatMap((c) => c.events), ...completed.events] });
 }

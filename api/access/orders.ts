@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { nextCommandSeqs } from '../../db/command-seq.ts';
-import { OrderInput, orderedCourses } from '../../domain/order-contents.ts';
+import { OrderInput, orderedCourses, type OrderItem } from '../../domain/order-contents.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { platformOf } from '../plugins/api-key-auth.ts';
 import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
@@ -16,32 +16,29 @@ interface OrderRow {
   id: string;
   status: 'registered' | 'cancelled';
   fulfilled_at: Date | null;
-  inserted: boolean;
+  email: string;
+  ordered_contents: OrderItem[];
+  seq: string;
 }
 
-/**
- * Registers the order once per `external_id`: concurrent identical requests all land on the same
- * row. Returns the row and whether this request created it.
- */
-async function registerOrder(em: EntityManager, platformId: string, order: OrderInput, seq: number): Promise<OrderRow> {
+const ORDER_COLUMNS = 'id, status, fulfilled_at, email, ordered_contents, seq';
+
+function findOrder(em: EntityManager, platformId: string, externalId: string): Promise<OrderRow | undefined> {
+  return em
+    .execute<OrderRow[]>(`select ${ORDER_COLUMNS} from orders where platform_id = ? and external_id = ?`, [platformId, externalId])
+    .then((rows) => rows[0]);
+}
+
+/** Inserts the order unless its `external_id` is known; undefined when another request won. */
+async function insertOrder(em: EntityManager, platformId: string, order: OrderInput, seq: number): Promise<OrderRow | undefined> {
   const rows: OrderRow[] = await em.execute(
-    `with inserted as (
-       insert into orders (id, platform_id, external_id, email, ordinal_number, gift_code, ordered_contents, status, seq, created_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?::jsonb, 'registered', ?, now())
-       on conflict (platform_id, external_id) do nothing
-       returning id, status, fulfilled_at, true as inserted)
-     select * from inserted
-     union all
-     select id, status, fulfilled_at, false from orders where platform_id = ? and external_id = ? and not exists (select 1 from inserted)`,
-    [platformId, order.external_id, order.email, order.ordinal_number ?? null, order.gift_code ?? null, JSON.stringify(order.ordered_contents), seq, platformId, order.external_id],
+    `insert into orders (id, platform_id, external_id, email, ordinal_number, gift_code, ordered_contents, status, seq, created_at)
+     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?::jsonb, 'registered', ?, now())
+     on conflict (platform_id, external_id) do nothing
+     returning ${ORDER_COLUMNS}`,
+    [platformId, order.external_id, order.email, order.ordinal_number ?? null, order.gift_code ?? null, JSON.stringify(order.ordered_contents), seq],
   );
-  if (rows[0]) return rows[0];
-  // A concurrent request inserted it after this statement's snapshot: read it now.
-  const existing: OrderRow[] = await em.execute(
-    'select id, status, fulfilled_at, false as inserted from orders where platform_id = ? and external_id = ?',
-    [platformId, order.external_id],
-  );
-  return existing[0]!;
+  return rows[0];
 }
 
 /** `POST /api/orders` and `DELETE /api/orders/:id` (spec: Order rules and States and transitions). */
@@ -63,21 +60,34 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const platform = platformOf(request);
       const { order } = request.body;
-      const courses = orderedCourses(order.ordered_contents);
-      const known = await knownItemIds(request.em, 'course', courses.map((c) => c.courseId));
-      const unknown = courses.filter((c) => !known.has(c.courseId)).map((c) => c.courseId);
-      if (unknown.length > 0) {
-        throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
+      // A known external_id answers 200 with the stored order: a repeat never changes it.
+      let registered = await findOrder(request.em, platform.id, order.external_id);
+      let created = false;
+      if (!registered) {
+        const courses = orderedCourses(order.ordered_contents);
+        const known = await knownItemIds(request.em, 'course', courses.map((c) => c.courseId));
+        const unknown = courses.filter((c) => !known.has(c.courseId)).map((c) => c.courseId);
+        if (unknown.length > 0) {
+          throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
+        }
+        const [seq] = await nextCommandSeqs(request.em, 1);
+        registered = await insertOrder(request.em, platform.id, order, seq!);
+        created = registered !== undefined;
+        // A concurrent identical request inserted it first: read what it stored.
+        registered ??= (await findOrder(request.em, platform.id, order.external_id))!;
       }
-
-      const [seq] = await nextCommandSeqs(request.em, 1);
-      const registered = await registerOrder(request.em, platform.id, order, seq!);
       // Also on a repeat: a first request that died between the insert and the start still gets its
-      // fulfilment (the start is one-shot per order).
+      // fulfilment, from the stored order (the start is one-shot per order).
       if (registered.status === 'registered' && !registered.fulfilled_at) {
-        await app.workflows.fulfilOrder({ platformId: platform.id, orderId: registered.id, email: order.email, courses, seq: seq! });
+        await app.workflows.fulfilOrder({
+          platformId: platform.id,
+          orderId: registered.id,
+          email: registered.email,
+          courses: orderedCourses(registered.ordered_contents),
+          seq: Number(registered.seq),
+        });
       }
-      return reply.code(registered.inserted ? 201 : 200).send({ id: registered.id });
+      return reply.code(created ? 201 : 200).send({ id: registered.id });
     },
   );
 

@@ -1,4 +1,6 @@
 /** The access activities on the real database, called directly to force orderings a run rarely shows. */
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, type Activities } from '../../activities/index.ts';
 import { recordEvents } from '../../activities/events.ts';
@@ -49,6 +51,37 @@ describe('racing grant and revoke commands', () => {
     await Promise.all([grant(p, 70, 0), grant(p, 71, 1), grant(p, 72, 0), grant(p, 73, 1)]);
     const rows = await stack.orm.em.fork().getConnection().execute('select access_level, active from enrolments where participant_id = ?', [p.id]);
     expect(rows).toEqual([{ access_level: 1, active: true }]);
+  });
+});
+
+describe('start of an enrolment', () => {
+  it('is when access is first granted, not when an earlier revoke made the row', async () => {
+    const p = await participant();
+    await revoke(p, 80);
+    const startedAt = async () =>
+      new Date((await stack.orm.em.fork().getConnection().execute('select started_at from enrolments where participant_id = ?', [p.id]))[0]!.started_at);
+    const before = await startedAt();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await grant(p, 90)).outcome).toBe('applied');
+    expect((await startedAt()).getTime()).toBeGreaterThan(before.getTime());
+  });
+});
+
+describe('a retried grant', () => {
+  it('answers as its first attempt did when that attempt committed but its reply was lost', async () => {
+    const p = await participant();
+    // Both runs are attempts of one activity of one workflow run: the same operation.
+    const attempt = new MockActivityEnvironment({
+      activityId: '3',
+      workflowExecution: { workflowId: `test/${p.email}`, runId: randomUUID() },
+    });
+    const input = { platformId: platform.id, participant: p, courseId: course.id, accessLevel: 0 as const, source: { kind: 'direct' as const }, seq: 100 };
+    const first = await attempt.run(activities.applyCourseGrant, input);
+    const retry = await attempt.run(activities.applyCourseGrant, input);
+    expect(first.outcome).toBe('applied');
+    expect(retry).toEqual(first);
+    // A new grant (another operation) changes nothing and says so.
+    expect((await grant(p, 101)).outcome).toBe('unchanged');
   });
 });
 

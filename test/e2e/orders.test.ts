@@ -66,6 +66,20 @@ describe('POST /api/orders', () => {
     expect(levelsOf(data)).toEqual({ [courseA.id]: 0 });
   });
 
+  it('a repeat after a first request that died before starting the fulfilment grants the stored order, not the repeat', async () => {
+    const o = order({ ordered_contents: [{ course_ids: [courseA.id] }] });
+    const [{ id }]: any[] = await e2e.stack.orm.em.fork().getConnection().execute(
+      `insert into orders (id, platform_id, external_id, email, ordered_contents, status, seq, created_at)
+       values (gen_random_uuid(), ?, ?, ?, ?::jsonb, 'registered', nextval('access_command_seq'), now()) returning id`,
+      [platform.id, o.external_id, o.email, JSON.stringify(o.ordered_contents)],
+    );
+    const repeat = await call('POST', '/api/orders', { order: { ...o, email: uniqueEmail('other'), ordered_contents: [{ course_ids: [courseC.id] }] } });
+    expect(repeat).toMatchObject({ status: 200, body: { id } });
+    await fulfilled(id);
+    const data = await e2e.participantWhen(platform.id, o.email, (d) => expect(d.courses).toHaveLength(1));
+    expect(levelsOf(data)).toEqual({ [courseA.id]: 0 });
+  });
+
   it.each([
     ['email', { email: undefined }, 'body.order.email'],
     ['email', { email: 'not-mail' }, 'body.order.email'],
