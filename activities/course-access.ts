@@ -73,9 +73,18 @@ async function liveSourceLevel(tx: EntityManager, participantId: string, courseI
   return (rows[0]?.level ?? null) as AccessLevel | null;
 }
 
-/** Whether the course has active mails tied to enrolment (not to a lesson's completion). */
+/**
+ * Whether the course has active mails the course-mail workflow sends on enrolment: mails timed
+ * `send_after` days from it, or its own reinvitation (activities/course-mails.ts).
+ */
 async function hasEnrolmentMails(tx: EntityManager, courseId: string): Promise<boolean> {
-  const rows: unknown[] = await tx.execute('select 1 from course_mail_templates where course_id = ? and active and send_after_lesson_id is null limit 1', [courseId]);
+  const rows: unknown[] = await tx.execute(
+    `select 1 from course_mail_templates
+      where course_id = ? and active
+        and ((send_after is not null and send_after_lesson_id is null) or slug = 'course_reinvitation')
+      limit 1`,
+    [courseId],
+  );
   return rows.length > 0;
 }
 

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
+import { platformLoginUrl } from '../domain/platform-url.ts';
 import { Course, Participant, Platform } from '../db/entities/index.ts';
 import { newParticipantInvitation } from '../db/repositories/mail-templates.ts';
 import { userRegistered, type RecordedDomainEvent } from '../domain/events.ts';
@@ -66,8 +67,7 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
         const course = courseId ? await em.findOne(Course, courseId) : null;
 
         const token = randomBytes(24).toString('base64url');
-        const appUrl = platformUrlTemplate.replace('{subdomain}', platform.subdomain);
-        const loginLink = `${appUrl}/login?invitation=${token}`;
+        const loginLink = `${platformLoginUrl(platformUrlTemplate, platform.subdomain)}?invitation=${token}`;
         participant.invitedAt = now();
         participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
         const queued = await sendMail(em, {

@@ -121,6 +121,11 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
       if (misplaced.length > 0) throw unprocessable(Object.fromEntries(misplaced.map((f) => [f, ['applies to timed course mails only']])));
       checkInvitationBody(template.slug, patch.description ?? template.description);
       await checkLessonOfCourse(em, course.id, patch.send_after_lesson);
+      const sendAfter = patch.send_after !== undefined ? patch.send_after : template.sendAfter;
+      const sendAfterLesson = patch.send_after_lesson !== undefined ? patch.send_after_lesson : template.sendAfterLesson;
+      if (!invitation && (sendAfter ?? null) === null && (sendAfterLesson ?? null) === null) {
+        throw unprocessable({ send_after: ['a timed course mail needs send_after or send_after_lesson'] });
+      }
 
       const contentChanged = (['subject', 'description', 'sender_name', 'sender_email'] as const).some((f) => patch[f] !== undefined);
       em.assign(template, {

@@ -3,6 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, type Activities } from '../../activities/index.ts';
+import type { AccessChange } from '../../activities/course-access.ts';
 import { recordEvents } from '../../activities/events.ts';
 import { accessGranted } from '../../domain/events.ts';
 import { createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../helpers/fixtures.ts';
@@ -76,8 +77,8 @@ describe('a retried grant', () => {
       workflowExecution: { workflowId: `test/${p.email}`, runId: randomUUID() },
     });
     const input = { platformId: platform.id, participant: p, courseId: course.id, accessLevel: 0 as const, source: { kind: 'direct' as const }, seq: 100 };
-    const first = await attempt.run(activities.applyCourseGrant, input);
-    const retry = await attempt.run(activities.applyCourseGrant, input);
+    const first: AccessChange = await attempt.run(activities.applyCourseGrant, input);
+    const retry: AccessChange = await attempt.run(activities.applyCourseGrant, input);
     expect(first.outcome).toBe('applied');
     expect(retry).toEqual(first);
     // A new grant (another operation) changes nothing and says so.

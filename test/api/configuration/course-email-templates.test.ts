@@ -173,6 +173,17 @@ describe('POST /courses/:course_id/email_templates (mails after a lesson or afte
     expect((await get(base(course))).json().data).toEqual([]);
   });
 
+  it('refuses a PATCH that would leave a timed mail with neither send_after nor send_after_lesson (422)', async () => {
+    const course = await createCourse(stack.app, platform.id, { title: 'Untimed' });
+    const lesson = course.sections[0]!.lessons[0]!;
+    const template = (await createTemplate(course, { send_after_lesson: lesson.id })).json().data;
+    const res = await configure(stack.app, 'PATCH', `${base(course)}/${template.slug}`, key, { send_after_lesson: null });
+    expect(res.statusCode).toBe(422);
+    expect(Object.keys(res.json().errors)).toEqual(['send_after']);
+    const moved = await configure(stack.app, 'PATCH', `${base(course)}/${template.slug}`, key, { send_after_lesson: null, send_after: 2 });
+    expect(moved.statusCode).toBe(200);
+  });
+
   it('creates the mail (201) and sends it once when a participant completes that lesson', async () => {
     const course = await createCourse(stack.app, platform.id, { title: 'Clay' });
     const [first, second] = course.sections[0]!.lessons;
