@@ -75,6 +75,8 @@ export function configurationKeyAuth(app: FastifyInstance): void {
     const key = await authenticate(request);
     request.configurationKey = key;
     scopeToPlatform(request.em, key.platformId);
+    // An unknown path under the interface is a 404 for any valid key (still audited).
+    if (request.is404) return;
     const required = request.routeOptions.config.scope;
     if (!required || !scopeAllows(key.scopes, required)) {
       throw new HttpError(403, `this configuration key lacks the scope ${required ?? '(none declared)'}`);

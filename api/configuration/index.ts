@@ -32,6 +32,8 @@ export const configurationRoutes: FastifyPluginAsync<ConfigurationOptions> = asy
   jsonBodiesOnly(app);
   await configurationWriteLimit(app, rateLimits);
   app.setErrorHandler(configurationErrorHandler);
+  // Here, not at the root, so that unknown paths pass the key check and land in the audit log too.
+  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `route ${request.method} ${request.url.split('?')[0]} not found` }));
 
   await app.register(selfRoutes);
   await app.register(appearanceConfigurationRoutes, { images: createImageStore(storageDir) });

@@ -31,6 +31,14 @@ describe('GET /admin/v1/platforms/:platform_id/audit_log', () => {
     expect(await latest()).toMatchObject({ method: 'PATCH', path: `${CONFIGURATION}/platform`, status: 403, key_prefix: reader.prefix });
   });
 
+  it('records a request to an unknown configuration path: 404 {error} for any valid key', async () => {
+    const res = await configure(stack.app, 'GET', '/no_such_thing', key.token);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: expect.any(String) });
+    expect(await latest()).toMatchObject({ method: 'GET', path: `${CONFIGURATION}/no_such_thing`, status: 404, key_prefix: key.prefix });
+    expect((await configure(stack.app, 'GET', '/no_such_thing', 'ck_wrong')).statusCode).toBe(401);
+  });
+
   it('records 415 and 422', async () => {
     await stack.app.inject({ method: 'PATCH', url: `${CONFIGURATION}/platform`, headers: { 'x-api-key': key.token, 'content-type': 'text/plain' }, payload: 'x' });
     expect(await latest()).toMatchObject({ status: 415, key_prefix: key.prefix });
