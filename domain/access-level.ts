@@ -1,7 +1,12 @@
+import { z } from 'zod';
+
 /** Access level rules of the access interface (spec: access-service.md, "Access level rules"). */
 
 export const ACCESS_LEVELS = [0, 1] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
+/** Rule 7: a level is the JSON number 0 or 1; anything else rejects the batch. */
+export const accessLevelSchema = z.union([z.literal(0), z.literal(1)]);
 
 /** Rule 2: an omitted level means the regular level 0. */
 export const DEFAULT_ACCESS_LEVEL: AccessLevel = 0;

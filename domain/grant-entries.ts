@@ -1,32 +1,30 @@
 import { z } from 'zod';
-import { ACCESS_LEVELS, DEFAULT_ACCESS_LEVEL, type AccessLevel } from './access-level.ts';
+import { DEFAULT_ACCESS_LEVEL, accessLevelSchema, type AccessLevel } from './access-level.ts';
 import { emailSchema } from './email.ts';
 
 /** Largest batch one grant or revoke request may carry. */
 export const MAX_BATCH_ENTRIES = 1000;
 
 /** Ids compare lower-cased; any 8-4-4-4-12 hex id is accepted and then looked up. */
-const itemId = z.guid().transform((id) => id.toLowerCase());
+export const itemIdSchema = z.guid().transform((id) => id.toLowerCase());
 
 export const CourseGrantEntry = z.object({
-  course_id: itemId,
+  course_id: itemIdSchema,
   email: emailSchema,
   name: z.string().trim().max(255).nullish(),
-  access_level: z
-    .union(ACCESS_LEVELS.map((level) => z.literal(level)) as [z.ZodLiteral<0>, z.ZodLiteral<1>])
-    .default(DEFAULT_ACCESS_LEVEL),
+  access_level: accessLevelSchema.default(DEFAULT_ACCESS_LEVEL),
 });
 export type CourseGrantEntry = z.output<typeof CourseGrantEntry>;
 
 export const AudiobookGrantEntry = z.object({
-  audiobook_id: itemId,
+  audiobook_id: itemIdSchema,
   email: emailSchema,
   name: z.string().trim().max(255).nullish(),
 });
 export type AudiobookGrantEntry = z.output<typeof AudiobookGrantEntry>;
 
-export const CourseRevokeEntry = z.object({ course_id: itemId, email: emailSchema });
-export const AudiobookRevokeEntry = z.object({ audiobook_id: itemId, email: emailSchema });
+export const CourseRevokeEntry = z.object({ course_id: itemIdSchema, email: emailSchema });
+export const AudiobookRevokeEntry = z.object({ audiobook_id: itemIdSchema, email: emailSchema });
 
 export interface EntryProblem {
   index: number;

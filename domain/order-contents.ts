@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { ACCESS_LEVELS, DEFAULT_ACCESS_LEVEL, type AccessLevel } from './access-level.ts';
+import { DEFAULT_ACCESS_LEVEL, accessLevelSchema, mergeAccessLevel, type AccessLevel } from './access-level.ts';
 import { emailSchema } from './email.ts';
+import { itemIdSchema } from './grant-entries.ts';
 
 /** Order rules (spec: access-service.md, Order and Order item). */
 
-const courseId = z.guid().transform((id) => id.toLowerCase());
-const level = z.union(ACCESS_LEVELS.map((l) => z.literal(l)) as [z.ZodLiteral<0>, z.ZodLiteral<1>]);
 
 /** `file_keys` members are stored as sent; their shape beyond the named members is not specified. */
 const FileKey = z.looseObject({
@@ -20,9 +19,9 @@ const FileKey = z.looseObject({
 export const OrderItem = z.object({
   product_id: z.union([z.string(), z.number()]).transform(String).optional(),
   product_name: z.string().max(500).optional(),
-  course_ids: z.array(courseId).max(200).optional(),
+  course_ids: z.array(itemIdSchema).max(200).optional(),
   courses: z
-    .array(z.object({ id: courseId, access_level: level.nullish().transform((l) => l ?? DEFAULT_ACCESS_LEVEL) }))
+    .array(z.object({ id: itemIdSchema, access_level: accessLevelSchema.nullish().transform((l) => l ?? DEFAULT_ACCESS_LEVEL) }))
     .max(200)
     .optional(),
   file_keys: z.array(FileKey).max(200).optional(),
@@ -59,6 +58,5 @@ export function orderedCourses(items: readonly OrderItem[]): OrderedCourse[] {
 }
 
 function raise(levels: Map<string, AccessLevel>, id: string, accessLevel: AccessLevel) {
-  const current = levels.get(id);
-  levels.set(id, current === undefined ? accessLevel : (Math.max(current, accessLevel) as AccessLevel));
+  levels.set(id, mergeAccessLevel(levels.get(id) ?? null, accessLevel));
 }
