@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { Platform, PlatformAppearance } from '../db/entities/index.ts';
-import { activeProvider, chooseSender, htmlToText, messageIdFor, type MailSender, type MailStatus } from '../domain/mail-delivery.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { activeProvider, chooseSender, htmlToText, MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS, messageIdFor, type MailSender, type MailStatus } from '../domain/mail-delivery.ts';
 import { secretsKeyFrom } from './crypto/secret-box.ts';
 import type { ActivityDeps } from './deps.ts';
-import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailEndpoints, type OutboundMessage } from './mail-transports/index.ts';
-import { openProvider, providerRows } from './mail-transports/provider-settings.ts';
+import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailEndpoints, type OutboundMessage, type SendResult } from './mail-transports/index.ts';
+import { openProvider, providerRows, type ProviderSettings } from './mail-transports/provider-settings.ts';
 import { tenantEm } from './tenant-em.ts';
 
 export interface DeliverMailInput {
@@ -29,7 +30,44 @@ interface MailRow {
   provider: MailSender | null;
 }
 
-type Attempt = { outcome: DeliveryOutcome } | { failure: MailTransportError | Error; provider: MailSender };
+type Claim = { mail: MailRow } | { outcome: DeliveryOutcome };
+
+/** How often an attempt looks again while another attempt holds the mail. */
+const CLAIM_POLL_MS = 250;
+
+export const UNOPENABLE_SECRETS_ERROR = 'provider secrets cannot be opened with this SECRETS_KEY; save the provider again';
+
+/**
+ * Claims the mail for this attempt (`sending`) in one statement, so no transaction or row lock
+ * spans the provider call. A mail claimed by another attempt is waited for until that attempt
+ * records its outcome or its claim is older than an attempt may run (the attempt is gone: take it
+ * over). A mail already sent or recorded is never claimed again.
+ */
+async function claimMail(em: EntityManager, platformId: string, mailId: string): Promise<Claim> {
+  for (;;) {
+    const claimed: MailRow[] = await em.execute(
+      `update mail_log set status = 'sending', claimed_at = now()
+       where id = ? and platform_id = ?
+         and (status in ('pending', 'failed') or (status = 'sending' and claimed_at < now() - ? * interval '1 millisecond'))
+       returning id, "to", subject, html, sender_name, sender_email, status, provider`,
+      [mailId, platformId, MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS],
+    );
+    if (claimed[0]) return { mail: claimed[0] };
+    const rows: Pick<MailRow, 'status' | 'provider'>[] = await em.execute('select status, provider from mail_log where id = ? and platform_id = ?', [mailId, platformId]);
+    const found = rows[0];
+    if (!found) throw ApplicationFailure.nonRetryable(`mail ${mailId} is not in the mail log of platform ${platformId}`, 'MailNotFound');
+    if (found.status === 'sent' || found.status === 'recorded') return { outcome: { status: found.status, provider: found.provider } };
+    await sleep(CLAIM_POLL_MS);
+  }
+}
+
+async function recordFailure(em: EntityManager, mailId: string, provider: MailSender, error: string): Promise<void> {
+  await em.execute(`update mail_log set status = 'failed', provider = ?, attempts = attempts + 1, last_error = ? where id = ? and status = 'sending'`, [
+    provider,
+    error.slice(0, 1000),
+    mailId,
+  ]);
+}
 
 /** The platform's `default_email_sender` (configuration interface, platform settings). */
 async function platformSender(em: EntityManager): Promise<{ name: string | null; email: string | null }> {
@@ -71,51 +109,50 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
     /**
      * Sends one recorded mail through the platform's transport (the first active provider in the
      * order a, b, c, else the default) and records the provider and the outcome. Idempotent by
-     * mail id: the mail row is locked for the attempt, so two deliveries of one mail serialise and
-     * the second finds it sent. Every attempt carries the same `Message-ID` and idempotency key
-     * (the mail id). A failed attempt is recorded (`failed`, attempts, last error) and rethrown
-     * for the retry; a refusal that no retry can fix is not retried.
+     * mail id: the attempt first claims the mail (`sending`), so two deliveries of one mail
+     * serialise and the second finds it sent; the provider call runs outside any transaction.
+     * Every attempt carries the same `Message-ID` and idempotency key (the mail id). A failed
+     * attempt is recorded (`failed`, attempts, last error) and rethrown for the retry; a refusal
+     * that no retry can fix (including secrets this worker's key cannot open) is not retried.
      */
     async deliverMail({ platformId, mailId }: DeliverMailInput): Promise<DeliveryOutcome> {
-      const attempt = await tenantEm(orm, platformId).transactional(async (em): Promise<Attempt> => {
-        const rows: MailRow[] = await em.execute(
-          `select id, "to", subject, html, sender_name, sender_email, status, provider
-           from mail_log where id = ? and platform_id = ? for update`,
-          [mailId, platformId],
-        );
-        const mail = rows[0];
-        if (!mail) throw ApplicationFailure.nonRetryable(`mail ${mailId} is not in the mail log of platform ${platformId}`, 'MailNotFound');
-        if (mail.status === 'sent' || mail.status === 'recorded') return { outcome: { status: mail.status, provider: mail.provider } };
+      const em = tenantEm(orm, platformId);
+      const claim = await claimMail(em, platformId, mailId);
+      if ('outcome' in claim) return claim.outcome;
+      const { mail } = claim;
 
-        // Only the provider that sends is opened: a stale secret of an inactive one never blocks mail.
-        const sending = activeProvider(await providerRows(em));
-        const { transport, settings } = chooseTransport(sending ? [openProvider(sending, secrets())] : [], mailEndpoints);
-        const providerSender = settings ? { email: settings.fields.email, name: settings.fields.display_name } : null;
-        const message = await outboundMessage(em, mail, platformId, providerSender, mailEndpoints);
+      // Only the provider that sends is opened: a stale secret of an inactive one never blocks mail.
+      const sending = activeProvider(await providerRows(em));
+      let opened: ProviderSettings | null = null;
+      if (sending) {
         try {
-          const result = await transport.send(message);
-          const status: MailStatus = result.recordedOnly ? 'recorded' : 'sent';
-          await em.execute(
-            `update mail_log set status = ?, provider = ?, provider_message_id = ?, attempts = attempts + 1, last_error = null, delivered_at = ?
-             where id = ?`,
-            [status, transport.name, result.providerMessageId ?? null, result.recordedOnly ? null : now(), mailId],
-          );
-          return { outcome: { status, provider: transport.name } };
-        } catch (error) {
-          const failure = error instanceof Error ? error : new Error(String(error));
-          await em.execute(`update mail_log set status = 'failed', provider = ?, attempts = attempts + 1, last_error = ? where id = ?`, [
-            transport.name,
-            failure.message.slice(0, 1000),
-            mailId,
-          ]);
-          return { failure, provider: transport.name };
+          opened = openProvider(sending, secrets());
+        } catch {
+          await recordFailure(em, mailId, sending.provider, UNOPENABLE_SECRETS_ERROR);
+          throw ApplicationFailure.nonRetryable(`${sending.provider}: ${UNOPENABLE_SECRETS_ERROR}`, 'MailDeliveryRefused');
         }
-      });
-      if ('outcome' in attempt) return attempt.outcome;
-      const { failure, provider } = attempt;
-      const retryable = !(failure instanceof MailTransportError) || failure.retryable;
-      const message = `${provider}: ${failure.message}`;
-      throw retryable ? ApplicationFailure.retryable(message, 'MailDeliveryFailed') : ApplicationFailure.nonRetryable(message, 'MailDeliveryRefused');
+      }
+      const { transport, settings } = chooseTransport(opened, mailEndpoints);
+      const providerSender = settings ? { email: settings.fields.email, name: settings.fields.display_name } : null;
+
+      let result: SendResult;
+      try {
+        const message = await outboundMessage(em, mail, platformId, providerSender, mailEndpoints);
+        result = await transport.send(message);
+      } catch (error) {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        await recordFailure(em, mailId, transport.name, failure.message);
+        const retryable = !(failure instanceof MailTransportError) || failure.retryable;
+        const text = `${transport.name}: ${failure.message}`;
+        throw retryable ? ApplicationFailure.retryable(text, 'MailDeliveryFailed') : ApplicationFailure.nonRetryable(text, 'MailDeliveryRefused');
+      }
+      const status: MailStatus = result.recordedOnly ? 'recorded' : 'sent';
+      await em.execute(
+        `update mail_log set status = ?, provider = ?, provider_message_id = ?, attempts = attempts + 1, last_error = null, delivered_at = ?
+         where id = ?`,
+        [status, transport.name, result.providerMessageId ?? null, result.recordedOnly ? null : now(), mailId],
+      );
+      return { status, provider: transport.name };
     },
   };
 }

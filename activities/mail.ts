@@ -44,10 +44,10 @@ export async function sendMail(em: EntityManager, { platformId, to, template, ta
   return { recorded: false, mailId: await mailAwaitingDelivery(em, platformId, dedupeKey) };
 }
 
-/** The id of the mail recorded under this dedupe key when it was not delivered yet (pending or failed), else null. */
+/** The id of the mail recorded under this dedupe key when it was not delivered yet (pending, sending or failed), else null. */
 export async function mailAwaitingDelivery(em: EntityManager, platformId: string, dedupeKey: string): Promise<string | null> {
   const rows: { id: string }[] = await em.execute(
-    `select id from mail_log where platform_id = ? and dedupe_key = ? and status in ('pending', 'failed')`,
+    `select id from mail_log where platform_id = ? and dedupe_key = ? and status in ('pending', 'sending', 'failed')`,
     [platformId, dedupeKey],
   );
   return rows[0]?.id ?? null;

@@ -12,11 +12,18 @@ export type MailProviderName = (typeof MAIL_PROVIDERS)[number];
 export type MailSender = MailProviderName | 'platform';
 
 /**
- * Delivery status in the mail log: `pending` (recorded, not yet handed over), `sent` (accepted by
- * the provider or SMTP relay), `failed` (the last attempt failed; retried until the attempts run
- * out), `recorded` (no transport is configured: the mail is only recorded).
+ * Delivery status in the mail log: `pending` (recorded, not yet handed over), `sending` (an attempt
+ * has claimed it and is talking to the provider), `sent` (accepted by the provider or SMTP relay),
+ * `failed` (the last attempt failed; retried until the attempts run out), `recorded` (no transport
+ * is configured: the mail is only recorded).
  */
-export type MailStatus = 'pending' | 'sent' | 'failed' | 'recorded';
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'recorded';
+
+/**
+ * The time limit of one delivery attempt (the activity's start-to-close timeout): a `sending`
+ * claim older than this belongs to an attempt that is gone, and the next attempt takes it over.
+ */
+export const MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS = 2 * 60_000;
 
 export interface ProviderShape {
   /** Plain fields besides `active`, returned as stored. */

@@ -2,6 +2,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ParentClosePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { DeliverMailInput, DeliveryOutcome } from '../activities/mail-delivery.ts';
 import type { Activities } from '../activities/index.ts';
+import { MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS } from '../domain/mail-delivery.ts';
 import { mailDeliveryWorkflowId } from '../domain/workflow-ids.ts';
 
 /**
@@ -11,7 +12,7 @@ import { mailDeliveryWorkflowId } from '../domain/workflow-ids.ts';
  * stops at once.
  */
 const mail = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS,
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,

@@ -1,7 +1,6 @@
-import { activeProvider } from '../../domain/mail-delivery.ts';
 import type { MailEndpoints } from './endpoints.ts';
 import { platformDefaultTransport } from './platform-default.ts';
-import { providerATransport } from './provider-a.ts';
+import { providerATransport, type ProviderACredentials } from './provider-a.ts';
 import { providerBTransport } from './provider-b.ts';
 import { providerCTransport } from './provider-c.ts';
 import type { ProviderSettings } from './provider-settings.ts';
@@ -10,16 +9,24 @@ import type { MailTransport } from './transport.ts';
 export * from './endpoints.ts';
 export * from './transport.ts';
 
+/** What a provider's adapter needs: its plain fields and its opened secrets. */
+export type TransportSettings = Pick<ProviderSettings, 'provider' | 'fields' | 'secrets'>;
+
+const secret = (settings: TransportSettings, name: string) => settings.secrets[name] ?? '';
+
+export function providerACredentials(settings: TransportSettings): ProviderACredentials {
+  return { app_key: secret(settings, 'app_key'), secret_key: secret(settings, 'secret_key') };
+}
+
 /** The adapter for one provider's settings. */
-export function providerTransport(settings: ProviderSettings, endpoints: MailEndpoints): MailTransport {
-  const secret = (name: string) => settings.secrets[name] ?? '';
+export function providerTransport(settings: TransportSettings, endpoints: MailEndpoints): MailTransport {
   switch (settings.provider) {
     case 'provider_a':
-      return providerATransport(endpoints, { app_key: secret('app_key'), secret_key: secret('secret_key') });
+      return providerATransport(endpoints, providerACredentials(settings));
     case 'provider_b':
-      return providerBTransport(endpoints, settings.fields.region ?? '', { smtp_username: secret('smtp_username'), smtp_password: secret('smtp_password') });
+      return providerBTransport(endpoints, settings.fields.region ?? '', { smtp_username: secret(settings, 'smtp_username'), smtp_password: secret(settings, 'smtp_password') });
     case 'provider_c':
-      return providerCTransport(endpoints, { application_key: secret('application_key'), authorization_key: secret('authorization_key') });
+      return providerCTransport(endpoints, { application_key: secret(settings, 'application_key'), authorization_key: secret(settings, 'authorization_key') });
   }
 }
 
@@ -29,8 +36,7 @@ export interface ChosenTransport {
   settings: ProviderSettings | null;
 }
 
-/** The first active provider in the order a, b, c (spec rule 3), else the platform's default transport. */
-export function chooseTransport(saved: readonly ProviderSettings[], endpoints: MailEndpoints): ChosenTransport {
-  const settings = activeProvider(saved);
+/** The transport of the provider that sends (`activeProvider`, spec rule 3), or the platform's default transport when none does. */
+export function chooseTransport(settings: ProviderSettings | null, endpoints: MailEndpoints): ChosenTransport {
   return settings ? { transport: providerTransport(settings, endpoints), settings } : { transport: platformDefaultTransport(endpoints), settings: null };
 }

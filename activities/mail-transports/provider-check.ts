@@ -1,7 +1,7 @@
 import { htmlToText, messageIdFor, PROVIDER_SHAPES, type MailProviderName } from '../../domain/mail-delivery.ts';
 import type { MailEndpoints } from './endpoints.ts';
+import { providerACredentials, providerTransport } from './index.ts';
 import { verifyProviderA } from './provider-a.ts';
-import { providerBTransport } from './provider-b.ts';
 import { MailTransportError, type OutboundMessage } from './transport.ts';
 
 export interface CheckedSettings {
@@ -50,17 +50,16 @@ export function providerBTestMail(settings: CheckedSettings, endpoints: MailEndp
  * configured) is reported as field errors, and the caller saves nothing.
  */
 export async function checkProvider(settings: CheckedSettings, endpoints: MailEndpoints, testMail: { mailId: string; platformTitle: string }): Promise<CheckResult> {
-  const secret = (name: string) => settings.secrets[name] ?? '';
   try {
     switch (settings.provider) {
       case 'provider_a': {
-        const verified = await verifyProviderA(endpoints, { app_key: secret('app_key'), secret_key: secret('secret_key') });
+        const verified = await verifyProviderA(endpoints, providerACredentials(settings));
         if (!verified.ok) return { ok: false, errors: { app_key: [verified.reason], secret_key: [verified.reason] } };
         return { ok: true };
       }
       case 'provider_b': {
         const message = providerBTestMail(settings, endpoints, testMail.mailId, testMail.platformTitle);
-        const transport = providerBTransport(endpoints, settings.fields.region ?? '', { smtp_username: secret('smtp_username'), smtp_password: secret('smtp_password') });
+        const transport = providerTransport(settings, endpoints);
         const sent = await transport.send(message);
         return { ok: true, testMail: { message, providerMessageId: sent.providerMessageId ?? null } };
       }

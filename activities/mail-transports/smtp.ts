@@ -34,7 +34,7 @@ export async function smtpSend(sender: string, server: SmtpServer | string, mess
   const timeouts = { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs };
   const transport =
     typeof server === 'string'
-      ? createTransport(server)
+      ? createTransport({ url: server, ...timeouts })
       : createTransport({
           host: server.host,
           port: server.port,

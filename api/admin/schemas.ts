@@ -90,7 +90,7 @@ export const MailLogReply = z.array(
     html: z.string(),
     sent_at: z.iso.datetime().describe('when the mail was recorded'),
     provider: z.string().nullable().describe('who delivered it: provider_a, provider_b, provider_c or platform (the default transport); null while pending'),
-    status: z.enum(['pending', 'sent', 'failed', 'recorded']).describe('recorded: no transport configured, the mail was only recorded'),
+    status: z.enum(['pending', 'sending', 'sent', 'failed', 'recorded']).describe('sending: an attempt is in progress; recorded: no transport configured, the mail was only recorded'),
     delivered_at: z.iso.datetime().nullable(),
     attempts: z.number().int(),
     last_error: z.string().nullable(),

@@ -27,7 +27,7 @@ export const MailLogEntry = defineEntity({
     /** The template's own sender, when it has one (the delivery falls back to the platform's). */
     senderName: p.string().nullable(),
     senderEmail: p.string().nullable(),
-    /** `pending` -> `sent` | `failed` (retried) | `recorded` (no transport): domain/mail-delivery.ts. */
+    /** `pending` -> `sending` -> `sent` | `failed` (retried) | `recorded` (no transport): domain/mail-delivery.ts. */
     status: p.string().$type<MailStatus>().length(16).default('pending'),
     /** Who delivered it: `provider_a`, `provider_b`, `provider_c` or `platform` (the default transport). */
     provider: p.string().$type<MailSender>().length(16).nullable(),
@@ -35,6 +35,8 @@ export const MailLogEntry = defineEntity({
     attempts: p.integer().default(0),
     lastError: p.text().nullable(),
     deliveredAt: p.datetime().nullable(),
+    /** When a delivery attempt claimed the mail (`sending`); a claim older than an attempt's timeout may be taken over. */
+    claimedAt: p.datetime().nullable(),
   },
 });
 export type IMailLogEntry = InferEntity<typeof MailLogEntry>;

@@ -3,6 +3,7 @@
  * sends, what arrives, what the mail log records, retries and idempotency by mail id.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, type Activities } from '../../activities/index.ts';
 import { checkProvider } from '../../activities/mail-transports/provider-check.ts';
@@ -163,6 +164,25 @@ describe('failures and retries', () => {
     expect((error as ApplicationFailure).nonRetryable).toBe(false);
     expect(await mailRow(mailId)).toMatchObject({ status: 'failed', last_error: expect.stringContaining('451') });
     expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_b' });
+  });
+});
+
+describe('provider secrets the worker cannot open', () => {
+  it('records why and does not retry when SECRETS_KEY differs from the one the provider was saved with', async () => {
+    const otherKey = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: providers.endpoints, secretsKey: randomBytes(32) });
+    const { platform } = await platformWith('provider_c');
+    const { email, mailId } = await invitation(platform.id);
+    const error = await otherKey.deliverMail({ platformId: platform.id, mailId }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect(error).toMatchObject({ nonRetryable: true, type: 'MailDeliveryRefused' });
+    expect(await mailRow(mailId)).toMatchObject({
+      status: 'failed',
+      provider: 'provider_c',
+      attempts: 1,
+      last_error: 'provider secrets cannot be opened with this SECRETS_KEY; save the provider again',
+      delivered_at: null,
+    });
+    expect(providers.c.sent.some((call) => call.body.recipients[0] === email)).toBe(false);
   });
 });
 
