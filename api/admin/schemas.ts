@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { CONFIGURATION_SCOPES } from '../../domain/configuration-keys.ts';
 
-/** Bodies and replies of the operator API (DESIGN.md section 5). Replies carry `{data}`. */
-export const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+export { data } from '../schemas.ts';
 
 export const PlatformParams = z.object({ platform_id: z.uuid() });
 export const CourseParams = PlatformParams.extend({ course_id: z.uuid() });

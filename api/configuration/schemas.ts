@@ -3,8 +3,7 @@ import { isHexColor, isWebUrl } from '../../domain/appearance.ts';
 import { CONFIGURATION_SCOPES } from '../../domain/configuration-keys.ts';
 import { checkImage } from '../../domain/images.ts';
 
-/** Bodies and replies of the configuration interface (spec: Configuration interface). Replies carry `{data}`. */
-export const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
+export { data } from '../schemas.ts';
 
 const text = z.string().trim().max(255);
 /** HTML is stored as sent (docs/decisions.md, "HTML content of the configuration interface"). */
