@@ -51,22 +51,23 @@ export function progressEventActivities({ orm }: ActivityDeps) {
         const completedAt = new Date(row.completed_at).toISOString();
         const events: NewDomainEvent[] = [lessonCompleted({ participant, course, lesson: { id: lessonId, title: row.lesson_title }, completedAt })];
 
+        const recorded = await recordEvents(tx, platformId, events, `lesson-completion/${row.completion_id}`);
         const enrolment = enrolments[0];
         if (enrolment?.active) {
-          const [progress] = await tx.execute<{ remaining: string; done_before: string }[]>(
-            `select (select count(*) from lessons l join sections s on s.id = l.section_id
-                      left join lesson_completions lc on lc.lesson_id = l.id and lc.participant_id = ?
-                     where s.course_id = ? and s.access_level <= ? and lc.id is null) as remaining,
-                    (select count(*) from domain_events e
-                     where e.platform_id = ? and e.type = 'course_completed'
-                       and e.payload->'participant'->>'id' = ? and e.payload->'course'->>'id' = ?) as done_before`,
-            [participantId, courseId, enrolment.access_level, platformId, participantId, courseId],
+          const [progress] = await tx.execute<{ remaining: string }[]>(
+            `select count(*) as remaining from lessons l join sections s on s.id = l.section_id
+               left join lesson_completions lc on lc.lesson_id = l.id and lc.participant_id = ?
+              where s.course_id = ? and s.access_level <= ? and lc.id is null`,
+            [participantId, courseId, enrolment.access_level],
           );
-          if (progress && Number(progress.remaining) === 0 && Number(progress.done_before) === 0) {
-            events.push(courseCompleted({ participant, course, completedAt }));
+          if (progress && Number(progress.remaining) === 0) {
+            // Keyed by participant and course: recorded once, whichever completion finishes the course.
+            const [completion] = await recordEvents(tx, platformId, [courseCompleted({ participant, course, completedAt })], `course-completion/${participantId}/${courseId}`);
+            // Reported by the completion that recorded it (and its retries), not by later ones.
+            if (completion && completion.payload.completed_at === completedAt) recorded.push(completion);
           }
         }
-        return { events: await recordEvents(tx, platformId, events, `lesson-completion/${row.completion_id}`) };
+        return { events: recorded };
       });
     },
 

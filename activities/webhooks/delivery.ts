@@ -69,17 +69,24 @@ interface DeliveryRow {
   occurred_at: string | Date;
 }
 
-/** Keeps the activity's heartbeat going during a long request, so a dead worker is noticed in seconds. */
-function heartbeating<T>(work: Promise<T>): Promise<T> {
-  let context: Context | null = null;
+/** The current activity's context, or null outside an activity (a test calling the function). */
+function activityContext(): Context | null {
   try {
-    context = Context.current();
+    return Context.current();
   } catch {
-    return work; // called outside an activity (a test)
+    return null;
   }
-  const timer = setInterval(() => context?.heartbeat(), 1000);
-  return work.finally(() => clearInterval(timer));
 }
+
+/**
+ * An attempt claims its delivery before sending (a lease in `next_attempt_at`), so a retry started
+ * while an earlier attempt still runs (heartbeat timeout, network partition) does not POST too. The
+ * holder renews the lease while it works; a killed worker's lease runs out within `CLAIM_LEASE_MS`.
+ */
+const CLAIM_LEASE_MS = 10_000;
+const CLAIM_RENEW_MS = 2_000;
+/** The wait before trying again when another attempt holds the claim. */
+const CLAIM_RETRY_MIN_MS = 1_000;
 
 const describeError = (error: unknown) => {
   const e = error as NodeJS.ErrnoException;
@@ -139,76 +146,127 @@ export function webhookActivities({ orm, secretsKey, webhooks, now = () => new D
      * activity after its attempt was recorded answers from the record instead of sending again.
      * A manual redelivery is one attempt, without retries.
      */
-    async attemptWebhookDelivery({ platformId, deliveryId, manual = false }: DeliveryRef & { manual?: boolean }): Promise<AttemptResult> {
-      const ref = { platformId, deliveryId };
-      const em = orm.em.fork();
-      const rows: DeliveryRow[] = await em.getConnection().execute(
-        `select d.status, d.next_attempt_at, w.id as webhook_id, w.url, w.active, w.deleted_at, w.secret_sealed,
-                e.id as event_id, e.type, e.payload, e.occurred_at
-           from webhook_deliveries d
-           join webhooks w on w.id = d.webhook_id
-           join domain_events e on e.id = d.event_id
-          where d.id = ? and d.platform_id = ?`,
-        [deliveryId, platformId],
-      );
-      const row = rows[0];
-      if (!row) throw new Error(`webhook delivery ${deliveryId} not found`);
-      const started = now();
-      if (row.status !== 'pending') return { status: row.status, statusCode: null, nextAttemptInMs: null };
-      const scheduledAt = row.next_attempt_at === null ? null : new Date(row.next_attempt_at).getTime();
-      if (!manual && scheduledAt !== null && scheduledAt > started.getTime()) {
-        return { status: 'pending', statusCode: null, nextAttemptInMs: scheduledAt - started.getTime() };
-      }
-      if (!row.active || row.deleted_at) {
-        await em.getConnection().execute("update webhook_deliveries set status = 'disabled', next_attempt_at = null, updated_at = now() where id = ?", [deliveryId]);
-        return { status: 'disabled', statusCode: null, nextAttemptInMs: null };
-      }
-
-      const finish = async (outcome: { statusCode: number | null; error: string | null; status: WebhookDeliveryStatus; nextAttemptInMs: number | null }) => {
-        const durationMs = Math.max(0, now().getTime() - started.getTime());
-        const nextAttemptAt = outcome.nextAttemptInMs === null ? null : new Date(now().getTime() + outcome.nextAttemptInMs);
-        await em.transactional(async (tx) => {
-          await record(tx, ref, { at: started, statusCode: outcome.statusCode, durationMs, error: outcome.error, manual }, { status: outcome.status, nextAttemptAt });
-          if (outcome.statusCode === 410) await tx.execute('update webhooks set active = false, updated_at = now() where id = ?', [row.webhook_id]);
-        });
-        return { status: outcome.status, statusCode: outcome.statusCode, nextAttemptInMs: outcome.nextAttemptInMs };
-      };
-      const retryOrFail = async (statusCode: number | null, error: string, retryAfterMs: number | null) => {
-        if (manual) return finish({ statusCode, error, status: 'failed', nextAttemptInMs: null });
-        const attemptsMade = (await em.getConnection().execute<{ n: string }[]>('select count(*) as n from webhook_delivery_attempts where delivery_id = ? and not manual', [deliveryId]))[0]!;
-        const delay = nextAttemptDelayMs({ schedule: settings.retrySchedule, attemptsMade: Number(attemptsMade.n) + 1, retryAfterMs, random: random() });
-        return finish({ statusCode, error: delay === null ? `${error}; no attempts left` : error, status: delay === null ? 'failed' : 'pending', nextAttemptInMs: delay });
-      };
-
-      const url = new URL(row.url);
-      const target = await resolveTarget(url, settings.allowlist, resolver);
-      if (!target.ok) {
-        if (target.retryable) return retryOrFail(null, target.reason, null);
-        return finish({ statusCode: null, error: target.reason, status: 'failed', nextAttemptInMs: null });
-      }
-
-      const body = JSON.stringify(webhookEnvelope({ id: row.event_id, type: row.type, payload: row.payload, occurredAt: new Date(row.occurred_at).toISOString() }));
-      const secret = openSecret(row.secret_sealed, key);
-      const headers = {
-        'content-type': 'application/json',
-        'user-agent': 'coursehub-webhooks/1',
-        ...signatureHeaders(secret, { eventId: row.event_id, timestamp: Math.floor(started.getTime() / 1000), body }),
-      };
-      let response;
+    async attemptWebhookDelivery(input: DeliveryRef & { manual?: boolean }): Promise<AttemptResult> {
+      // Heartbeat from the start, so no part of the attempt (queries, DNS, the request) outlives the
+      // heartbeat timeout unnoticed; a cancelled or timed-out attempt aborts its request.
+      const context = activityContext();
+      context?.heartbeat();
+      const heartbeat = context ? setInterval(() => context.heartbeat(), 1000) : undefined;
+      const abort = new AbortController();
+      const onCancel = () => abort.abort(context?.cancellationSignal.reason);
+      context?.cancellationSignal.addEventListener('abort', onCancel, { once: true });
+      const lease: { renew?: NodeJS.Timeout } = {};
       try {
-        response = await heartbeating(transport({ url, address: target.address, family: target.family, headers, body, timeoutMs: settings.timeoutMs }));
-      } catch (error) {
-        return retryOrFail(null, describeError(error), null);
+        return await attemptOnce(input, abort, lease);
+      } finally {
+        clearInterval(heartbeat);
+        clearInterval(lease.renew);
+        context?.cancellationSignal.removeEventListener('abort', onCancel);
       }
-      const { statusCode } = response;
-      if (statusCode >= 200 && statusCode < 300) return finish({ statusCode, error: null, status: 'succeeded', nextAttemptInMs: null });
-      if (statusCode === 410) return finish({ statusCode, error: 'HTTP 410 Gone: the webhook was disabled', status: 'failed', nextAttemptInMs: null });
-      const retryAfterHeader = response.headers['retry-after'];
-      const retryAfterMs = parseRetryAfter(Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader, now());
-      const detail = statusCode >= 300 && statusCode < 400
-        ? `HTTP ${statusCode}: redirects are not followed${response.headers.location ? ` (Location: ${String(response.headers.location).slice(0, 500)})` : ''}`
-        : `HTTP ${statusCode}${response.bodyStart ? `: ${response.bodyStart.slice(0, 500)}` : ''}`;
-      return retryOrFail(statusCode, detail, retryAfterMs);
     },
   };
+
+  async function attemptOnce({ platformId, deliveryId, manual = false }: DeliveryRef & { manual?: boolean }, abort: AbortController, lease: { renew?: NodeJS.Timeout }): Promise<AttemptResult> {
+    const ref = { platformId, deliveryId };
+    const em = orm.em.fork();
+    const rows: DeliveryRow[] = await em.getConnection().execute(
+      `select d.status, d.next_attempt_at, w.id as webhook_id, w.url, w.active, w.deleted_at, w.secret_sealed,
+              e.id as event_id, e.type, e.payload, e.occurred_at
+         from webhook_deliveries d
+         join webhooks w on w.id = d.webhook_id
+         join domain_events e on e.id = d.event_id
+        where d.id = ? and d.platform_id = ?`,
+      [deliveryId, platformId],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`webhook delivery ${deliveryId} not found`);
+    const started = now();
+    if (row.status !== 'pending') return { status: row.status, statusCode: null, nextAttemptInMs: null };
+    const scheduledAt = row.next_attempt_at === null ? null : new Date(row.next_attempt_at).getTime();
+    if (!manual && scheduledAt !== null && scheduledAt > started.getTime()) {
+      return { status: 'pending', statusCode: null, nextAttemptInMs: scheduledAt - started.getTime() };
+    }
+    if (!row.active || row.deleted_at) {
+      await em.getConnection().execute("update webhook_deliveries set status = 'disabled', next_attempt_at = null, updated_at = now() where id = ?", [deliveryId]);
+      return { status: 'disabled', statusCode: null, nextAttemptInMs: null };
+    }
+
+    // Claim the attempt: only one attempt at a time may send (see CLAIM_LEASE_MS).
+    let claimedUntil = new Date(started.getTime() + CLAIM_LEASE_MS);
+    const claimed: unknown[] = await em.getConnection().execute(
+      `update webhook_deliveries set next_attempt_at = ?, updated_at = now()
+        where id = ? and platform_id = ? and status = 'pending' and (next_attempt_at is null or next_attempt_at <= ?)
+        returning id`,
+      [claimedUntil, deliveryId, platformId, started],
+    );
+    if (claimed.length === 0) {
+      return { status: 'pending', statusCode: null, nextAttemptInMs: Math.max(CLAIM_RETRY_MIN_MS, (scheduledAt ?? 0) - started.getTime()) };
+    }
+    lease.renew = setInterval(() => {
+      const until = new Date(now().getTime() + CLAIM_LEASE_MS);
+      em.getConnection().execute(
+        "update webhook_deliveries set next_attempt_at = ? where id = ? and status = 'pending' and next_attempt_at = ? returning id",
+        [until, deliveryId, claimedUntil],
+      ).then(
+        (rows: unknown[]) => {
+          if (rows.length > 0) claimedUntil = until;
+          else abort.abort(new Error('the claim on the delivery was lost'));
+        },
+        (error: unknown) => abort.abort(error),
+      );
+    }, CLAIM_RENEW_MS);
+
+    const finish = async (outcome: { statusCode: number | null; error: string | null; status: WebhookDeliveryStatus; nextAttemptInMs: number | null }) => {
+      const durationMs = Math.max(0, now().getTime() - started.getTime());
+      const nextAttemptAt = outcome.nextAttemptInMs === null ? null : new Date(now().getTime() + outcome.nextAttemptInMs);
+      await em.transactional(async (tx) => {
+        await record(tx, ref, { at: started, statusCode: outcome.statusCode, durationMs, error: outcome.error, manual }, { status: outcome.status, nextAttemptAt });
+        if (outcome.statusCode === 410) await tx.execute('update webhooks set active = false, updated_at = now() where id = ?', [row.webhook_id]);
+      });
+      return { status: outcome.status, statusCode: outcome.statusCode, nextAttemptInMs: outcome.nextAttemptInMs };
+    };
+    const retryOrFail = async (statusCode: number | null, error: string, retryAfterMs: number | null) => {
+      if (manual) return finish({ statusCode, error, status: 'failed', nextAttemptInMs: null });
+      const attemptsMade = (await em.getConnection().execute<{ n: string }[]>('select count(*) as n from webhook_delivery_attempts where delivery_id = ? and not manual', [deliveryId]))[0]!;
+      const delay = nextAttemptDelayMs({ schedule: settings.retrySchedule, attemptsMade: Number(attemptsMade.n) + 1, retryAfterMs, random: random() });
+      return finish({ statusCode, error: delay === null ? `${error}; no attempts left` : error, status: delay === null ? 'failed' : 'pending', nextAttemptInMs: delay });
+    };
+
+    const url = new URL(row.url);
+    const target = await resolveTarget(url, settings.allowlist, resolver);
+    if (!target.ok) {
+      if (target.retryable) return retryOrFail(null, target.reason, null);
+      return finish({ statusCode: null, error: target.reason, status: 'failed', nextAttemptInMs: null });
+    }
+
+    const body = JSON.stringify(webhookEnvelope({ id: row.event_id, type: row.type, payload: row.payload, occurredAt: new Date(row.occurred_at).toISOString() }));
+    let secret: string;
+    try {
+      secret = openSecret(row.secret_sealed, key);
+    } catch {
+      return finish({ statusCode: null, error: 'secret_key cannot be opened with this SECRETS_KEY; save the webhook again', status: 'failed', nextAttemptInMs: null });
+    }
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'coursehub-webhooks/1',
+      ...signatureHeaders(secret, { eventId: row.event_id, timestamp: Math.floor(started.getTime() / 1000), body }),
+    };
+    let response;
+    try {
+      response = await transport({ url, address: target.address, family: target.family, headers, body, timeoutMs: settings.timeoutMs, signal: abort.signal });
+    } catch (error) {
+      // A cancelled attempt (or one that lost its claim) records nothing: its successor does.
+      if (abort.signal.aborted) throw error;
+      return retryOrFail(null, describeError(error), null);
+    }
+    const { statusCode } = response;
+    if (statusCode >= 200 && statusCode < 300) return finish({ statusCode, error: null, status: 'succeeded', nextAttemptInMs: null });
+    if (statusCode === 410) return finish({ statusCode, error: 'HTTP 410 Gone: the webhook was disabled', status: 'failed', nextAttemptInMs: null });
+    const retryAfterHeader = response.headers['retry-after'];
+    const retryAfterMs = parseRetryAfter(Array.isArray(retryAfterHeader) ? retryAfterHeader[0] : retryAfterHeader, now());
+    const detail = statusCode >= 300 && statusCode < 400
+      ? `HTTP ${statusCode}: redirects are not followed${response.headers.location ? ` (Location: ${String(response.headers.location).slice(0, 500)})` : ''}`
+      : `HTTP ${statusCode}${response.bodyStart ? `: ${response.bodyStart.slice(0, 500)}` : ''}`;
+    return retryOrFail(statusCode, detail, retryAfterMs);
+  }
 }

@@ -57,6 +57,8 @@ export interface PinnedRequest {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  /** Aborts the request (the activity attempt was cancelled or timed out): the socket is destroyed. */
+  signal?: AbortSignal;
 }
 
 export interface TransportResponse {
@@ -66,7 +68,7 @@ export interface TransportResponse {
   bodyStart: string;
 }
 
-/** Sends one POST; rejects on network errors and on the timeout. */
+/** Sends one POST; rejects on network errors, on the timeout and on `signal` aborting. */
 export type WebhookTransport = (request: PinnedRequest) => Promise<TransportResponse>;
 
 const BODY_KEPT = 1024;
@@ -93,10 +95,21 @@ export const pinnedHttpTransport: WebhookTransport = (request) =>
         else callback(null, request.address, request.family);
       },
     };
+    const { signal } = request;
+    if (signal?.aborted) {
+      reject(new Error(`request aborted: ${String(signal.reason)}`));
+      return;
+    }
     const req = (secure ? https : http).request(options);
     const timer = setTimeout(() => req.destroy(new Error(`no reply within ${request.timeoutMs} ms`)), request.timeoutMs);
-    req.on('error', (error) => {
+    const onAbort = () => req.destroy(new Error(`request aborted: ${String(signal?.reason)}`));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    req.on('error', (error) => {
+      done();
       reject(error);
     });
     req.on('response', (res) => {
@@ -109,11 +122,11 @@ export const pinnedHttpTransport: WebhookTransport = (request) =>
         }
       });
       res.on('end', () => {
-        clearTimeout(timer);
+        done();
         resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, bodyStart: Buffer.concat(chunks).toString('utf8').slice(0, BODY_KEPT) });
       });
       res.on('error', (error) => {
-        clearTimeout(timer);
+        done();
         reject(error);
       });
     });

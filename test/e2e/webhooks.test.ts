@@ -4,7 +4,9 @@
  * once per occurrence to every active subscribed webhook, signed; failures are retried on a short
  * schedule and visible in the history.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealSecret } from '../../activities/crypto/secret-box.ts';
 import { createActivities } from '../../activities/index.ts';
 import { parseCidrList } from '../../domain/ip-ranges.ts';
 import { webhookDeliveryWorkflowId } from '../../domain/workflow-ids.ts';
@@ -197,6 +199,18 @@ describe('retries, Retry-After, timeouts, 410, redirects, redelivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(receiver.requests('/gone')).toHaveLength(1);
     expect((await deliveries(t, id)).data).toHaveLength(1);
+  });
+
+  it('fails a delivery whose secret_key cannot be opened with this SECRETS_KEY: one attempt, nothing sent, no retry', async () => {
+    const t = await tenant();
+    const id = await webhook(t, '/other-key', ['user_registered']);
+    // Sealed with another SECRETS_KEY (a key changed without saving the webhook again).
+    await stack.orm.em.fork().getConnection().execute('update webhooks set secret_sealed = ? where id = ?', [sealSecret(SECRET, randomBytes(32)), id]);
+    await grant(t, uniqueEmail());
+    const [delivery] = await settled(t, id, 1);
+    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 1, next_attempt_at: null });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: null, error: 'secret_key cannot be opened with this SECRETS_KEY; save the webhook again' })]);
+    expect(receiver.requests('/other-key')).toEqual([]);
   });
 
   it('never follows a redirect, not even to a private address', async () => {
