@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Platform, PlatformAppearance } from '../db/entities/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { activeProvider, chooseSender, htmlToText, MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS, messageIdFor, type MailSender, type MailStatus } from '../domain/mail-delivery.ts';
+import { activeProvider, chooseSender, htmlToText, MAIL_CLAIM_LEASE_MS, messageIdFor, type MailSender, type MailStatus } from '../domain/mail-delivery.ts';
 import { secretsKeyFrom } from './crypto/secret-box.ts';
 import type { ActivityDeps } from './deps.ts';
 import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailEndpoints, type OutboundMessage, type SendResult } from './mail-transports/index.ts';
@@ -34,14 +35,34 @@ type Claim = { mail: MailRow } | { outcome: DeliveryOutcome };
 
 /** How often an attempt looks again while another attempt holds the mail. */
 const CLAIM_POLL_MS = 250;
+/** How often a running attempt renews its claim and heartbeats. */
+const CLAIM_RENEW_MS = 2_000;
+
+/** Tells Temporal this attempt is alive; outside an activity (direct calls in tests) there is no one to tell. */
+function heartbeat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    // not running as an activity
+  }
+}
+
+/** Keeps the claim of a running attempt fresh until `stop()`. */
+function keepClaim(em: EntityManager, mailId: string): { stop(): void } {
+  const timer = setInterval(() => {
+    heartbeat();
+    em.execute(`update mail_log set claimed_at = now() where id = ? and status = 'sending'`, [mailId]).catch(() => undefined);
+  }, CLAIM_RENEW_MS);
+  return { stop: () => clearInterval(timer) };
+}
 
 export const UNOPENABLE_SECRETS_ERROR = 'provider secrets cannot be opened with this SECRETS_KEY; save the provider again';
 
 /**
  * Claims the mail for this attempt (`sending`) in one statement, so no transaction or row lock
  * spans the provider call. A mail claimed by another attempt is waited for until that attempt
- * records its outcome or its claim is older than an attempt may run (the attempt is gone: take it
- * over). A mail already sent or recorded is never claimed again.
+ * records its outcome or stops renewing its claim (the attempt is gone: take it over). A mail
+ * already sent or recorded is never claimed again.
  */
 async function claimMail(em: EntityManager, platformId: string, mailId: string): Promise<Claim> {
   for (;;) {
@@ -50,13 +71,14 @@ async function claimMail(em: EntityManager, platformId: string, mailId: string):
        where id = ? and platform_id = ?
          and (status in ('pending', 'failed') or (status = 'sending' and claimed_at < now() - ? * interval '1 millisecond'))
        returning id, "to", subject, html, sender_name, sender_email, status, provider`,
-      [mailId, platformId, MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS],
+      [mailId, platformId, MAIL_CLAIM_LEASE_MS],
     );
     if (claimed[0]) return { mail: claimed[0] };
     const rows: Pick<MailRow, 'status' | 'provider'>[] = await em.execute('select status, provider from mail_log where id = ? and platform_id = ?', [mailId, platformId]);
     const found = rows[0];
     if (!found) throw ApplicationFailure.nonRetryable(`mail ${mailId} is not in the mail log of platform ${platformId}`, 'MailNotFound');
     if (found.status === 'sent' || found.status === 'recorded') return { outcome: { status: found.status, provider: found.provider } };
+    heartbeat();
     await sleep(CLAIM_POLL_MS);
   }
 }
@@ -120,39 +142,50 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
       const claim = await claimMail(em, platformId, mailId);
       if ('outcome' in claim) return claim.outcome;
       const { mail } = claim;
-
-      // Only the provider that sends is opened: a stale secret of an inactive one never blocks mail.
-      const sending = activeProvider(await providerRows(em));
-      let opened: ProviderSettings | null = null;
-      if (sending) {
-        try {
-          opened = openProvider(sending, secrets());
-        } catch {
-          await recordFailure(em, mailId, sending.provider, UNOPENABLE_SECRETS_ERROR);
-          throw ApplicationFailure.nonRetryable(`${sending.provider}: ${UNOPENABLE_SECRETS_ERROR}`, 'MailDeliveryRefused');
-        }
-      }
-      const { transport, settings } = chooseTransport(opened, mailEndpoints);
-      const providerSender = settings ? { email: settings.fields.email, name: settings.fields.display_name } : null;
-
-      let result: SendResult;
+      const lease = keepClaim(em, mailId);
       try {
-        const message = await outboundMessage(em, mail, platformId, providerSender, mailEndpoints);
-        result = await transport.send(message);
-      } catch (error) {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        await recordFailure(em, mailId, transport.name, failure.message);
-        const retryable = !(failure instanceof MailTransportError) || failure.retryable;
-        const text = `${transport.name}: ${failure.message}`;
-        throw retryable ? ApplicationFailure.retryable(text, 'MailDeliveryFailed') : ApplicationFailure.nonRetryable(text, 'MailDeliveryRefused');
+        return await deliverClaimed(em, platformId, mail);
+      } finally {
+        lease.stop();
       }
-      const status: MailStatus = result.recordedOnly ? 'recorded' : 'sent';
-      await em.execute(
-        `update mail_log set status = ?, provider = ?, provider_message_id = ?, attempts = attempts + 1, last_error = null, delivered_at = ?
-         where id = ?`,
-        [status, transport.name, result.providerMessageId ?? null, result.recordedOnly ? null : now(), mailId],
-      );
-      return { status, provider: transport.name };
     },
   };
+
+  /** The rest of an attempt once it holds the mail: open the provider, send, record. */
+  async function deliverClaimed(em: EntityManager, platformId: string, mail: MailRow): Promise<DeliveryOutcome> {
+    const mailId = mail.id;
+
+    // Only the provider that sends is opened: a stale secret of an inactive one never blocks mail.
+    const sending = activeProvider(await providerRows(em));
+    let opened: ProviderSettings | null = null;
+    if (sending) {
+      try {
+        opened = openProvider(sending, secrets());
+      } catch {
+        await recordFailure(em, mailId, sending.provider, UNOPENABLE_SECRETS_ERROR);
+        throw ApplicationFailure.nonRetryable(`${sending.provider}: ${UNOPENABLE_SECRETS_ERROR}`, 'MailDeliveryRefused');
+      }
+    }
+    const { transport, settings } = chooseTransport(opened, mailEndpoints);
+    const providerSender = settings ? { email: settings.fields.email, name: settings.fields.display_name } : null;
+
+    let result: SendResult;
+    try {
+      const message = await outboundMessage(em, mail, platformId, providerSender, mailEndpoints);
+      result = await transport.send(message);
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      await recordFailure(em, mailId, transport.name, failure.message);
+      const retryable = !(failure instanceof MailTransportError) || failure.retryable;
+      const text = `${transport.name}: ${failure.message}`;
+      throw retryable ? ApplicationFailure.retryable(text, 'MailDeliveryFailed') : ApplicationFailure.nonRetryable(text, 'MailDeliveryRefused');
+    }
+    const status: MailStatus = result.recordedOnly ? 'recorded' : 'sent';
+    await em.execute(
+      `update mail_log set status = ?, provider = ?, provider_message_id = ?, attempts = attempts + 1, last_error = null, delivered_at = ?
+       where id = ?`,
+      [status, transport.name, result.providerMessageId ?? null, result.recordedOnly ? null : now(), mailId],
+    );
+    return { status, provider: transport.name };
+  }
 }

@@ -25,6 +25,12 @@ export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'recorded';
  */
 export const MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS = 2 * 60_000;
 
+/**
+ * A running attempt renews its claim on the mail (and heartbeats) every few seconds; a claim not
+ * renewed for this long belongs to an attempt that is gone (a killed worker) and may be taken over.
+ */
+export const MAIL_CLAIM_LEASE_MS = 10_000;
+
 export interface ProviderShape {
   /** Plain fields besides `active`, returned as stored. */
   fields: readonly string[];

@@ -13,6 +13,8 @@ import { mailDeliveryWorkflowId } from '../domain/workflow-ids.ts';
  */
 const mail = proxyActivities<Activities>({
   startToCloseTimeout: MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS,
+  // The attempt heartbeats while it runs: one lost with a killed worker is retried within seconds.
+  heartbeatTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
