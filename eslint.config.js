@@ -30,8 +30,9 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
           patterns: [
             { group: ['@mikro-orm/*', 'pg', 'ioredis', 'fastify', 'fastify-*', '@fastify/*', 'nodemailer', 'undici'], message: 'No I/O libraries in workflow code.' },
-            { group: ['../db/*', '../db/**', '../api/**', '../worker/**'], message: 'Workflows reach the database only through activities.' },
-            { group: ['../activities/*', '../activities/**'], allowTypeImports: true, message: 'Import activities as types only; call them through proxyActivities.' },
+            // `**/` so the rule holds at any folder depth (workflows/shared/x.ts imports '../../db/...').
+            { group: ['**/db', '**/db/**', '**/api/**', '**/worker/**', '**/scripts/**'], message: 'Workflows reach the database only through activities.' },
+            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activities as types only; call them through proxyActivities.' },
           ],
         },
       ],

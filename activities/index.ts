@@ -1,14 +1,14 @@
-import type { ActivityDeps } from './deps.ts';
-import { audiobookAccessActivities } from './audiobook-access.ts';
-import { courseAccessActivities } from './course-access.ts';
-import { courseMailActivities } from './course-mails.ts';
-import { mailDeliveryActivities } from './mail-delivery.ts';
-import { orderActivities } from './orders.ts';
-import { participantActivities } from './participants.ts';
-import { progressEventActivities } from './progress-events.ts';
+import type { ActivityDeps } from './shared/deps.ts';
+import { audiobookAccessActivities } from './access/audiobook-access.ts';
+import { courseAccessActivities } from './access/course-access.ts';
+import { courseMailActivities } from './access/course-mails.ts';
+import { mailDeliveryActivities } from './mail/delivery.ts';
+import { orderActivities } from './access/orders.ts';
+import { participantActivities } from './access/participants.ts';
+import { progressEventActivities } from './access/progress-events.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
 
-export type { ActivityDeps } from './deps.ts';
+export type { ActivityDeps } from './shared/deps.ts';
 
 /** Every activity the worker registers, built once from real dependencies (or fakes in tests). */
 export function createActivities(deps: ActivityDeps) {

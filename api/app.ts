@@ -1,20 +1,20 @@
 import type { Client } from '@temporalio/client';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { secretsKeyFrom } from '../activities/crypto/secret-box.ts';
-import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../activities/mail-transports/endpoints.ts';
+import { secretsKeyFrom } from '../db/secret-box.ts';
+import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../activities/mail/transports/endpoints.ts';
 import type { Orm } from '../db/orm.ts';
-import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR } from '../domain/config.ts';
+import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR } from '../domain/shared/config.ts';
 import { accessRoutes } from './access/index.ts';
 import { adminRoutes } from './admin/index.ts';
 import { configurationRoutes } from './configuration/index.ts';
-import { fileRoutes } from './files.ts';
-import { healthRoutes } from './health.ts';
-import { errorsPlugin, frameworkErrorReply } from './plugins/errors.ts';
-import { openapiPlugin } from './plugins/openapi.ts';
-import { ormPlugin } from './plugins/orm.ts';
-import type { RateLimitSettings } from './rate-limits/store.ts';
-import { createWorkflowStarter, type WorkflowStarter } from './workflow-starter.ts';
+import { fileRoutes } from './shared/file-routes.ts';
+import { healthRoutes } from './shared/health.ts';
+import { errorsPlugin, frameworkErrorReply } from './shared/errors-plugin.ts';
+import { openapiPlugin } from './shared/openapi.ts';
+import { ormPlugin } from './shared/orm-context.ts';
+import type { RateLimitSettings } from './shared/rate-limits/store.ts';
+import { createWorkflowStarter, type WorkflowStarter } from './shared/workflow-starter.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,9 +1,9 @@
 /** `npm run api`: the HTTP server. Closes gracefully on SIGINT and SIGTERM. */
 import { Client, Connection } from '@temporalio/client';
-import { secretsKeyFrom } from '../activities/crypto/secret-box.ts';
-import { mailEndpointsFrom } from '../activities/mail-transports/endpoints.ts';
+import { secretsKeyFrom } from '../db/secret-box.ts';
+import { mailEndpointsFrom } from '../activities/mail/transports/endpoints.ts';
 import { openOrm } from '../db/orm.ts';
-import { parseConfig } from '../domain/config.ts';
+import { parseConfig } from '../domain/shared/config.ts';
 import { buildApp } from './app.ts';
 
 const config = parseConfig(process.env);

@@ -1,11 +1,11 @@
 /** `npm run worker`: runs every workflow and activity on the configured task queue until SIGTERM. */
 import { NativeConnection } from '@temporalio/worker';
-import { secretsKeyFrom } from '../activities/crypto/secret-box.ts';
+import { secretsKeyFrom } from '../db/secret-box.ts';
 import { createActivities } from '../activities/index.ts';
-import { mailEndpointsFrom } from '../activities/mail-transports/endpoints.ts';
+import { mailEndpointsFrom } from '../activities/mail/transports/endpoints.ts';
 import { webhookSettingsFrom } from '../activities/webhooks/delivery.ts';
 import { openOrm } from '../db/orm.ts';
-import { parseConfig } from '../domain/config.ts';
+import { parseConfig } from '../domain/shared/config.ts';
 import { bundleWorkflows, createWorker } from './create-worker.ts';
 
 const config = parseConfig(process.env);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Context } from '@temporalio/activity';
-import type { DomainEventType } from '../../domain/events.ts';
-import { parseCidrList, type Cidr } from '../../domain/ip-ranges.ts';
+import type { DomainEventType } from '../../domain/shared/events.ts';
+import { parseCidrList, type Cidr } from '../../domain/shared/ip-ranges.ts';
 import {
   DEFAULT_RETRY_SCHEDULE,
   nextAttemptDelayMs,
@@ -9,9 +9,9 @@ import {
   parseRetrySchedule,
   webhookEnvelope,
   type WebhookDeliveryStatus,
-} from '../../domain/webhooks.ts';
-import { openSecret, secretsKeyFrom } from '../crypto/secret-box.ts';
-import type { ActivityDeps } from '../deps.ts';
+} from '../../domain/shared/webhooks.ts';
+import { openSecret, secretsKeyFrom } from '../../db/secret-box.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
 import { signatureHeaders } from './signing.ts';
 import { pinnedHttpTransport, resolveTarget, systemResolver, type Resolver, type WebhookTransport } from './transport.ts';
 

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { addressAllowed, formatIpAddress, parseIpAddress, type Cidr } from '../../domain/ip-ranges.ts';
+import { addressAllowed, formatIpAddress, parseIpAddress, type Cidr } from '../../domain/shared/ip-ranges.ts';
 
 /**
  * Outgoing webhook HTTP, safe against server-side request forgery (DESIGN.md section 3): the

@@ -1,8 +1,8 @@
 import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { nextCommandSeqs } from '../../db/command-seq.ts';
-import type { AccessLevel } from '../../domain/access-level.ts';
+import { nextCommandSeqs } from '../../db/repositories/access/command-seq.ts';
+import type { AccessLevel } from '../../domain/access/access-level.ts';
 import {
   AudiobookGrantEntry,
   AudiobookRevokeEntry,
@@ -12,10 +12,10 @@ import {
   checkBatch,
   entriesOf,
   referencedIds,
-} from '../../domain/grant-entries.ts';
-import { badRequest } from '../errors.ts';
-import { platformOf } from '../plugins/api-key-auth.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+} from '../../domain/access/grant-entries.ts';
+import { badRequest } from '../shared/errors.ts';
+import { platformOf } from './api-key-auth.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { knownItemIds, type ItemKind } from './items.ts';
 import { EntryProblem, GrantQueuedReply } from './schemas.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { platformOf } from '../plugins/api-key-auth.ts';
-import { ErrorBody } from '../schemas.ts';
+import { platformOf } from './api-key-auth.ts';
+import { ErrorBody } from '../shared/schemas.ts';
 import { AudiobookList, CourseList } from './schemas.ts';
 
 const security = [{ apiKey: [] }];

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { normalizeEmail } from '../../domain/email.ts';
-import { platformOf } from '../plugins/api-key-auth.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { normalizeEmail } from '../../domain/shared/email.ts';
+import { platformOf } from './api-key-auth.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { EnrollmentsQuery, EnrollmentsReply } from './schemas.ts';
 
 interface EnrolmentRow {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { accessRateLimits } from '../plugins/access-rate-limits.ts';
-import { apiKeyAuth } from '../plugins/api-key-auth.ts';
-import { inputLimits } from '../plugins/input-limits.ts';
-import type { RateLimitSettings } from '../rate-limits/store.ts';
+import { accessRateLimits } from './rate-limits.ts';
+import { apiKeyAuth } from './api-key-auth.ts';
+import { inputLimits } from '../shared/input-guard.ts';
+import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
 import { catalogueRoutes } from './catalogue.ts';
 import { accessCommandRoutes } from './access-commands.ts';
 import { enrollmentRoutes } from './enrollments.ts';

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { nextCommandSeqs } from '../../db/command-seq.ts';
-import { OrderInput, orderedCourses, type OrderItem } from '../../domain/order-contents.ts';
-import { badRequest, notFound } from '../errors.ts';
-import { platformOf } from '../plugins/api-key-auth.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { nextCommandSeqs } from '../../db/repositories/access/command-seq.ts';
+import { OrderInput, orderedCourses, type OrderItem } from '../../domain/access/order-contents.ts';
+import { badRequest, notFound } from '../shared/errors.ts';
+import { platformOf } from './api-key-auth.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { knownItemIds } from './items.ts';
 
 const OrderIdReply = z.object({ id: z.uuid() });

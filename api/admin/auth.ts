@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { secretsEqual } from '../auth/tokens.ts';
-import { HttpError } from '../errors.ts';
+import { secretsEqual } from '../shared/tokens.ts';
+import { HttpError } from '../shared/errors.ts';
 
 /** Operator API authentication: `Authorization: Bearer <ADMIN_TOKEN>`. */
 export const operatorAuth = fp(

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuditLogEntry, ConfigurationKey } from '../../db/entities/index.ts';
-import { generateToken, hashToken, tokenPrefix } from '../auth/tokens.ts';
-import { notFound } from '../errors.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
+import { notFound } from '../shared/errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { usePlatform } from './platform-scope.ts';
 import { AuditLogReply, ConfigurationKeyParams, ConfigurationKeyReply, CreateConfigurationKeyBody, PlatformParams, RevokedKeyReply, data } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Enrolment, Lesson, Participant, type ILesson, type IParticipant } from '../../db/entities/index.ts';
-import { normalizeEmail } from '../../domain/email.ts';
-import { HttpError, notFound } from '../errors.ts';
+import { normalizeEmail } from '../../domain/shared/email.ts';
+import { HttpError, notFound } from '../shared/errors.ts';
 
 /**
  * The participant and lesson a learner-app report names (lesson completion, quiz result): 404 for

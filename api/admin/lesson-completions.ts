@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LessonCompletion } from '../../db/entities/index.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { learnerInLesson } from './learner.ts';
 import { usePlatform } from './platform-scope.ts';
 import { LessonCompletionBody, LessonCompletionReply, PlatformParams, data } from './schemas.ts';

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AudiobookAccess, Enrolment, MailLogEntry, Participant, Section } from '../../db/entities/index.ts';
-import type { AccessLevel } from '../../domain/access-level.ts';
-import { visibleLessonIds } from '../../domain/access-level.ts';
-import { normalizeEmail } from '../../domain/email.ts';
-import { notFound } from '../errors.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import type { AccessLevel } from '../../domain/access/access-level.ts';
+import { visibleLessonIds } from '../../domain/access/access-level.ts';
+import { normalizeEmail } from '../../domain/shared/email.ts';
+import { notFound } from '../shared/errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { usePlatform } from './platform-scope.ts';
 import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParams, data } from './schemas.ts';
 

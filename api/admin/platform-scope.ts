@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Platform, type IPlatform } from '../../db/entities/index.ts';
-import { notFound } from '../errors.ts';
-import { scopeToPlatform } from '../plugins/orm.ts';
+import { notFound } from '../shared/errors.ts';
+import { scopeToPlatform } from '../shared/orm-context.ts';
 
 /** Loads the platform an operator route names (404 when unknown) and scopes the request to it. */
 export async function usePlatform(em: EntityManager, platformId: string): Promise<IPlatform> {

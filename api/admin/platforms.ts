@@ -2,9 +2,9 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Platform, PlatformApiKey } from '../../db/entities/index.ts';
-import { generateToken, hashToken, tokenPrefix } from '../auth/tokens.ts';
-import { HttpError } from '../errors.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
+import { HttpError } from '../shared/errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { usePlatform } from './platform-scope.ts';
 import { AllowedDomainsBody, AllowedDomainsReply, ApiKeyReply, CreatePlatformBody, PlatformParams, PlatformReply, data } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { QuizResult } from '../../db/entities/index.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { learnerInLesson } from './learner.ts';
 import { usePlatform } from './platform-scope.ts';
 import { PlatformParams, data } from './schemas.ts';

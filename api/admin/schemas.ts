@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CONFIGURATION_SCOPES } from '../../domain/configuration-keys.ts';
+import { CONFIGURATION_SCOPES } from '../../domain/access/configuration-keys.ts';
 
-export { data } from '../schemas.ts';
+export { data } from '../shared/schemas.ts';
 
 export const PlatformParams = z.object({ platform_id: z.uuid() });
 export const CourseParams = PlatformParams.extend({ course_id: z.uuid() });

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { documentReply, patchDocument, readDocument, type AppearanceDocument } from './appearance.ts';
 import { configurationKeyOf } from './auth.ts';
-import { fileUrlFor } from './files-url.ts';
-import type { ImageStore } from './image-store.ts';
+import { fileUrlFor } from '../shared/file-url.ts';
+import type { ImageStore } from '../shared/image-store.ts';
 import { data } from './schemas.ts';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PlatformAppearance } from '../../db/entities/index.ts';
-import { applyPatch, withDefaults } from '../../domain/appearance.ts';
-import type { ImageStore } from './image-store.ts';
+import { applyPatch, withDefaults } from '../../domain/access/appearance.ts';
+import type { ImageStore } from '../shared/image-store.ts';
 import type { ImageInput } from './schemas.ts';
 
 type Json = Record<string, unknown>;

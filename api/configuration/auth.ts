@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ConfigurationKey, PlatformApiKey } from '../../db/entities/index.ts';
-import { keyUnusableReason, scopeAllows, type ConfigurationScope, type RequiredScope } from '../../domain/configuration-keys.ts';
-import { hashToken } from '../auth/tokens.ts';
-import { HttpError, unauthorized } from '../errors.ts';
-import { scopeToPlatform } from '../plugins/orm.ts';
+import { keyUnusableReason, scopeAllows, type ConfigurationScope, type RequiredScope } from '../../domain/access/configuration-keys.ts';
+import { hashToken } from '../shared/tokens.ts';
+import { HttpError, unauthorized } from '../shared/errors.ts';
+import { scopeToPlatform } from '../shared/orm-context.ts';
 
 export interface AuthenticatedConfigurationKey {
   id: string;

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { openSecret, sealSecret } from '../../activities/crypto/secret-box.ts';
-import type { MailEndpoints } from '../../activities/mail-transports/endpoints.ts';
-import { checkProvider, type TestMail } from '../../activities/mail-transports/provider-check.ts';
+import { openSecret, sealSecret } from '../../db/secret-box.ts';
+import type { MailEndpoints } from '../../activities/mail/transports/endpoints.ts';
+import { checkProvider, type TestMail } from '../../activities/mail/transports/provider-check.ts';
 import { MailDeliveryProvider, MailLogEntry, Platform, type IMailDeliveryProvider } from '../../db/entities/index.ts';
 import {
   activeProvider,
@@ -15,11 +15,11 @@ import {
   PROVIDER_SHAPES,
   providerProblems,
   type MailProviderName,
-} from '../../domain/mail-delivery.ts';
-import { notFound } from '../errors.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+} from '../../domain/shared/mail-delivery.ts';
+import { notFound } from '../shared/errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { configurationKeyOf } from './auth.ts';
-import { unprocessable } from './errors.ts';
+import { unprocessable } from '../shared/validation-errors.ts';
 import { data } from './schemas.ts';
 
 declare module 'fastify' {

@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Course, Platform, type ICourse } from '../../db/entities/index.ts';
-import { platformAppUrl } from '../../domain/platform-url.ts';
-import { notFound } from '../errors.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { platformAppUrl } from '../../domain/access/platform-url.ts';
+import { notFound } from '../shared/errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { configurationKeyOf } from './auth.ts';
 import {
   CourseParams,

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { RateLimitSettings } from '../rate-limits/store.ts';
+import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
 import { appearanceConfigurationRoutes } from './platform.ts';
-import { auditLog } from './audit.ts';
+import { auditLog } from '../shared/audit.ts';
 import { configurationKeyAuth } from './auth.ts';
-import { jsonBodiesOnly } from './content-type.ts';
+import { jsonBodiesOnly } from '../shared/json-only.ts';
 import { emailDeliveryRoutes } from './email-delivery.ts';
 import { emailTemplateRoutes } from './email-templates.ts';
-import { configurationErrorHandler } from './errors.ts';
-import { createImageStore } from './image-store.ts';
-import { configurationWriteLimit } from './rate-limit.ts';
+import { configurationErrorHandler } from '../shared/validation-errors.ts';
+import { createImageStore } from '../shared/image-store.ts';
+import { configurationWriteLimit } from '../shared/write-limit.ts';
 import { selfRoutes } from './self.ts';
 import { webhookRoutes } from './webhooks.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Platform } from '../../db/entities/index.ts';
 import type { AppearanceDocument } from './appearance.ts';
 import { appearanceRoutes, type OwnFields } from './appearance-routes.ts';
-import type { ImageStore } from './image-store.ts';
+import type { ImageStore } from '../shared/image-store.ts';
 import { PlatformSettingsPatch, PlatformSettingsReply, WelcomeSectionPatch, WelcomeSectionReply } from './schemas.ts';
 
 const PLATFORM_SETTINGS: AppearanceDocument = {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isHexColor, isWebUrl } from '../../domain/appearance.ts';
-import { CONFIGURATION_SCOPES } from '../../domain/configuration-keys.ts';
-import { checkImage } from '../../domain/images.ts';
+import { isHexColor, isWebUrl } from '../../domain/access/appearance.ts';
+import { CONFIGURATION_SCOPES } from '../../domain/access/configuration-keys.ts';
+import { checkImage } from '../../domain/shared/images.ts';
 
-export { data } from '../schemas.ts';
+export { data } from '../shared/schemas.ts';
 
 const text = z.string().trim().max(255);
 /** HTML is stored as sent (docs/decisions.md, "HTML content of the configuration interface"). */

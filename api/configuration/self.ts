@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Platform } from '../../db/entities/index.ts';
-import { ErrorBody } from '../schemas.ts';
+import { ErrorBody } from '../shared/schemas.ts';
 import { configurationKeyOf } from './auth.ts';
 import { data, SelfReply } from './schemas.ts';
 

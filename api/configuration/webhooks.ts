@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sealSecret } from '../../activities/crypto/secret-box.ts';
+import { sealSecret } from '../../db/secret-box.ts';
 import { Webhook, WebhookDelivery, WebhookDeliveryAttempt, type IWebhook, type IWebhookDelivery } from '../../db/entities/index.ts';
-import { DOMAIN_EVENT_TYPES } from '../../domain/events.ts';
-import { DELIVERIES_PER_PAGE, WEBHOOK_DELIVERY_STATUSES, webhookUrlProblem } from '../../domain/webhooks.ts';
-import { HttpError, notFound } from '../errors.ts';
-import { ErrorBody, ValidationErrorBody } from '../schemas.ts';
+import { DOMAIN_EVENT_TYPES } from '../../domain/shared/events.ts';
+import { DELIVERIES_PER_PAGE, WEBHOOK_DELIVERY_STATUSES, webhookUrlProblem } from '../../domain/shared/webhooks.ts';
+import { HttpError, notFound } from '../shared/errors.ts';
+import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { configurationKeyOf } from './auth.ts';
 import { data } from './schemas.ts';
 

@@ -1,23 +1,23 @@
-export * from './platform.ts';
-export * from './course.ts';
-export * from './audiobook.ts';
-export * from './participant.ts';
-export * from './mail-log.ts';
-export * from './mail-delivery.ts';
-export * from './configuration.ts';
-export * from './order.ts';
-export * from './domain-event.ts';
-export * from './webhook.ts';
-import { Audiobook } from './audiobook.ts';
-import { Course, Lesson, Section } from './course.ts';
-import { MailLogEntry } from './mail-log.ts';
-import { MailDeliveryProvider } from './mail-delivery.ts';
-import { configurationEntities } from './configuration.ts';
-import { AccessSource, AudiobookAccess, Enrolment, Participant } from './participant.ts';
-import { DomainEvent } from './domain-event.ts';
-import { webhookEntities } from './webhook.ts';
-import { Order } from './order.ts';
-import { Platform, PlatformApiKey } from './platform.ts';
+export * from './access/platform.ts';
+export * from './access/course.ts';
+export * from './access/audiobook.ts';
+export * from './access/participant.ts';
+export * from './shared/mail-log.ts';
+export * from './access/mail-delivery.ts';
+export * from './access/configuration.ts';
+export * from './access/order.ts';
+export * from './shared/domain-event.ts';
+export * from './shared/webhook.ts';
+import { Audiobook } from './access/audiobook.ts';
+import { Course, Lesson, Section } from './access/course.ts';
+import { MailLogEntry } from './shared/mail-log.ts';
+import { MailDeliveryProvider } from './access/mail-delivery.ts';
+import { configurationEntities } from './access/configuration.ts';
+import { AccessSource, AudiobookAccess, Enrolment, Participant } from './access/participant.ts';
+import { DomainEvent } from './shared/domain-event.ts';
+import { webhookEntities } from './shared/webhook.ts';
+import { Order } from './access/order.ts';
+import { Platform, PlatformApiKey } from './access/platform.ts';
 
 export const entities = [
   Platform, PlatformApiKey, Course, Section, Lesson, Audiobook, Participant, Enrolment, AudiobookAccess, MailLogEntry,

@@ -10,7 +10,7 @@
  */
 import Fastify from 'fastify';
 import pg from 'pg';
-import { hashToken } from '../../api/auth/tokens.ts';
+import { hashToken } from '../../api/shared/tokens.ts';
 import type { HttpLoad } from './http-load.ts';
 import { closedLoop, type LoadResult } from './load.ts';
 import { POOL_MAX } from './stack.ts';

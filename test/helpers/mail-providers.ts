@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../../activities/mail-transports/endpoints.ts';
+import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../../activities/mail/transports/endpoints.ts';
 
 // ----- MIME (what nodemailer writes: headers, multipart/alternative, quoted-printable or base64)
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TEMPLATES } from '../../../domain/mail-templates.ts';
+import { DEFAULT_TEMPLATES } from '../../../domain/access/mail-templates.ts';
 import { createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
 import { configure, createConfigurationKey, mailLog } from '../../helpers/configuration.ts';
 import { eventually, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';

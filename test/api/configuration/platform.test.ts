@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_IMAGE_BYTES } from '../../../domain/images.ts';
+import { MAX_IMAGE_BYTES } from '../../../domain/shared/images.ts';
 import { createPlatform, type TestPlatform } from '../../helpers/fixtures.ts';
 import { configure, createConfigurationKey } from '../../helpers/configuration.ts';
 import { GIF_1X1, JPEG_1X1, PNG_1X1, pngOfSize, upload } from '../../helpers/images.ts';

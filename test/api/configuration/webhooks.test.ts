@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSecret } from '../../../activities/crypto/secret-box.ts';
-import { DOMAIN_EVENT_TYPES } from '../../../domain/events.ts';
-import { webhookRedeliveryWorkflowId } from '../../../domain/workflow-ids.ts';
+import { openSecret } from '../../../db/secret-box.ts';
+import { DOMAIN_EVENT_TYPES } from '../../../domain/shared/events.ts';
+import { webhookRedeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
 import { auditLog, configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
 import { createPlatform, type TestPlatform } from '../../helpers/fixtures.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';

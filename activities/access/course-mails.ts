@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Course, CourseMailTemplate, Enrolment, LessonCompletion, Participant, Platform } from '../../db/entities/index.ts';
+import { courseTemplateView, existingParticipantInvitation, platformTemplate, type EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
+import { courseMailPlan, type PlannedMail } from '../../domain/access/course-mail-schedule.ts';
+import { isCourseInvitationSlug } from '../../domain/access/mail-template-rules.ts';
+import type { MailTags } from '../../domain/access/mail-templates.ts';
+import { platformLoginUrl } from '../../domain/access/platform-url.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import { sendMail, type QueuedMail } from '../mail/render.ts';
+import { tenantEm } from '../shared/tenant-em.ts';
+
+export interface CourseMailTarget {
+  platformId: string;
+  courseId: string;
+  participantId: string;
+}
+
+export interface PlanCourseMailsInput extends CourseMailTarget {
+  /** Absent: mails timed from the enrolment; present: mails sent after this lesson. */
+  lessonId?: string | null;
+}
+
+export interface SendTestMailInput {
+  platformId: string;
+  courseId: string | null;
+  slug: string;
+  to: string;
+  /** Makes a retried activity record the test mail once. */
+  requestId: string;
+}
+
+/** `sent`: this call recorded the mail; `mailId`: the mail still to deliver (workflows/mail-delivery.ts). */
+export interface MailOutcome {
+  sent: boolean;
+  mailId?: string | null;
+}
+
+const outcome = (queued: QueuedMail): MailOutcome => ({ sent: queued.recorded, mailId: queued.mailId });
+
+interface TagSource {
+  platformId: string;
+  participantId?: string;
+  courseId?: string | null;
+}
+
+/** The values of a mail's tags; a test mail has no participant and uses sample values. */
+async function tagsFor(em: EntityManager, urlTemplate: string, { platformId, participantId, courseId }: TagSource): Promise<MailTags> {
+  const platform = await em.findOneOrFail(Platform, platformId);
+  const participant = participantId ? await em.findOneOrFail(Participant, participantId) : null;
+  const course = courseId ? await em.findOne(Course, courseId) : null;
+  return {
+    loginLink: platformLoginUrl(urlTemplate, platform.subdomain),
+    participantName: participant ? (participant.name ?? participant.email) : 'Test participant',
+    participantEmail: participant?.email ?? '',
+    platformTitle: platform.title,
+    courseTitle: course?.title ?? platform.title,
+  };
+}
+
+/** Course mails: the course's own reinvitation, timed mails after enrolment or a lesson, test mails. */
+export function courseMailActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
+  const mailParticipant = async (em: EntityManager, target: CourseMailTarget, template: EffectiveTemplate, dedupeKey: string) => {
+    const participant = await em.findOneOrFail(Participant, target.participantId);
+    const tags = await tagsFor(em, platformUrlTemplate, target);
+    return sendMail(em, { platformId: target.platformId, to: participant.email, template, tags, dedupeKey, now: now() });
+  };
+
+  return {
+    /** The course's active timed mails for this trigger, with the delay until each is due. */
+    async planCourseMails({ platformId, courseId, participantId, lessonId }: PlanCourseMailsInput): Promise<PlannedMail[]> {
+      const em = tenantEm(orm, platformId);
+      const enrolment = await em.findOne(Enrolment, { participant: participantId, course: courseId, active: true });
+      if (!enrolment) return [];
+      const completion = lessonId ? await em.findOne(LessonCompletion, { participant: participantId, lesson: lessonId }) : null;
+      if (lessonId && !completion) return [];
+      const templates = await em.find(
+        CourseMailTemplate,
+        lessonId ? { course: courseId, sendAfterLesson: lessonId } : { course: courseId, sendAfterLesson: null, sendAfter: { $ne: null } },
+      );
+      const timed = templates
+        .filter((t) => !isCourseInvitationSlug(t.slug))
+        .map((t) => ({ id: t.id, active: t.active, sendAfterDays: t.sendAfter ?? null }));
+      return courseMailPlan(timed, completion?.completedAt ?? enrolment.startedAt, now());
+    },
+
+    /** Sends one timed mail when its template is still active and the enrolment still is; once per participant. */
+    async sendCourseMail({ platformId, courseId, participantId, templateId }: CourseMailTarget & { templateId: string }): Promise<MailOutcome> {
+      const em = tenantEm(orm, platformId);
+      const template = await em.findOne(CourseMailTemplate, { id: templateId, course: courseId, active: true });
+      const enrolment = await em.findOne(Enrolment, { participant: participantId, course: courseId, active: true });
+      if (!template || !enrolment) return { sent: false, mailId: null };
+      const target = { platformId, courseId, participantId };
+      return outcome(await mailParticipant(em, target, courseTemplateView(template), `course-mail/${templateId}/${participantId}`));
+    },
+
+    /** An existing participant given access to a course with its own invitation gets `course_reinvitation`. */
+    async sendCourseReinvitation(target: CourseMailTarget): Promise<MailOutcome> {
+      const em = tenantEm(orm, target.platformId);
+      const template = await existingParticipantInvitation(em, target.courseId);
+      if (!template) return { sent: false, mailId: null };
+      return outcome(await mailParticipant(em, target, template, `${template.slug}/${target.courseId}/${target.participantId}`));
+    },
+
+    /** `send_test`: the template as saved, with sample values, to the administrator's address. */
+    async sendTestMail({ platformId, courseId, slug, to, requestId }: SendTestMailInput): Promise<MailOutcome> {
+      const em = tenantEm(orm, platformId);
+      const own = courseId ? await em.findOne(CourseMailTemplate, { course: courseId, slug }) : null;
+      const template: EffectiveTemplate = own ? courseTemplateView(own) : await platformTemplate(em, slug);
+      const queued = await sendMail(em, {
+        platformId,
+        to,
+        template,
+        tags: await tagsFor(em, platformUrlTemplate, { platformId, courseId }),
+        dedupeKey: `test/${slug}/${requestId}`,
+        now: now(),
+      });
+      return outcome(queued);
+    },
+  };
+}

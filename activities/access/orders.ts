@@ -1,0 +1,39 @@
+import { orderFulfilled, type ParticipantRef, type RecordedDomainEvent } from '../../domain/shared/events.ts';
+import type { OrderedCourse } from '../../domain/access/order-contents.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import { recordEvents } from '../shared/events.ts';
+
+export interface CompleteOrderInput {
+  platformId: string;
+  orderId: string;
+  participant: ParticipantRef;
+  courses: OrderedCourse[];
+}
+
+export function orderActivities({ orm }: ActivityDeps) {
+  return {
+    /** Marks a still-registered order fulfilled once, recording `order_fulfilled`. */
+    async completeOrderFulfilment({ platformId, orderId, participant, courses }: CompleteOrderInput): Promise<{ fulfilled: boolean; events: RecordedDomainEvent[] }> {
+      return orm.em.fork().transactional(async (tx) => {
+        const rows: { external_id: string; ordinal_number: string | null }[] = await tx.execute(
+          `update orders set fulfilled_at = now()
+            where id = ? and platform_id = ? and status = 'registered' and fulfilled_at is null
+           returning external_id, ordinal_number`,
+          [orderId, platformId],
+        );
+        const order = rows[0];
+        const events = order
+          ? [
+              orderFulfilled({
+                order: { id: orderId, external_id: order.external_id, ordinal_number: order.ordinal_number },
+                participant,
+                courses: courses.map((c) => ({ id: c.courseId, access_level: c.accessLevel })),
+              }),
+            ]
+          : [];
+        const recorded = await recordEvents(tx, platformId, events);
+        return { fulfilled: recorded.length > 0, events: recorded };
+      });
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { LockMode } from '@mikro-orm/core';
+import { ApplicationFailure } from '@temporalio/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { platformLoginUrl } from '../../domain/access/platform-url.ts';
+import { Course, Participant, Platform } from '../../db/entities/index.ts';
+import { newParticipantInvitation } from '../../db/repositories/access/mail-templates.ts';
+import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import { recordEvents } from '../shared/events.ts';
+import { mailAwaitingDelivery, sendMail } from '../mail/render.ts';
+import { tenantEm } from '../shared/tenant-em.ts';
+
+export interface EnsureParticipantInput {
+  platformId: string;
+  email: string;
+  name?: string | null;
+}
+
+export interface EnsuredParticipant {
+  participantId: string;
+  invited: boolean;
+  /** `user_registered` when this call created the participant. */
+  events: RecordedDomainEvent[];
+}
+
+export interface SendInvitationInput {
+  platformId: string;
+  participantId: string;
+  courseId?: string | null;
+}
+
+export function participantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
+  return {
+    /**
+     * Creates the participant when absent (recording `user_registered`). Safe under concurrency:
+     * two grants for a new e-mail both land on the same row (unique platform + e-mail).
+     */
+    async ensureParticipant({ platformId, email, name }: EnsureParticipantInput): Promise<EnsuredParticipant> {
+      return orm.em.fork().transactional(async (tx) => {
+        const rows: { id: string; invited_at: Date | null; created: boolean; name: string | null }[] = await tx.execute(
+          `insert into participants (id, platform_id, email, name, created_at)
+           values (gen_random_uuid(), ?, ?, ?, now())
+           on conflict (platform_id, email) do update set name = coalesce(participants.name, excluded.name)
+           returning id, invited_at, name, (xmax = 0) as created`,
+          [platformId, email, name ?? null],
+        );
+        const row = rows[0];
+        if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
+        const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
+        const events = await recordEvents(tx, platformId, registered);
+        return { participantId: row.id, invited: row.invited_at !== null, events };
+      });
+    },
+
+    /**
+     * Sends the invitation once per participant: the course's own `course_invitation` when its
+     * custom invitation is on, else the platform's `user_invitation`. The participant row is locked
+     * for the duration, so concurrent grants serialise here and only the first one records it.
+     * The mail is recorded as pending; `mailId` goes to the delivery workflow. A retry after the
+     * commit finds the participant invited and returns the still undelivered mail again.
+     */
+    async sendInvitation({ platformId, participantId, courseId }: SendInvitationInput): Promise<{ sent: boolean; mailId?: string | null }> {
+      return tenantEm(orm, platformId).transactional(async (em) => {
+        const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (participant.invitedAt) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
+        const platform = await em.findOneOrFail(Platform, platformId);
+        const course = courseId ? await em.findOne(Course, courseId) : null;
+
+        const token = randomBytes(24).toString('base64url');
+        const loginLink = `${platformLoginUrl(platformUrlTemplate, platform.subdomain)}?invitation=${token}`;
+        participant.invitedAt = now();
+        participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
+        const queued = await sendMail(em, {
+          platformId,
+          to: participant.email,
+          template: await newParticipantInvitation(em, courseId ?? null),
+          tags: {
+            loginLink,
+            participantName: participant.name ?? participant.email,
+            participantEmail: participant.email,
+            platformTitle: platform.title,
+            courseTitle: course?.title ?? platform.title,
+          },
+          dedupeKey: `invitation/${participantId}`,
+          now: now(),
+        });
+        return { sent: true, mailId: queued.mailId };
+      });
+    },
+  };
+}

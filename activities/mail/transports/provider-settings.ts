@@ -1,0 +1,28 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MailDeliveryProvider, type IMailDeliveryProvider } from '../../../db/entities/index.ts';
+import { isMailProvider, type MailProviderName } from '../../../domain/shared/mail-delivery.ts';
+import { openSecret, sealSecret } from '../../../db/secret-box.ts';
+
+/** One provider's settings with its secrets opened: only ever in memory, never in a reply or a log. */
+export interface ProviderSettings {
+  provider: MailProviderName;
+  active: boolean;
+  fields: Record<string, string | null>;
+  secrets: Record<string, string>;
+}
+
+export function openProvider(row: IMailDeliveryProvider, key: Buffer): ProviderSettings {
+  if (!isMailProvider(row.provider)) throw new Error(`unknown mail provider ${row.provider}`);
+  const secrets: Record<string, string> = {};
+  for (const [name, sealed] of Object.entries(row.sealedSecrets)) secrets[name] = openSecret(sealed, key);
+  return { provider: row.provider, active: row.active, fields: { ...row.fields }, secrets };
+}
+
+export function sealSecrets(secrets: Record<string, string>, key: Buffer): Record<string, string> {
+  return Object.fromEntries(Object.entries(secrets).map(([name, plain]) => [name, sealSecret(plain, key)]));
+}
+
+/** The platform's saved providers (the entity manager is scoped to the platform). */
+export function providerRows(em: EntityManager): Promise<IMailDeliveryProvider[]> {
+  return em.find(MailDeliveryProvider, {});
+}

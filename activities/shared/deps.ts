@@ -1,0 +1,17 @@
+import type { Orm } from '../../db/orm.ts';
+import type { WebhookSettings } from '../webhooks/delivery.ts';
+import type { MailEndpoints } from '../mail/transports/endpoints.ts';
+
+/** What activities need from the outside world; the worker builds it once, tests pass their own. */
+export interface ActivityDeps {
+  orm: Orm;
+  /** Participant-facing app URL; `{subdomain}` is replaced by the platform's subdomain. */
+  platformUrlTemplate: string;
+  now?: () => Date;
+  /** `SECRETS_KEY` (32 bytes): opens sealed secrets; the development key when unset (secretsKeyFrom). */
+  secretsKey?: Buffer;
+  /** Webhook delivery (`WEBHOOK_*`); the defaults (no allowlist, the three-day schedule, 10 s) when unset. */
+  webhooks?: WebhookSettings;
+  /** Provider endpoints and the platform's SMTP relay; nothing configured (mail recorded only) when unset. */
+  mailEndpoints?: MailEndpoints;
+}

@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { refererAllowed } from '../../domain/access/referer.ts';
+import { hashToken } from '../shared/tokens.ts';
+import { unauthorized } from '../shared/errors.ts';
+import { scopeToPlatform } from '../shared/orm-context.ts';
+
+export interface AuthenticatedPlatform {
+  id: string;
+  subdomain: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    platform: AuthenticatedPlatform | null;
+  }
+}
+
+interface KeyRow {
+  platform_id: string;
+  subdomain: string;
+  allowed_domains: string[] | null;
+}
+
+/** Resolves `X-API-KEY` to its platform in one indexed query; a revoked key matches nothing. */
+async function platformForKey(request: FastifyRequest, key: string): Promise<KeyRow | undefined> {
+  const rows: KeyRow[] = await request.em.getConnection().execute(
+    `select p.id as platform_id, p.subdomain, p.allowed_domains
+       from platform_api_keys k join platforms p on p.id = k.platform_id
+      where k.key_hash = ? and k.revoked_at is null`,
+    [hashToken(key)],
+  );
+  return rows[0];
+}
+
+/**
+ * Access interface authentication (spec: Authentication, access interface): a valid key of the
+ * account, and when `Referer` is sent, a referring domain on the account's allowed list. The
+ * request's entity manager is then scoped to that platform.
+ */
+export const apiKeyAuth = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('platform', null);
+    app.addHook('onRequest', async (request) => {
+      const key = request.headers['x-api-key'];
+      if (typeof key !== 'string' || key.length === 0) throw unauthorized('missing API key');
+      const row = await platformForKey(request, key);
+      if (!row) throw unauthorized('invalid API key');
+      const referer = request.headers.referer;
+      if (referer !== undefined && !refererAllowed(referer, row.allowed_domains ?? [])) {
+        throw unauthorized('Referer domain is not on the allowed list');
+      }
+      request.platform = { id: row.platform_id, subdomain: row.subdomain };
+      scopeToPlatform(request.em, row.platform_id);
+    });
+  },
+  { name: 'api-key-auth', dependencies: ['orm'] },
+);
+
+/** The authenticated platform of a request behind `apiKeyAuth`. */
+export function platformOf(request: FastifyRequest): AuthenticatedPlatform {
+  if (!request.platform) throw unauthorized();
+  return request.platform;
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.ts';
+import { unprocessable } from './validation-errors.ts';
+
+const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function isWrite(request: FastifyRequest): boolean {
+  return WRITE_METHODS.has(request.method);
+}
+
+function isJsonMediaType(header: string | undefined): boolean {
+  return header?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+function carriesBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * Writes must be `application/json` (415 otherwise) when they carry a body or the route takes one;
+ * a body-less action such as `restore` may omit it. In this interface an empty JSON body is no
+ * body, and malformed JSON is a 422 like any other invalid input.
+ */
+export function jsonBodiesOnly(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (!isWrite(request)) return;
+    const takesBody = request.routeOptions.schema?.body !== undefined;
+    if ((takesBody || carriesBody(request)) && !isJsonMediaType(request.headers['content-type'])) {
+      throw new HttpError(415, 'writes to the configuration interface must be sent as Content-Type: application/json');
+    }
+  });
+
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(unprocessable({ body: [`is not valid JSON: ${(error as Error).message}`] }, 'malformed JSON'), undefined);
+    }
+  });
+}

@@ -1,0 +1,16 @@
+import { lessonCompletedWorkflowId, testMailWorkflowId } from '../../domain/shared/workflow-ids.ts';
+import type * as workflows from '../../workflows/index.ts';
+
+type StartOnce = (type: keyof typeof workflows, workflowId: string, args: unknown[]) => Promise<string>;
+
+/** Starts of the mail workflows (configuration interface, learner progress); one-shot per business id. */
+export function mailWorkflowStarts(startOnce: StartOnce) {
+  return {
+    lessonCompleted(input: Parameters<typeof workflows.lessonCompleted>[0]) {
+      return startOnce('lessonCompleted', lessonCompletedWorkflowId(input), [input]);
+    },
+    sendTestMail(input: Parameters<typeof workflows.sendTestMail>[0]) {
+      return startOnce('sendTestMail', testMailWorkflowId(input), [input]);
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { AccessLevel } from '../../domain/access/access-level.ts';
+import { accessCommandWorkflowId, orderWorkflowId, type AccessItem } from '../../domain/shared/workflow-ids.ts';
+import type * as workflows from '../../workflows/index.ts';
+import { mailWorkflowStarts } from './mail-workflow-starts.ts';
+import { webhookWorkflowStarts } from './webhook-workflow-starts.ts';
+
+export interface AccessCommand {
+  item: AccessItem;
+  email: string;
+  name?: string | null;
+  accessLevel?: AccessLevel;
+  seq: number;
+}
+
+/**
+ * Durable starts of background work: a start returns once Temporal has persisted it. Workflows are
+ * started by name with their types imported, so the API never loads workflow code.
+ */
+export function createWorkflowStarter(client: Client, taskQueue: string) {
+  /** One-shot workflows: a second start for the same id is a normal answer, not a failure. */
+  async function startOnce(type: keyof typeof workflows, workflowId: string, args: unknown[]) {
+    try {
+      await client.workflow.start(type, { taskQueue, workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+    return workflowId;
+  }
+
+  return {
+    /** Starts one workflow per grant or revoke command; each command has its own sequence number. */
+    async accessCommands(platformId: string, command: 'grant' | 'revoke', entries: AccessCommand[]): Promise<string[]> {
+      return Promise.all(
+        entries.map(async ({ item, email, name, accessLevel = 0, seq }) => {
+          const workflowId = accessCommandWorkflowId({ platformId, item, email, command, seq });
+          const options = { taskQueue, workflowId };
+          if (command === 'grant' && item.kind === 'course') {
+            await client.workflow.start<typeof workflows.grantCourseAccess>('grantCourseAccess', {
+              ...options,
+              args: [{ platformId, courseId: item.id, email, name: name ?? null, accessLevel, seq }],
+            });
+          } else if (command === 'grant') {
+            await client.workflow.start<typeof workflows.grantAudiobookAccess>('grantAudiobookAccess', {
+              ...options,
+              args: [{ platformId, audiobookId: item.id, email, name: name ?? null, seq }],
+            });
+          } else if (item.kind === 'course') {
+            await client.workflow.start<typeof workflows.revokeCourseAccess>('revokeCourseAccess', { ...options, args: [{ platformId, courseId: item.id, email, seq }] });
+          } else {
+            await client.workflow.start<typeof workflows.revokeAudiobookAccess>('revokeAudiobookAccess', { ...options, args: [{ platformId, audiobookId: item.id, email, seq }] });
+          }
+          return workflowId;
+        }),
+      );
+    },
+
+    fulfilOrder(input: Parameters<typeof workflows.fulfilOrder>[0]) {
+      return startOnce('fulfilOrder', orderWorkflowId({ ...input, step: 'fulfil' }), [input]);
+    },
+
+    cancelOrder(input: Parameters<typeof workflows.cancelOrder>[0]) {
+      return startOnce('cancelOrder', orderWorkflowId({ ...input, step: 'cancel' }), [input]);
+    },
+
+    ...mailWorkflowStarts(startOnce),
+    ...webhookWorkflowStarts(startOnce),
+  };
+}
+
+export type WorkflowStarter = ReturnType<typeof createWorkflowStarter>;

@@ -1,0 +1,28 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { tenantFilters } from '../../tenant.ts';
+import { Platform } from './platform.ts';
+
+/**
+ * A platform's settings for one mail delivery provider (`provider_a`, `provider_b`, `provider_c`):
+ * the plain fields as a JSON document and the write-only secrets sealed with `SECRETS_KEY`
+ * (activities/crypto/secret-box.ts), one sealed string per secret name. A row exists once the
+ * provider was saved; a secret, once stored, can be replaced but never cleared.
+ */
+export const MailDeliveryProvider = defineEntity({
+  name: 'MailDeliveryProvider',
+  tableName: 'mail_delivery_providers',
+  filters: tenantFilters,
+  uniques: [{ properties: ['platform', 'provider'] }],
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    platform: () => p.manyToOne(Platform).ref(),
+    provider: p.string().length(16),
+    active: p.boolean().default(false),
+    fields: p.json<Record<string, string | null>>(),
+    sealedSecrets: p.json<Record<string, string>>(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type IMailDeliveryProvider = InferEntity<typeof MailDeliveryProvider>;

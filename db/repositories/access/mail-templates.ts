@@ -1,0 +1,83 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { COURSE_INVITATION_SLUGS } from '../../../domain/access/mail-template-rules.ts';
+import { DEFAULT_TEMPLATES, type MailTemplate } from '../../../domain/access/mail-templates.ts';
+import { CourseMailTemplate, PlatformMailTemplate, type ICourseMailTemplate } from '../../entities/index.ts';
+
+/**
+ * Which template text a mail uses: a course's own template, else the platform's copy, else the
+ * default. Used by the configuration interface (reads) and by the mail activities (sends); the
+ * entity manager must be scoped to the platform.
+ */
+export interface EffectiveTemplate {
+  slug: string;
+  name: string;
+  subject: string;
+  description: string;
+  senderName: string | null;
+  senderEmail: string | null;
+  customized: boolean;
+}
+
+function defaultOf(slug: string): MailTemplate {
+  const template = DEFAULT_TEMPLATES[slug];
+  if (!template) throw new Error(`no default mail template ${slug}`);
+  return template;
+}
+
+/** The platform's template: its own copy merged over the default. */
+export async function platformTemplate(em: EntityManager, slug: string): Promise<EffectiveTemplate> {
+  const base = defaultOf(slug);
+  const copy = await em.findOne(PlatformMailTemplate, { slug });
+  return {
+    slug,
+    name: base.name,
+    subject: copy?.subject ?? base.subject,
+    description: copy?.description ?? base.description,
+    senderName: copy?.senderName ?? null,
+    senderEmail: copy?.senderEmail ?? null,
+    customized: copy !== null,
+  };
+}
+
+export function courseTemplateView(template: ICourseMailTemplate): EffectiveTemplate {
+  return {
+    slug: template.slug,
+    name: template.name,
+    subject: template.subject,
+    description: template.description,
+    senderName: template.senderName ?? null,
+    senderEmail: template.senderEmail ?? null,
+    customized: template.customized,
+  };
+}
+
+/** The course's own invitation templates, in the default text, for `custom_invitation: {enabled: true}`. */
+export function courseInvitationDefaults(): Pick<ICourseMailTemplate, 'slug' | 'name' | 'subject' | 'description'>[] {
+  return COURSE_INVITATION_SLUGS.map((slug) => {
+    const { name, subject, description } = defaultOf(slug);
+    return { slug, name, subject, description };
+  });
+}
+
+/** The text a course's invitation template goes back to on restore. */
+export function courseInvitationDefault(slug: string): Pick<MailTemplate, 'subject' | 'description'> {
+  return defaultOf(slug);
+}
+
+/**
+ * The invitation of a participant created by a grant: the course's own active `course_invitation`
+ * when its custom invitation is on, else the platform's `user_invitation`.
+ */
+export async function newParticipantInvitation(em: EntityManager, courseId: string | null): Promise<EffectiveTemplate> {
+  const own = courseId ? await em.findOne(CourseMailTemplate, { course: courseId, slug: 'course_invitation', active: true }) : null;
+  return own ? courseTemplateView(own) : platformTemplate(em, 'user_invitation');
+}
+
+/**
+ * What an existing participant given access to a course gets: the course's own active
+ * `course_reinvitation` when its custom invitation is on; nothing otherwise.
+ */
+export async function existingParticipantInvitation(em: EntityManager, courseId: string): Promise<EffectiveTemplate | null> {
+  const own = await em.findOne(CourseMailTemplate, { course: courseId, slug: 'course_reinvitation', active: true });
+  return own ? courseTemplateView(own) : null;
+}

@@ -1,0 +1,98 @@
+/** The access activities on the real database, called directly to force orderings a run rarely shows. */
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities, type Activities } from '../../../activities/index.ts';
+import type { AccessChange } from '../../../activities/access/course-access.ts';
+import { recordEvents } from '../../../activities/shared/events.ts';
+import { accessGranted } from '../../../domain/shared/events.ts';
+import { createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
+import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
+
+let stack: TestStack;
+let activities: Activities;
+let platform: TestPlatform;
+let course: TestCourse;
+
+beforeAll(async () => {
+  stack = await startTestApp('activities');
+  activities = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE });
+  platform = await createPlatform(stack.app);
+  course = await createCourse(stack.app, platform.id);
+});
+afterAll(() => stack?.close());
+
+async function participant() {
+  const email = uniqueEmail();
+  const { participantId } = await activities.ensureParticipant({ platformId: platform.id, email });
+  return { id: participantId, email };
+}
+
+const grant = (p: { id: string; email: string }, seq: number, accessLevel: 0 | 1 = 0) =>
+  activities.applyCourseGrant({ platformId: platform.id, participant: p, courseId: course.id, accessLevel, source: { kind: 'direct' }, seq });
+const revoke = (p: { email: string }, seq: number) => activities.withdrawCourseAccess({ platformId: platform.id, courseId: course.id, email: p.email, seq });
+
+describe('racing grant and revoke commands', () => {
+  it('a revoke applied before an older grant makes that grant stale (the later request wins)', async () => {
+    const p = await participant();
+    expect((await revoke(p, 20)).outcome).toBe('not_enrolled');
+    expect((await grant(p, 10)).outcome).toBe('stale');
+    expect((await grant(p, 30)).outcome).toBe('applied');
+  });
+
+  it('a grant applied before an older revoke makes that revoke stale', async () => {
+    const p = await participant();
+    expect((await grant(p, 50)).outcome).toBe('applied');
+    expect((await revoke(p, 40)).outcome).toBe('stale');
+    expect((await revoke(p, 60)).outcome).toBe('applied');
+  });
+
+  it('concurrent grants of both levels end at level 1 with one enrolment', async () => {
+    const p = await participant();
+    await Promise.all([grant(p, 70, 0), grant(p, 71, 1), grant(p, 72, 0), grant(p, 73, 1)]);
+    const rows = await stack.orm.em.fork().getConnection().execute('select access_level, active from enrolments where participant_id = ?', [p.id]);
+    expect(rows).toEqual([{ access_level: 1, active: true }]);
+  });
+});
+
+describe('start of an enrolment', () => {
+  it('is when access is first granted, not when an earlier revoke made the row', async () => {
+    const p = await participant();
+    await revoke(p, 80);
+    const startedAt = async () =>
+      new Date((await stack.orm.em.fork().getConnection().execute('select started_at from enrolments where participant_id = ?', [p.id]))[0]!.started_at);
+    const before = await startedAt();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await grant(p, 90)).outcome).toBe('applied');
+    expect((await startedAt()).getTime()).toBeGreaterThan(before.getTime());
+  });
+});
+
+describe('a retried grant', () => {
+  it('answers as its first attempt did when that attempt committed but its reply was lost', async () => {
+    const p = await participant();
+    // Both runs are attempts of one activity of one workflow run: the same operation.
+    const attempt = new MockActivityEnvironment({
+      activityId: '3',
+      workflowExecution: { workflowId: `test/${p.email}`, runId: randomUUID() },
+    });
+    const input = { platformId: platform.id, participant: p, courseId: course.id, accessLevel: 0 as const, source: { kind: 'direct' as const }, seq: 100 };
+    const first: AccessChange = await attempt.run(activities.applyCourseGrant, input);
+    const retry: AccessChange = await attempt.run(activities.applyCourseGrant, input);
+    expect(first.outcome).toBe('applied');
+    expect(retry).toEqual(first);
+    // A new grant (another operation) changes nothing and says so.
+    expect((await grant(p, 101)).outcome).toBe('unchanged');
+  });
+});
+
+describe('events of a retried operation', () => {
+  it('a retry of the same operation returns the events already recorded instead of adding new ones', async () => {
+    const event = accessGranted({ participant: { id: 'x', email: 'x@y.z' }, resource: { type: 'course', id: course.id }, accessLevel: 0, source: { kind: 'direct' } });
+    const em = stack.orm.em.fork();
+    const first = await em.transactional((tx) => recordEvents(tx, platform.id, [event], 'op/retry-test'));
+    const retry = await em.transactional((tx) => recordEvents(tx, platform.id, [], 'op/retry-test'));
+    expect(retry).toEqual(first);
+    expect(first).toHaveLength(1);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * Mail delivery activities on the real database against local provider stand-ins: which transport
+ * sends, what arrives, what the mail log records, retries and idempotency by mail id.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities, type Activities } from '../../../activities/index.ts';
+import { checkProvider } from '../../../activities/mail/transports/provider-check.ts';
+import { DEFAULT_MAIL_ENDPOINTS } from '../../../activities/mail/transports/endpoints.ts';
+import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
+import { createPlatform, uniqueEmail, type TestPlatform } from '../../helpers/fixtures.ts';
+import { PROVIDER_A_KEYS, PROVIDER_B_USER, PROVIDER_C_KEYS, startProviderStandIns, type ProviderStandIns } from '../../helpers/mail-providers.ts';
+import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
+
+let stack: TestStack;
+let providers: ProviderStandIns;
+let activities: Activities;
+
+beforeAll(async () => {
+  providers = await startProviderStandIns();
+  stack = await startTestApp('mail-delivery-activities', { mailEndpoints: providers.endpoints });
+  activities = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: providers.endpoints, secretsKey: stack.app.secretsKey });
+});
+afterAll(async () => {
+  await stack?.close();
+  await providers?.close();
+});
+
+const SETTINGS = {
+  provider_a: { active: true, email: 'a@academy.test', ...PROVIDER_A_KEYS },
+  provider_b: { active: true, region: 'eu-west-1', email: 'b@academy.test', display_name: 'Academy B', ...PROVIDER_B_USER },
+  provider_c: { active: true, email: 'c@academy.test', ...PROVIDER_C_KEYS },
+};
+type ProviderName = keyof typeof SETTINGS;
+
+async function platformWith(...active: ProviderName[]): Promise<{ platform: TestPlatform; key: TestConfigurationKey }> {
+  const platform = await createPlatform(stack.app, 'Mail academy');
+  const key = await createConfigurationKey(stack.app, platform.id);
+  for (const name of active) {
+    const res = await configure(stack.app, 'PUT', `/email_delivery/${name}`, key.token, SETTINGS[name]);
+    expect(res.statusCode, res.body).toBe(200);
+  }
+  return { platform, key };
+}
+
+/** A new participant's invitation, recorded as pending: the mail id the workflow would deliver. */
+async function invitation(platformId: string, acts: Activities = activities) {
+  const email = uniqueEmail('invited');
+  const { participantId } = await acts.ensureParticipant({ platformId, email });
+  const { mailId } = await acts.sendInvitation({ platformId, participantId });
+  expect(mailId).toEqual(expect.any(String));
+  return { email, participantId, mailId: mailId! };
+}
+
+async function mailRow(mailId: string) {
+  const rows: { status: string; provider: string | null; attempts: number; last_error: string | null; provider_message_id: string | null; delivered_at: Date | null }[] =
+    await stack.orm.em.fork().getConnection().execute('select status, provider, attempts, last_error, provider_message_id, delivered_at from mail_log where id = ?', [mailId]);
+  return rows[0]!;
+}
+
+describe('sendInvitation records, deliverMail sends', () => {
+  it('records the invitation as pending, and a retry after the commit returns the same undelivered mail', async () => {
+    const { platform } = await platformWith();
+    const { participantId, mailId } = await invitation(platform.id);
+    expect(await mailRow(mailId)).toMatchObject({ status: 'pending', provider: null, attempts: 0 });
+    expect(await activities.sendInvitation({ platformId: platform.id, participantId })).toEqual({ sent: false, mailId });
+
+    await activities.deliverMail({ platformId: platform.id, mailId });
+    expect(await activities.sendInvitation({ platformId: platform.id, participantId })).toEqual({ sent: false, mailId: null });
+  });
+});
+
+describe('which transport sends', () => {
+  it('the first active provider in the order a, b, c', async () => {
+    const { platform } = await platformWith('provider_c', 'provider_a');
+    const { email, mailId } = await invitation(platform.id);
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_a' });
+
+    const sent = providers.a.sent.find((call) => call.body.to[0].email === email);
+    expect(sent?.headers['idempotency-key']).toBe(mailId);
+    expect(sent?.body).toMatchObject({ from: { email: 'a@academy.test' }, custom_id: mailId, headers: { 'Message-ID': `<${mailId}@academy.test>` } });
+    expect(sent?.body.html_part).toMatch(/\/login\?invitation=[A-Za-z0-9_-]{32}/);
+    expect(sent?.body.text_part).toMatch(/\/login\?invitation=[A-Za-z0-9_-]{32}/);
+    expect(providers.c.sent.some((call) => call.body.recipients[0] === email)).toBe(false);
+    expect(await mailRow(mailId)).toMatchObject({ status: 'sent', provider: 'provider_a', attempts: 1, last_error: null, provider_message_id: expect.stringMatching(/^msg-/) });
+  });
+
+  it('provider_b over SMTP with its credentials, from its address and display name', async () => {
+    const { platform } = await platformWith('provider_b', 'provider_c');
+    const { email, mailId } = await invitation(platform.id);
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_b' });
+
+    const arrived = providers.b.received.find((m) => m.to.includes(email));
+    expect(arrived).toMatchObject({ from: 'b@academy.test', user: PROVIDER_B_USER.smtp_username });
+    expect(arrived?.headers['message-id']).toBe(`<${mailId}@academy.test>`);
+    expect(arrived?.headers.from).toContain('Academy B');
+    expect(arrived?.html).toMatch(/\/login\?invitation=[A-Za-z0-9_-]{32}/);
+    expect(arrived?.text).toMatch(/\/login\?invitation=[A-Za-z0-9_-]{32}/);
+  });
+
+  it('provider_c with its application and authorization keys', async () => {
+    const { platform } = await platformWith('provider_c');
+    const { email, mailId } = await invitation(platform.id);
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_c' });
+    const sent = providers.c.sent.find((call) => call.body.recipients[0] === email);
+    expect(sent?.headers).toMatchObject({ 'x-application-key': PROVIDER_C_KEYS.application_key, authorization: `Bearer ${PROVIDER_C_KEYS.authorization_key}` });
+    expect(sent?.body.subject).toEqual(expect.any(String));
+  });
+
+  it("the platform's SMTP relay when no provider is active", async () => {
+    const { platform, key } = await platformWith('provider_c');
+    expect((await configure(stack.app, 'PUT', '/email_delivery/provider_c', key.token, { active: false })).statusCode).toBe(200);
+    const { email, mailId } = await invitation(platform.id);
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'platform' });
+    const arrived = providers.relay.received.find((m) => m.to.includes(email));
+    expect(arrived?.from).toBe('platform@coursehub.test');
+    expect(arrived?.html).toMatch(/\/login\?invitation=/);
+  });
+
+  it('without DEFAULT_SMTP_URL the mail is recorded only', async () => {
+    const endpoints = { ...providers.endpoints, defaultSmtpUrl: undefined };
+    const recordOnly = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: endpoints, secretsKey: stack.app.secretsKey });
+    const { platform } = await platformWith();
+    const relayed = providers.relay.received.length;
+    const { mailId } = await invitation(platform.id, recordOnly);
+    expect(await recordOnly.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'recorded', provider: 'platform' });
+    expect(await mailRow(mailId)).toMatchObject({ status: 'recorded', provider: 'platform', delivered_at: null });
+    expect(providers.relay.received.length).toBe(relayed);
+  });
+});
+
+describe('failures and retries', () => {
+  it('records each failed attempt and rethrows it for a retry, then succeeds', async () => {
+    const { platform } = await platformWith('provider_c');
+    const { email, mailId } = await invitation(platform.id);
+    providers.c.failNext(2);
+
+    for (const attempt of [1, 2]) {
+      const error = await activities.deliverMail({ platformId: platform.id, mailId }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApplicationFailure);
+      expect((error as ApplicationFailure).nonRetryable).toBe(false);
+      expect(await mailRow(mailId)).toMatchObject({ status: 'failed', provider: 'provider_c', attempts: attempt, last_error: expect.stringContaining('503') });
+    }
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_c' });
+    expect(await mailRow(mailId)).toMatchObject({ status: 'sent', attempts: 3, last_error: null });
+    expect(providers.c.sent.filter((call) => call.body.recipients[0] === email)).toHaveLength(1);
+  });
+
+  it('does not retry a message the provider refuses as such', async () => {
+    const { platform } = await platformWith('provider_c');
+    const { mailId } = await invitation(platform.id);
+    providers.c.failNext(1, 422);
+    const error = await activities.deliverMail({ platformId: platform.id, mailId }).catch((e: unknown) => e);
+    expect((error as ApplicationFailure).nonRetryable).toBe(true);
+    expect(await mailRow(mailId)).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+
+  it('retries an SMTP 4xx', async () => {
+    const { platform } = await platformWith('provider_b');
+    const { mailId } = await invitation(platform.id);
+    providers.b.failNext(1);
+    const error = await activities.deliverMail({ platformId: platform.id, mailId }).catch((e: unknown) => e);
+    expect((error as ApplicationFailure).nonRetryable).toBe(false);
+    expect(await mailRow(mailId)).toMatchObject({ status: 'failed', last_error: expect.stringContaining('451') });
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_b' });
+  });
+});
+
+describe('provider secrets the worker cannot open', () => {
+  it('records why and does not retry when SECRETS_KEY differs from the one the provider was saved with', async () => {
+    const otherKey = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: providers.endpoints, secretsKey: randomBytes(32) });
+    const { platform } = await platformWith('provider_c');
+    const { email, mailId } = await invitation(platform.id);
+    const error = await otherKey.deliverMail({ platformId: platform.id, mailId }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect(error).toMatchObject({ nonRetryable: true, type: 'MailDeliveryRefused' });
+    expect(await mailRow(mailId)).toMatchObject({
+      status: 'failed',
+      provider: 'provider_c',
+      attempts: 1,
+      last_error: 'provider secrets cannot be opened with this SECRETS_KEY; save the provider again',
+      delivered_at: null,
+    });
+    expect(providers.c.sent.some((call) => call.body.recipients[0] === email)).toBe(false);
+  });
+});
+
+describe('idempotency by mail id', () => {
+  it('delivers a mail once, however often and however concurrently it is handed over', async () => {
+    const { platform } = await platformWith('provider_a');
+    const { email, mailId } = await invitation(platform.id);
+    const outcomes = await Promise.all([1, 2, 3].map(() => activities.deliverMail({ platformId: platform.id, mailId })));
+    expect(outcomes).toEqual([1, 2, 3].map(() => ({ status: 'sent', provider: 'provider_a' })));
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_a' });
+    expect(providers.a.sent.filter((call) => call.body.to[0].email === email)).toHaveLength(1);
+    expect((await mailRow(mailId)).attempts).toBe(1);
+  });
+});
+
+describe('checks on save', () => {
+  const settings = { provider: 'provider_a' as const, fields: { email: 'a@academy.test' }, secrets: PROVIDER_A_KEYS };
+  const context = { mailId: '00000000-0000-4000-8000-000000000000', platformTitle: 'Academy' };
+
+  it('an unreachable provider_a fails the check', async () => {
+    const result = await checkProvider(settings, { ...providers.endpoints, providerAApiUrl: 'http://127.0.0.1:9/v1', timeoutMs: 2_000 }, context);
+    expect(result).toEqual({ ok: false, errors: { app_key: [expect.stringContaining('could not be checked')], secret_key: [expect.any(String)] } });
+  });
+
+  it('a provider whose endpoint is not configured fails the check, naming the variable', async () => {
+    const result = await checkProvider(settings, DEFAULT_MAIL_ENDPOINTS, context);
+    expect(JSON.stringify(result)).toContain('PROVIDER_A_API_URL');
+    expect(result.ok).toBe(false);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * A worker killed (SIGKILL) in the middle of a webhook delivery: the attempt is retried by another
+ * worker with the same `webhook-id` (the event id), within one delivery and one workflow; no second
+ * delivery with a new id appears.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities } from '../../../activities/index.ts';
+import { parseCidrList } from '../../../domain/shared/ip-ranges.ts';
+import { platformPrefix, webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
+import { CONFIGURATION, createConfigurationKey } from '../../helpers/configuration.ts';
+import { createCourse, createPlatform, uniqueEmail } from '../../helpers/fixtures.ts';
+import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+import { spawnWorkerProcess, type WorkerProcess } from '../../helpers/worker-process.ts';
+
+let stack: TestStack;
+let receiver: WebhookReceiver;
+let process1: WorkerProcess | undefined;
+let worker2: RunningWorker | undefined;
+
+beforeAll(async () => {
+  stack = await startTestApp('e2e-webhook-durability');
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await process1?.kill('SIGKILL');
+  await worker2?.stop();
+  await receiver?.close();
+  await stack?.close();
+});
+
+describe('a worker killed during a delivery', () => {
+  it('is retried by another worker with the same webhook-id, in the same delivery', async () => {
+    const platform = await createPlatform(stack.app, 'Durable hooks');
+    const course = await createCourse(stack.app, platform.id);
+    const { token } = await createConfigurationKey(stack.app, platform.id);
+    // The first request never gets an answer: the worker is killed while it waits.
+    receiver.on('/durable', (_r, n) => (n === 1 ? 'hang' : { status: 200 }));
+    const created = await stack.app.inject({
+      method: 'POST',
+      url: `${CONFIGURATION}/webhooks`,
+      headers: { 'x-api-key': token, 'content-type': 'application/json' },
+      payload: { name: 'durable', url: receiver.url('/durable'), events: ['user_registered'], secret_key: 'durable-secret' },
+    });
+    expect(created.statusCode).toBe(201);
+    const webhookId = created.json().data.id;
+
+    process1 = spawnWorkerProcess({
+      taskQueue: stack.taskQueue,
+      env: { WEBHOOK_PRIVATE_ALLOWLIST: '127.0.0.1/32', WEBHOOK_RETRY_SCHEDULE: '200ms,200ms', WEBHOOK_TIMEOUT_MS: '60000' },
+    });
+    await process1.ready;
+    const grant = await stack.app.inject({
+      method: 'POST',
+      url: '/api/courses/subscribe',
+      headers: { 'x-api-key': platform.apiKey },
+      payload: { subscriptions: { course_id: course.id, email: uniqueEmail() } },
+    });
+    expect(grant.statusCode).toBe(200);
+    await eventually(async () => expect(receiver.requests('/durable')).toHaveLength(1), { timeoutMs: 30_000 });
+    await process1.kill('SIGKILL');
+
+    worker2 = await startTestWorker({
+      taskQueue: stack.taskQueue,
+      activities: createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule: [200, 200], timeoutMs: 5000 } }),
+    });
+    await eventually(async () => expect(receiver.requests('/durable')).toHaveLength(2), { timeoutMs: 30_000 });
+
+    const [first, second] = receiver.requests('/durable');
+    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    expect(second!.body).toBe(first!.body);
+
+    const delivery = await eventually(async () => {
+      const res = await stack.app.inject({ method: 'GET', url: `${CONFIGURATION}/webhooks/${webhookId}/deliveries`, headers: { 'x-api-key': token } });
+      const data = res.json().data;
+      expect(data).toHaveLength(1);
+      expect(data[0].status).toBe('succeeded');
+      return data[0];
+    });
+    expect(delivery.event_id).toBe(first!.headers['webhook-id']);
+    const handle = stack.temporal.workflow.getHandle(webhookDeliveryWorkflowId({ platformId: platform.id, webhookId, eventId: delivery.event_id }));
+    expect(await handle.result()).toEqual({ deliveryId: delivery.id, status: 'succeeded' });
+    const deliveryWorkflows: string[] = [];
+    for await (const execution of stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "${platformPrefix(platform.id)}/webhook/"` })) deliveryWorkflows.push(execution.workflowId);
+    expect(deliveryWorkflows).toEqual([handle.workflowId]);
+    const [{ n }]: any[] = await stack.orm.em.fork().getConnection().execute('select count(*)::int as n from webhook_deliveries where webhook_id = ?', [webhookId]);
+    expect(n).toBe(1);
+  });
+});

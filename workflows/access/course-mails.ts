@@ -1,0 +1,78 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { ParentClosePolicy, sleep, startChild } from '@temporalio/workflow';
+import type { PlanCourseMailsInput } from '../../activities/access/course-mails.ts';
+import { courseMailsWorkflowId } from '../../domain/shared/workflow-ids.ts';
+import { db } from '../shared/activity-proxies.ts';
+import { dispatchEvents } from '../shared/dispatch-events.ts';
+import { deliverInBackground } from '../shared/mail-delivery.ts';
+
+export interface CourseEnrolmentMailsInput {
+  platformId: string;
+  courseId: string;
+  participantId: string;
+  /** The participant had an account before this grant (reinvitation instead of invitation). */
+  existingParticipant: boolean;
+}
+
+export interface LessonCompletedInput {
+  platformId: string;
+  courseId: string;
+  participantId: string;
+  lessonId: string;
+}
+
+/** Sleeps until each planned mail is due and sends it; a template switched off meanwhile sends nothing. */
+async function sendPlannedMails(trigger: PlanCourseMailsInput): Promise<string[]> {
+  const plan = await db.planCourseMails(trigger);
+  const sent: string[] = [];
+  let waitedMs = 0;
+  for (const { templateId, delayMs } of plan) {
+    if (delayMs > waitedMs) {
+      await sleep(delayMs - waitedMs);
+      waitedMs = delayMs;
+    }
+    const result = await db.sendCourseMail({ platformId: trigger.platformId, courseId: trigger.courseId, participantId: trigger.participantId, templateId });
+    await deliverInBackground(trigger.platformId, result.mailId);
+    if (result.sent) sent.push(templateId);
+  }
+  return sent;
+}
+
+/** Enrolment in a course: the course's own reinvitation, then the mails timed `send_after` days from the enrolment. */
+export async function courseEnrolmentMails(input: CourseEnrolmentMailsInput): Promise<{ sent: string[] }> {
+  const { platformId, courseId, participantId } = input;
+  const sent: string[] = [];
+  if (input.existingParticipant) {
+    const reinvitation = await db.sendCourseReinvitation({ platformId, courseId, participantId });
+    await deliverInBackground(platformId, reinvitation.mailId);
+    if (reinvitation.sent) sent.push('course_reinvitation');
+  }
+  sent.push(...(await sendPlannedMails({ platformId, courseId, participantId, lessonId: null })));
+  return { sent };
+}
+
+/** A participant completed a lesson: the course mails sent after that lesson. */
+export async function lessonCompleted(input: LessonCompletedInput): Promise<{ sent: string[] }> {
+  await dispatchEvents(input.platformId, (await db.recordLessonCompletionEvents(input)).events);
+  return { sent: await sendPlannedMails(input) };
+}
+
+/**
+ * Called by the grant workflows once access to a course was applied. Starts the enrolment's course
+ * mails as a child that outlives the grant; its id is per participant and course, so a repeated or
+ * raised grant finds it started and nothing is sent twice.
+ */
+export async function afterCourseGrant(p: CourseEnrolmentMailsInput & { applied: boolean }): Promise<void> {
+  if (!p.applied) return;
+  const { applied: _applied, ...input } = p;
+  try {
+    await startChild(courseEnrolmentMails, {
+      workflowId: courseMailsWorkflowId(input),
+      args: [input],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+}
