@@ -16,3 +16,18 @@ export const tenantFilters = {
     default: true,
   },
 };
+
+/** The shop tenant: every shop-owned entity is filtered by shop the same way. */
+export const SHOP_FILTER = 'shop';
+
+export interface ShopTenantParams {
+  shopId: string;
+}
+
+export const shopFilters = {
+  [SHOP_FILTER]: {
+    name: SHOP_FILTER,
+    cond: (args: ShopTenantParams) => ({ shop: args.shopId }),
+    default: true,
+  },
+};

@@ -16,13 +16,15 @@ import { configurationEntities } from './access/configuration.ts';
 import { AccessSource, AudiobookAccess, Enrolment, Participant } from './access/participant.ts';
 import { DomainEvent } from './shared/domain-event.ts';
 import { webhookEntities } from './shared/webhook.ts';
-import { Order } from './access/order.ts';
+import { AccessOrder } from './access/order.ts';
+import { shopEntities } from './shop/index.ts';
 import { Platform, PlatformApiKey } from './access/platform.ts';
 
 export const entities = [
   Platform, PlatformApiKey, Course, Section, Lesson, Audiobook, Participant, Enrolment, AudiobookAccess, MailLogEntry,
-  AccessSource, Order, DomainEvent,
+  AccessSource, AccessOrder, DomainEvent,
   ...configurationEntities,
   ...webhookEntities,
   MailDeliveryProvider,
+  ...shopEntities,
 ];

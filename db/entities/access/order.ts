@@ -8,8 +8,8 @@ export const ORDER_STATUSES = ['registered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** An order registered by the caller's shop; `externalId` is the caller's idempotency key. */
-export const Order = defineEntity({
-  name: 'Order',
+export const AccessOrder = defineEntity({
+  name: 'AccessOrder',
   tableName: 'orders',
   filters: tenantFilters,
   uniques: [{ properties: ['platform', 'externalId'] }],
@@ -29,4 +29,4 @@ export const Order = defineEntity({
     cancelledAt: p.datetime().nullable(),
   },
 });
-export type IOrder = InferEntity<typeof Order>;
+export type IAccessOrder = InferEntity<typeof AccessOrder>;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { tenantFilters } from '../../tenant.ts';
 import { Audiobook } from './audiobook.ts';
 import { Course } from './course.ts';
-import { Order } from './order.ts';
+import { AccessOrder } from './order.ts';
 import { Platform } from './platform.ts';
 
 /** A learner of one platform, identified by the lower-cased e-mail. */
@@ -70,7 +70,7 @@ export const AccessSource = defineEntity({
     participant: () => p.manyToOne(Participant).ref(),
     course: () => p.manyToOne(Course).ref(),
     sourceKey: p.string(),
-    order: () => p.manyToOne(Order).ref().nullable(),
+    order: () => p.manyToOne(AccessOrder).ref().nullable(),
     accessLevel: p.smallint().default(0),
     revokedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -1,0 +1,18 @@
+/** Entities of the shop service. */
+import { ElectronicContent, Product } from './product.ts';
+import { Order, OrderItem } from './order.ts';
+import { OrderStatus } from './order-status.ts';
+import { DeliveryType, PaymentType, ProductCategory, Sender } from './reference.ts';
+import { ShopFile } from './shop-file.ts';
+import { Shop, ShopApiKey } from './shop.ts';
+
+export * from './order.ts';
+export * from './order-status.ts';
+export * from './product.ts';
+export * from './reference.ts';
+export * from './shop-file.ts';
+export * from './shop.ts';
+
+export const shopEntities = [
+  Shop, ShopApiKey, ProductCategory, DeliveryType, PaymentType, Sender, OrderStatus, ShopFile, Product, ElectronicContent, Order, OrderItem,
+];

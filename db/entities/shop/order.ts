@@ -1,0 +1,96 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { OrderAddress, OrderAttribute, OrderNote } from '../../../domain/shop/order.ts';
+import type { InternalStatus } from '../../../domain/shop/order.ts';
+import { shopFilters } from '../../tenant.ts';
+import { OrderStatus } from './order-status.ts';
+import { Shop } from './shop.ts';
+
+const money = () => p.decimal('string').precision(12).scale(2);
+
+/**
+ * A shop order (spec: Order). Amounts are the pricing module's result at placing time; names of
+ * the delivery and payment types are kept as they were then. `uuid` is a secret cart key.
+ */
+export const Order = defineEntity({
+  name: 'Order',
+  tableName: 'shop_orders',
+  filters: shopFilters,
+  uniques: [{ properties: ['shop', 'ordinalNumber'] }, { properties: ['uuid'] }],
+  indexes: [
+    { properties: ['shop', 'placedAt'] },
+    { properties: ['shop', 'email'] },
+  ],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    shop: () => p.manyToOne(Shop).ref(),
+    uuid: p.uuid(),
+    ordinalNumber: p.integer(),
+    internalStatus: p.string().length(16).$type<InternalStatus>().default('placed'),
+    orderStatus: () => p.manyToOne(OrderStatus).ref(),
+    email: p.string(),
+    currency: p.string().length(3),
+    productsCost: money(),
+    deliveryCost: money(),
+    paymentCost: money(),
+    giftPackingCost: money().default('0.00'),
+    totalDiscount: money(),
+    total: money(),
+    deliveryTypeId: p.integer().nullable(),
+    deliveryMethod: p.string().nullable(),
+    deliveryVatRate: p.integer().nullable(),
+    paymentTypeId: p.integer().nullable(),
+    paymentMethod: p.string().nullable(),
+    paymentVatRate: p.integer().nullable(),
+    cashOnDelivery: p.boolean().default(false),
+    discountCode: p.string().nullable(),
+    discountCodeId: p.integer().nullable(),
+    paid: p.boolean().default(false),
+    paidAt: p.datetime().nullable(),
+    clearedAt: p.datetime().nullable(),
+    invoiceNumber: p.string().nullable(),
+    transactionId: p.string().nullable(),
+    ref: p.string().nullable(),
+    subscriberIdentifier: p.string().nullable(),
+    comment: p.text().default(''),
+    deliveryPointCode: p.string().nullable(),
+    trackingNumber: p.string().default(''),
+    trackingUrl: p.string().default(''),
+    deliveryAddress: p.json<OrderAddress>().nullable(),
+    invoiceAddress: p.json<OrderAddress>().nullable(),
+    invoiceRecipientName: p.string().default(''),
+    placedIp: p.string().length(45).nullable(),
+    orderAttributes: p.json<OrderAttribute[]>(),
+    notes: p.json<OrderNote[]>(),
+    newsletter: p.boolean().default(false),
+    placedAt: p.datetime(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type IOrder = InferEntity<typeof Order>;
+
+/** One line of an order, priced: `price` = unit × quantity, `final_price` = price − discount. */
+export const OrderItem = defineEntity({
+  name: 'OrderItem',
+  tableName: 'shop_order_items',
+  filters: shopFilters,
+  indexes: [{ properties: ['order'] }, { properties: ['shop', 'productId'] }, { properties: ['shop', 'sku'] }],
+  properties: {
+    id: p.integer().primary().autoincrement(),
+    shop: () => p.manyToOne(Shop).ref(),
+    order: () => p.manyToOne(Order).ref(),
+    productId: p.integer().nullable(),
+    name: p.string(),
+    sku: p.string().default(''),
+    quantity: p.integer(),
+    unitPrice: money(),
+    vatRate: p.integer(),
+    price: money(),
+    discount: money(),
+    finalPrice: money(),
+    electronic: p.boolean().default(false),
+    subscriberIdentifiers: p.array().columnType('text[]').default([]),
+    ref: p.string().nullable(),
+  },
+});
+export type IOrderItem = InferEntity<typeof OrderItem>;
