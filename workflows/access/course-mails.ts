@@ -1,10 +1,10 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, sleep, startChild } from '@temporalio/workflow';
+import { sleep } from '@temporalio/workflow';
 import type { PlanCourseMailsInput } from '../../activities/access/course-mails.ts';
 import { courseMailsWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import { db } from '../shared/activity-proxies.ts';
 import { dispatchEvents } from '../shared/dispatch-events.ts';
 import { deliverInBackground } from '../shared/mail-delivery.ts';
+import { startChildOnce } from '../shared/start-child-once.ts';
 
 export interface CourseEnrolmentMailsInput {
   platformId: string;
@@ -65,14 +65,5 @@ export async function lessonCompleted(input: LessonCompletedInput): Promise<{ se
 export async function afterCourseGrant(p: CourseEnrolmentMailsInput & { applied: boolean }): Promise<void> {
   if (!p.applied) return;
   const { applied: _applied, ...input } = p;
-  try {
-    await startChild(courseEnrolmentMails, {
-      workflowId: courseMailsWorkflowId(input),
-      args: [input],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-  } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-  }
+  await startChildOnce(courseEnrolmentMails, { workflowId: courseMailsWorkflowId(input), args: [input], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
 }

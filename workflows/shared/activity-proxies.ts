@@ -1,5 +1,11 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.ts';
+import { MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS } from '../../domain/shared/mail-delivery.ts';
+
+/**
+ * Every activity timeout profile, in one place. A workflow picks the profile that fits the step:
+ * `db` for database work, `mail` and `webhook` for one network attempt of a delivery.
+ */
 
 /**
  * Database activities: short, idempotent, retried until they succeed. Only errors the activity
@@ -13,4 +19,37 @@ export const db = proxyActivities<Activities>({
     backoffCoefficient: 2,
     maximumInterval: '1 minute',
   },
+});
+
+/**
+ * The network step of mail: a provider or SMTP relay may be down for a while, so attempts back off
+ * to 10 minutes and give up after 30 (about four hours); each failed attempt is visible in the
+ * mail log (`failed`, attempts, last error). A refusal no retry can fix (`MailDeliveryRefused`)
+ * stops at once. The attempt heartbeats while it runs: one lost with a killed worker is retried
+ * within seconds.
+ */
+export const mail = proxyActivities<Activities>({
+  startToCloseTimeout: MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS,
+  heartbeatTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '10 minutes',
+    maximumAttempts: 30,
+    nonRetryableErrorTypes: ['MailDeliveryRefused', 'MailNotFound'],
+  },
+});
+
+/**
+ * One webhook HTTP attempt per activity. It records its own outcome and never throws for an HTTP
+ * failure, so Temporal retries it only when the attempt could not be recorded (database, worker
+ * crash). The heartbeat (every second from the start of the attempt) lets a killed worker's attempt
+ * be retried within seconds; the retried attempt carries the same `webhook-id` (the event id). An
+ * attempt claims the delivery before sending, so a retry that overlaps a still-running attempt
+ * sends nothing and asks to be called again once the claim runs out.
+ */
+export const webhook = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '5 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });

@@ -1,8 +1,7 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ParentClosePolicy, startChild } from '@temporalio/workflow';
 import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { webhookDeliveryWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import { db } from './activity-proxies.ts';
+import { startChildOnce } from './start-child-once.ts';
 import { deliverWebhook } from './webhook-delivery.ts';
 
 /**
@@ -17,18 +16,13 @@ export async function dispatchEvents(platformId: string, events: readonly Record
   const starts = events.flatMap((event) =>
     targets
       .filter((target) => target.events.includes(event.type))
-      .map(async ({ webhookId }) => {
-        try {
-          await startChild(deliverWebhook, {
-            workflowId: webhookDeliveryWorkflowId({ platformId, webhookId, eventId: event.id }),
-            args: [{ platformId, webhookId, eventId: event.id }],
-            parentClosePolicy: ParentClosePolicy.ABANDON,
-            workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          });
-        } catch (error) {
-          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-        }
-      }),
+      .map(({ webhookId }) =>
+        startChildOnce(deliverWebhook, {
+          workflowId: webhookDeliveryWorkflowId({ platformId, webhookId, eventId: event.id }),
+          args: [{ platformId, webhookId, eventId: event.id }],
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        }),
+      ),
   );
   await Promise.all(starts);
 }

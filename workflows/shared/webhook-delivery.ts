@@ -1,20 +1,6 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.ts';
+import { sleep } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
-
-/**
- * One HTTP attempt per activity. It records its own outcome and never throws for an HTTP failure,
- * so Temporal retries it only when the attempt could not be recorded (database, worker crash).
- * The heartbeat (every second from the start of the attempt) lets a killed worker's attempt be
- * retried within seconds; the retried attempt carries the same `webhook-id` (the event id). An
- * attempt claims the delivery before sending, so a retry that overlaps a still-running attempt
- * sends nothing and asks to be called again once the claim runs out.
- */
-const webhook = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '5 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+import { webhook } from './activity-proxies.ts';
 
 export interface DeliverWebhookInput {
   platformId: string;
