@@ -8,6 +8,7 @@ export * from './access/configuration.ts';
 export * from './access/order.ts';
 export * from './shared/domain-event.ts';
 export * from './shared/webhook.ts';
+export * from './access/quiz-result.ts';
 import { Audiobook } from './access/audiobook.ts';
 import { Course, Lesson, Section } from './access/course.ts';
 import { MailLogEntry } from './shared/mail-log.ts';
@@ -16,6 +17,7 @@ import { configurationEntities } from './access/configuration.ts';
 import { AccessSource, AudiobookAccess, Enrolment, Participant } from './access/participant.ts';
 import { DomainEvent } from './shared/domain-event.ts';
 import { webhookEntities } from './shared/webhook.ts';
+import { QuizResult } from './access/quiz-result.ts';
 import { AccessOrder } from './access/order.ts';
 import { shopEntities } from './shop/index.ts';
 import { Platform, PlatformApiKey } from './access/platform.ts';
@@ -25,6 +27,7 @@ export const entities = [
   AccessSource, AccessOrder, DomainEvent,
   ...configurationEntities,
   ...webhookEntities,
+  QuizResult,
   MailDeliveryProvider,
   ...shopEntities,
 ];

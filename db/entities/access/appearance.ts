@@ -1,6 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { tenantFilters } from '../../tenant.ts';
+import { platformOwned } from './platform-owned.ts';
 import { Platform } from './platform.ts';
 
 /**
@@ -11,31 +10,11 @@ import { Platform } from './platform.ts';
 export const PlatformAppearance = defineEntity({
   name: 'PlatformAppearance',
   tableName: 'platform_appearances',
-  filters: tenantFilters,
   uniques: [{ properties: ['platform'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     settings: p.json<Record<string, unknown>>(),
     welcome: p.json<Record<string, unknown>>(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IPlatformAppearance = InferEntity<typeof PlatformAppearance>;
-
-/** An uploaded image; its bytes live in the storage folder under `<platform id>/<id>`. */
-export const StoredFile = defineEntity({
-  name: 'StoredFile',
-  tableName: 'stored_files',
-  filters: tenantFilters,
-  indexes: [{ properties: ['platform'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
-    filename: p.string(),
-    contentType: p.string().length(32),
-    byteSize: p.integer(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-  },
-});
-export type IStoredFile = InferEntity<typeof StoredFile>;

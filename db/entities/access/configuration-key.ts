@@ -1,7 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { tenantFilters } from '../../tenant.ts';
-import { Platform } from './platform.ts';
+import { platformOwned } from './platform-owned.ts';
 
 /**
  * A key of the configuration interface: scoped, optionally expiring, revocable, bound to its
@@ -10,11 +8,8 @@ import { Platform } from './platform.ts';
 export const ConfigurationKey = defineEntity({
   name: 'ConfigurationKey',
   tableName: 'configuration_keys',
-  filters: tenantFilters,
   indexes: [{ properties: ['platform'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     name: p.string(),
     prefix: p.string().length(16),
     keyHash: p.string().length(64).unique(),
@@ -22,6 +17,6 @@ export const ConfigurationKey = defineEntity({
     expiresAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     revokedAt: p.datetime().nullable(),
-  },
+  }),
 });
 export type IConfigurationKey = InferEntity<typeof ConfigurationKey>;

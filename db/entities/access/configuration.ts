@@ -1,11 +1,13 @@
 /** Entities of the configuration interface (keys, audit log, look, templates, lesson progress). */
-import { PlatformAppearance, StoredFile } from './appearance.ts';
+import { PlatformAppearance } from './appearance.ts';
+import { StoredFile } from '../shared/stored-file.ts';
 import { AuditLogEntry } from '../shared/audit-log.ts';
 import { ConfigurationKey } from './configuration-key.ts';
 import { LessonCompletion } from './lesson-completion.ts';
 import { CourseMailTemplate, PlatformMailTemplate } from './mail-template.ts';
 
 export * from './appearance.ts';
+export * from '../shared/stored-file.ts';
 export * from '../shared/audit-log.ts';
 export * from './configuration-key.ts';
 export * from './lesson-completion.ts';

@@ -1,22 +1,17 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { tenantFilters } from '../../tenant.ts';
-import { Platform } from './platform.ts';
+import { platformOwned } from './platform-owned.ts';
 
 export const Course = defineEntity({
   name: 'Course',
   tableName: 'courses',
-  filters: tenantFilters,
   uniques: [{ properties: ['platform', 'slug'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     slug: p.string(),
     title: p.string(),
     active: p.boolean().default(true),
     createdAt: p.datetime().onCreate(() => new Date()),
     sections: () => p.oneToMany(Section).mappedBy('course').orderBy({ position: 'asc' }),
-  },
+  }),
 });
 export type ICourse = InferEntity<typeof Course>;
 
@@ -25,16 +20,13 @@ export const Section = defineEntity({
   name: 'Section',
   indexes: [{ properties: ['course', 'position'] }],
   tableName: 'sections',
-  filters: tenantFilters,
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     course: () => p.manyToOne(Course).ref(),
     title: p.string(),
     accessLevel: p.smallint().default(0),
     position: p.integer(),
     lessons: () => p.oneToMany(Lesson).mappedBy('section').orderBy({ position: 'asc' }),
-  },
+  }),
 });
 export type ISection = InferEntity<typeof Section>;
 
@@ -42,13 +34,10 @@ export const Lesson = defineEntity({
   name: 'Lesson',
   indexes: [{ properties: ['section', 'position'] }],
   tableName: 'lessons',
-  filters: tenantFilters,
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     section: () => p.manyToOne(Section).ref(),
     title: p.string(),
     position: p.integer(),
-  },
+  }),
 });
 export type ILesson = InferEntity<typeof Lesson>;

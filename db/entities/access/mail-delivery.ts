@@ -1,7 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { tenantFilters } from '../../tenant.ts';
-import { Platform } from './platform.ts';
+import { platformOwned } from './platform-owned.ts';
 
 /**
  * A platform's settings for one mail delivery provider (`provider_a`, `provider_b`, `provider_c`):
@@ -12,17 +10,14 @@ import { Platform } from './platform.ts';
 export const MailDeliveryProvider = defineEntity({
   name: 'MailDeliveryProvider',
   tableName: 'mail_delivery_providers',
-  filters: tenantFilters,
   uniques: [{ properties: ['platform', 'provider'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     provider: p.string().length(16),
     active: p.boolean().default(false),
     fields: p.json<Record<string, string | null>>(),
     sealedSecrets: p.json<Record<string, string>>(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IMailDeliveryProvider = InferEntity<typeof MailDeliveryProvider>;

@@ -1,25 +1,20 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { tenantFilters } from '../../tenant.ts';
+import { platformOwned } from './platform-owned.ts';
 import { Course, Lesson } from './course.ts';
-import { Platform } from './platform.ts';
 
 /** A platform's own copy of a default template (domain/mail-templates.ts); without one the default applies. */
 export const PlatformMailTemplate = defineEntity({
   name: 'PlatformMailTemplate',
   tableName: 'platform_mail_templates',
-  filters: tenantFilters,
   uniques: [{ properties: ['platform', 'slug'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     slug: p.string().length(64),
     subject: p.string(),
     description: p.text(),
     senderName: p.string().nullable(),
     senderEmail: p.string().nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IPlatformMailTemplate = InferEntity<typeof PlatformMailTemplate>;
 
@@ -31,12 +26,9 @@ export type IPlatformMailTemplate = InferEntity<typeof PlatformMailTemplate>;
 export const CourseMailTemplate = defineEntity({
   name: 'CourseMailTemplate',
   tableName: 'course_mail_templates',
-  filters: tenantFilters,
   uniques: [{ properties: ['course', 'slug'] }],
   indexes: [{ properties: ['sendAfterLesson'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     course: () => p.manyToOne(Course).ref(),
     slug: p.string().length(64),
     name: p.string(),
@@ -51,6 +43,6 @@ export const CourseMailTemplate = defineEntity({
     customized: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type ICourseMailTemplate = InferEntity<typeof CourseMailTemplate>;

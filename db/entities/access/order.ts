@@ -1,8 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
+import { platformOwned } from './platform-owned.ts';
 import type { OrderItem } from '../../../domain/access/order-contents.ts';
-import { tenantFilters } from '../../tenant.ts';
-import { Platform } from './platform.ts';
 
 export const ORDER_STATUSES = ['registered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -11,11 +9,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const AccessOrder = defineEntity({
   name: 'AccessOrder',
   tableName: 'orders',
-  filters: tenantFilters,
   uniques: [{ properties: ['platform', 'externalId'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     externalId: p.string(),
     email: p.string(),
     ordinalNumber: p.string().nullable(),
@@ -27,6 +22,6 @@ export const AccessOrder = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     fulfilledAt: p.datetime().nullable(),
     cancelledAt: p.datetime().nullable(),
-  },
+  }),
 });
 export type IAccessOrder = InferEntity<typeof AccessOrder>;

@@ -1,20 +1,15 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { tenantFilters } from '../../tenant.ts';
+import { platformOwned } from './platform-owned.ts';
 import { Audiobook } from './audiobook.ts';
 import { Course } from './course.ts';
 import { AccessOrder } from './order.ts';
-import { Platform } from './platform.ts';
 
 /** A learner of one platform, identified by the lower-cased e-mail. */
 export const Participant = defineEntity({
   name: 'Participant',
   tableName: 'participants',
-  filters: tenantFilters,
   uniques: [{ properties: ['platform', 'email'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     email: p.string(),
     name: p.string().nullable(),
     invitedAt: p.datetime().nullable(),
@@ -23,7 +18,7 @@ export const Participant = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     enrolments: () => p.oneToMany(Enrolment).mappedBy('participant'),
     audiobookAccesses: () => p.oneToMany(AudiobookAccess).mappedBy('participant'),
-  },
+  }),
 });
 export type IParticipant = InferEntity<typeof Participant>;
 
@@ -36,11 +31,8 @@ export const Enrolment = defineEntity({
   name: 'Enrolment',
   indexes: [{ properties: ['course'] }],
   tableName: 'enrolments',
-  filters: tenantFilters,
   uniques: [{ properties: ['participant', 'course'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     participant: () => p.manyToOne(Participant).ref(),
     course: () => p.manyToOne(Course).ref(),
     accessLevel: p.smallint().default(0),
@@ -50,7 +42,7 @@ export const Enrolment = defineEntity({
     grantedSeq: p.bigint('number').default(0),
     revokedSeq: p.bigint('number').default(0),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IEnrolment = InferEntity<typeof Enrolment>;
 
@@ -61,12 +53,9 @@ export type IEnrolment = InferEntity<typeof Enrolment>;
 export const AccessSource = defineEntity({
   name: 'AccessSource',
   tableName: 'access_sources',
-  filters: tenantFilters,
   uniques: [{ properties: ['participant', 'course', 'sourceKey'] }],
   indexes: [{ properties: ['order'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     participant: () => p.manyToOne(Participant).ref(),
     course: () => p.manyToOne(Course).ref(),
     sourceKey: p.string(),
@@ -75,7 +64,7 @@ export const AccessSource = defineEntity({
     revokedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IAccessSource = InferEntity<typeof AccessSource>;
 
@@ -83,11 +72,8 @@ export const AudiobookAccess = defineEntity({
   name: 'AudiobookAccess',
   indexes: [{ properties: ['audiobook'] }],
   tableName: 'audiobook_accesses',
-  filters: tenantFilters,
   uniques: [{ properties: ['participant', 'audiobook'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     participant: () => p.manyToOne(Participant).ref(),
     audiobook: () => p.manyToOne(Audiobook).ref(),
     active: p.boolean().default(true),
@@ -95,6 +81,6 @@ export const AudiobookAccess = defineEntity({
     grantedSeq: p.bigint('number').default(0),
     revokedSeq: p.bigint('number').default(0),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IAudiobookAccess = InferEntity<typeof AudiobookAccess>;

@@ -1,11 +1,11 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
+import { uuidPrimaryKey } from '../shared/base.ts';
 
 export const Platform = defineEntity({
   name: 'Platform',
   tableName: 'platforms',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    ...uuidPrimaryKey(),
     subdomain: p.string().length(63).unique(),
     title: p.string(),
     adminEmail: p.string().nullable(),
@@ -15,13 +15,16 @@ export const Platform = defineEntity({
 });
 export type IPlatform = InferEntity<typeof Platform>;
 
-/** The access interface key. Only its SHA-256 and a short visible prefix are stored. */
+/**
+ * The access interface key. Only its SHA-256 and a short visible prefix are stored. Not under the
+ * tenant filter: a request is matched to its platform by this key.
+ */
 export const PlatformApiKey = defineEntity({
   name: 'PlatformApiKey',
   indexes: [{ properties: ['platform'] }],
   tableName: 'platform_api_keys',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    ...uuidPrimaryKey(),
     platform: () => p.manyToOne(Platform).ref(),
     prefix: p.string().length(16),
     keyHash: p.string().length(64).unique(),

@@ -1,8 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
+import { platformOwned } from '../access/platform-owned.ts';
 import type { DomainEventType } from '../../../domain/shared/events.ts';
-import { tenantFilters } from '../../tenant.ts';
-import { Platform } from '../access/platform.ts';
 
 /**
  * The outbox of domain events. An event is written in the same transaction as the change it
@@ -12,15 +10,12 @@ import { Platform } from '../access/platform.ts';
 export const DomainEvent = defineEntity({
   name: 'DomainEvent',
   tableName: 'domain_events',
-  filters: tenantFilters,
   indexes: [{ properties: ['operationKey'] }, { properties: ['platform', 'occurredAt'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     type: p.string().$type<DomainEventType>(),
     payload: p.json<Record<string, unknown>>(),
     operationKey: p.string(),
     occurredAt: p.datetime().onCreate(() => new Date()),
-  },
+  }),
 });
 export type IDomainEvent = InferEntity<typeof DomainEvent>;

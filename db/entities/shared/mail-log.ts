@@ -1,8 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
+import { platformOwned } from '../access/platform-owned.ts';
 import type { MailSender, MailStatus } from '../../../domain/shared/mail-delivery.ts';
-import { tenantFilters } from '../../tenant.ts';
-import { Platform } from '../access/platform.ts';
 
 /**
  * Every mail the platform sends. `dedupeKey` makes a send idempotent: a retried activity or a
@@ -11,12 +9,9 @@ import { Platform } from '../access/platform.ts';
 export const MailLogEntry = defineEntity({
   name: 'MailLogEntry',
   tableName: 'mail_log',
-  filters: tenantFilters,
   uniques: [{ properties: ['platform', 'dedupeKey'] }],
   indexes: [{ properties: ['platform', 'to'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     to: p.string(),
     template: p.string(),
     subject: p.string(),
@@ -37,6 +32,6 @@ export const MailLogEntry = defineEntity({
     deliveredAt: p.datetime().nullable(),
     /** When a delivery attempt claimed the mail (`sending`); a claim older than an attempt's timeout may be taken over. */
     claimedAt: p.datetime().nullable(),
-  },
+  }),
 });
 export type IMailLogEntry = InferEntity<typeof MailLogEntry>;

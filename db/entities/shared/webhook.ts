@@ -1,12 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
+import { platformOwned } from '../access/platform-owned.ts';
 import type { DomainEventType } from '../../../domain/shared/events.ts';
 import type { WebhookDeliveryStatus } from '../../../domain/shared/webhooks.ts';
-import { tenantFilters } from '../../tenant.ts';
-import { Course, Lesson } from '../access/course.ts';
 import { DomainEvent } from './domain-event.ts';
-import { Participant } from '../access/participant.ts';
-import { Platform } from '../access/platform.ts';
 
 /**
  * A platform's webhook (spec: Webhook). `secretSealed` is the `secret_key` sealed with
@@ -17,11 +13,8 @@ import { Platform } from '../access/platform.ts';
 export const Webhook = defineEntity({
   name: 'Webhook',
   tableName: 'webhooks',
-  filters: tenantFilters,
   indexes: [{ properties: ['platform', 'createdAt'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     name: p.string(),
     url: p.text(),
     events: p.array().$type<DomainEventType[]>().columnType('text[]'),
@@ -30,7 +23,7 @@ export const Webhook = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
     deletedAt: p.datetime().nullable(),
-  },
+  }),
 });
 export type IWebhook = InferEntity<typeof Webhook>;
 
@@ -41,12 +34,9 @@ export type IWebhook = InferEntity<typeof Webhook>;
 export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
-  filters: tenantFilters,
   uniques: [{ properties: ['webhook', 'event'] }],
   indexes: [{ properties: ['webhook', 'createdAt'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     webhook: () => p.manyToOne(Webhook).ref(),
     event: () => p.manyToOne(DomainEvent).ref(),
     eventType: p.string().$type<DomainEventType>(),
@@ -56,7 +46,7 @@ export const WebhookDelivery = defineEntity({
     nextAttemptAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IWebhookDelivery = InferEntity<typeof WebhookDelivery>;
 
@@ -64,11 +54,8 @@ export type IWebhookDelivery = InferEntity<typeof WebhookDelivery>;
 export const WebhookDeliveryAttempt = defineEntity({
   name: 'WebhookDeliveryAttempt',
   tableName: 'webhook_delivery_attempts',
-  filters: tenantFilters,
   indexes: [{ properties: ['delivery', 'attemptedAt'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
+  ...platformOwned({
     delivery: () => p.manyToOne(WebhookDelivery).ref(),
     attemptedAt: p.datetime(),
     statusCode: p.smallint().nullable(),
@@ -76,28 +63,8 @@ export const WebhookDeliveryAttempt = defineEntity({
     error: p.text().nullable(),
     /** A manual redelivery (POST .../redeliver) rather than the automatic schedule. */
     manual: p.boolean().default(false),
-  },
+  }),
 });
 export type IWebhookDeliveryAttempt = InferEntity<typeof WebhookDeliveryAttempt>;
 
-/** A quiz result reported through the operator API (`quiz_passed` when passed). */
-export const QuizResult = defineEntity({
-  name: 'QuizResult',
-  tableName: 'quiz_results',
-  filters: tenantFilters,
-  indexes: [{ properties: ['platform', 'participant'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    platform: () => p.manyToOne(Platform).ref(),
-    participant: () => p.manyToOne(Participant).ref(),
-    course: () => p.manyToOne(Course).ref(),
-    lesson: () => p.manyToOne(Lesson).ref(),
-    quizId: p.string(),
-    score: p.double(),
-    passed: p.boolean(),
-    recordedAt: p.datetime().onCreate(() => new Date()),
-  },
-});
-export type IQuizResult = InferEntity<typeof QuizResult>;
-
-export const webhookEntities = [Webhook, WebhookDelivery, WebhookDeliveryAttempt, QuizResult];
+export const webhookEntities = [Webhook, WebhookDelivery, WebhookDeliveryAttempt];
