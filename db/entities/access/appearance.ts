@@ -1,6 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { platformOwned } from './platform-owned.ts';
-import { Platform } from './platform.ts';
 
 /**
  * The platform's look (settings and welcome section) as JSON documents validated at the edge
