@@ -1,12 +1,14 @@
 /** `npm run api`: the HTTP server. Closes gracefully on SIGINT and SIGTERM. */
 import { Client, Connection } from '@temporalio/client';
-import { secretsKeyFrom } from '../db/secret-box.ts';
+import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
 import { mailEndpointsFrom } from '../activities/mail/transports/endpoints.ts';
 import { openOrm } from '../db/orm.ts';
 import { parseConfig } from '../domain/shared/config.ts';
 import { buildApp } from './app.ts';
 
 const config = parseConfig(process.env);
+// Refuses to start without SECRETS_KEY in production; otherwise the installation's key (.data/secrets-key).
+const secretsKey = secretsKeyFromEnvironment(config, { log: (m) => console.log(m) });
 if (!config.ADMIN_TOKEN) throw new Error('ADMIN_TOKEN is required (npm start generates one)');
 
 const orm = await openOrm({ databaseUrl: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
@@ -21,7 +23,7 @@ const app = await buildApp({
   storageDir: config.STORAGE_DIR,
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
-  secretsKey: secretsKeyFrom(config.SECRETS_KEY, (m) => console.warn(m)),
+  secretsKey,
   mailEndpoints: mailEndpointsFrom(config),
 });
 

@@ -1,6 +1,6 @@
 /** `npm run worker`: runs every workflow and activity on the configured task queue until SIGTERM. */
 import { NativeConnection } from '@temporalio/worker';
-import { secretsKeyFrom } from '../db/secret-box.ts';
+import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
 import { createActivities } from '../activities/index.ts';
 import { mailEndpointsFrom } from '../activities/mail/transports/endpoints.ts';
 import { webhookSettingsFrom } from '../activities/webhooks/delivery.ts';
@@ -9,6 +9,8 @@ import { parseConfig } from '../domain/shared/config.ts';
 import { bundleWorkflows, createWorker } from './create-worker.ts';
 
 const config = parseConfig(process.env);
+// Refuses to start without SECRETS_KEY in production; otherwise the installation's key (.data/secrets-key).
+const secretsKey = secretsKeyFromEnvironment(config, { log: (m) => console.log(m) });
 
 const orm = await openOrm({ databaseUrl: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
@@ -19,7 +21,7 @@ const worker = await createWorker({
   activities: createActivities({
     orm,
     platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
-    secretsKey: secretsKeyFrom(config.SECRETS_KEY, (m) => console.warn(m)),
+    secretsKey,
     mailEndpoints: mailEndpointsFrom(config),
     webhooks: webhookSettingsFrom(config),
   }),

@@ -23,8 +23,15 @@ const configSchema = z.object({
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   /** When set, rate-limit counters are shared by every api instance through this Redis. */
   REDIS_URL: z.string().min(1).optional(),
-  /** 32 bytes, base64: encrypts stored secrets (webhook secrets, mail credentials); a dev key with a warning when unset. */
+  /** `production` (the Docker image, docker-compose.yml): SECRETS_KEY is required. */
+  NODE_ENV: z.string().optional(),
+  /**
+   * 32 bytes, base64: encrypts stored secrets (webhook secrets, mail credentials). Unset: required in
+   * production; otherwise the installation's key in .data/secrets-key (db/secret-box.ts).
+   */
   SECRETS_KEY: z.string().min(1).optional(),
+  /** Keys SECRETS_KEY replaced, comma-separated, newest first: still open what they sealed (rotation). */
+  SECRETS_KEY_PREVIOUS: z.string().optional(),
   /** CIDRs webhook delivery may reach although private (local receivers in tests only); empty: none. */
   WEBHOOK_PRIVATE_ALLOWLIST: z.string().default(''),
   /** Delays before webhook retries, comma-separated (`5s,5m,30m,2h,...`); docs/decisions.md, "Webhooks". */
@@ -45,10 +52,17 @@ const configSchema = z.object({
   MAIL_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
 });
 
+/** No built-in key: a production process without SECRETS_KEY refuses to start. */
+const checkedConfigSchema = configSchema.superRefine((config, context) => {
+  if (config.NODE_ENV === 'production' && !config.SECRETS_KEY?.trim()) {
+    context.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'is required when NODE_ENV=production (32 random bytes, base64)' });
+  }
+});
+
 export type Config = z.infer<typeof configSchema>;
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const result = configSchema.safeParse(env);
+  const result = checkedConfigSchema.safeParse(env);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid environment:\n  ${lines.join('\n  ')}`);
