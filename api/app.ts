@@ -32,6 +32,8 @@ export interface AppDeps {
   adminToken: string;
   /** Pino level; logging is off when unset (tests). */
   logLevel?: string;
+  /** Where log lines go (stdout when unset); tests capture them. */
+  logStream?: { write(line: string): void };
   /** Request limits (`RATE_LIMITS`, `REDIS_URL`); on with in-process counters when unset. */
   rateLimits?: RateLimitSettings;
   /** `STORAGE_DIR` and `PLATFORM_URL_TEMPLATE` of the configuration interface. */
@@ -49,7 +51,7 @@ export async function buildApp(deps: AppDeps) {
   const { storageDir = DEFAULT_STORAGE_DIR, platformUrlTemplate = DEFAULT_PLATFORM_URL_TEMPLATE } = deps;
   const app = Fastify({
     // Keys and tokens never reach the logs.
-    logger: logLevel ? { level: logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] } : false,
+    logger: logLevel ? { level: logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'], ...(deps.logStream ? { stream: deps.logStream } : {}) } : false,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     frameworkErrors: frameworkErrorReply,

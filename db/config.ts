@@ -1,5 +1,6 @@
 import { defineConfig } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import { ValueHidingPostgreSqlDriver } from './driver-errors.ts';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
 
@@ -7,18 +8,22 @@ export interface OrmOptions {
   databaseUrl: string;
   /** Connections kept by this process. */
   poolMax?: number;
+  /** Logs statements (with `?` for their values, never the values themselves). */
   debug?: boolean;
 }
 
 export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptions) {
   return defineConfig({
     clientUrl: databaseUrl,
+    // Query errors and query logs without statement values (sealed secrets, e-mail addresses): db/driver-errors.ts.
+    driver: ValueHidingPostgreSqlDriver,
+    driverOptions: { compileSqlOnError: false },
     entities,
     extensions: [Migrator],
     forceUtcTimezone: true,
     // Every unit of work gets its own fork (RequestContext in the API, em.fork() in activities).
     allowGlobalContext: false,
-    debug,
+    debug: debug ? ['query', 'info', 'discovery'] : false, // not 'query-params'
     pool: { min: 0, max: poolMax },
     migrations: {
       tableName: 'mikro_orm_migrations',
