@@ -233,7 +233,7 @@ export function webhookActivities({ orm, secretsKey, webhooks, now = () => new D
     };
 
     const url = new URL(row.url);
-    const target = await resolveTarget(url, settings.allowlist, resolver);
+    const target = await resolveTarget(url, settings.allowlist, resolver, settings.timeoutMs);
     if (!target.ok) {
       if (target.retryable) return retryOrFail(null, target.reason, null);
       return finish({ statusCode: null, error: target.reason, status: 'failed', nextAttemptInMs: null });

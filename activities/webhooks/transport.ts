@@ -18,11 +18,16 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
+/** A name that has not resolved within this long (the reply timeout, WEBHOOK_TIMEOUT_MS) counts as a DNS failure. */
+export const DEFAULT_RESOLVE_TIMEOUT_MS = 10_000;
+
 /**
  * The address to connect to, or why none may be used. A name is refused when any of its
- * addresses is refused (a mixed answer is an attack or a mistake either way).
+ * addresses is refused (a mixed answer is an attack or a mistake either way). A name that does
+ * not resolve, or not within `timeoutMs` (the system resolver may retry for minutes, longer than
+ * an attempt may take), is a retryable failure whose reason names the DNS error for the history.
  */
-export async function resolveTarget(url: URL, allowlist: readonly Cidr[], resolve: Resolver = systemResolver): Promise<ResolvedTarget> {
+export async function resolveTarget(url: URL, allowlist: readonly Cidr[], resolve: Resolver = systemResolver, timeoutMs = DEFAULT_RESOLVE_TIMEOUT_MS): Promise<ResolvedTarget> {
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const literal = parseIpAddress(hostname);
   let candidates: { address: string; family: number }[];
@@ -30,9 +35,9 @@ export async function resolveTarget(url: URL, allowlist: readonly Cidr[], resolv
     candidates = [{ address: formatIpAddress(literal), family: literal.family }];
   } else {
     try {
-      candidates = await resolve(hostname);
+      candidates = await withinTime(resolve(hostname), timeoutMs);
     } catch (error) {
-      return { ok: false, reason: `cannot resolve ${hostname}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, retryable: true };
+      return { ok: false, reason: `cannot resolve ${hostname}: ${dnsFailure(error)}`, retryable: true };
     }
     if (candidates.length === 0) return { ok: false, reason: `cannot resolve ${hostname}: no addresses`, retryable: true };
   }
@@ -47,6 +52,39 @@ export async function resolveTarget(url: URL, allowlist: readonly Cidr[], resolv
   }
   const first = candidates[0]!;
   return { ok: true, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+class ResolveTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}
+
+/** The lookup's answer, or a ResolveTimeout after `ms` (the lookup itself cannot be cancelled). */
+function withinTime<T>(lookup: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ResolveTimeout(ms)), ms);
+  });
+  return Promise.race([lookup, timeout]).finally(() => clearTimeout(timer));
+}
+
+const DNS_MEANINGS: Record<string, string> = {
+  ENOTFOUND: 'the name does not exist',
+  ENODATA: 'the name has no address',
+  EAI_AGAIN: 'temporary DNS failure',
+  ESERVFAIL: 'the name server failed',
+  ETIMEOUT: 'the name server did not answer',
+  ECONNREFUSED: 'the name server refused the query',
+};
+
+/** `ENOTFOUND (the name does not exist)`, `EAI_AGAIN (no answer within 10000 ms)`, ... */
+function dnsFailure(error: unknown): string {
+  if (error instanceof ResolveTimeout) return `EAI_AGAIN (${error.message})`;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (!code) return (error as Error).message ?? String(error);
+  const meaning = DNS_MEANINGS[code];
+  return meaning ? `${code} (${meaning})` : code;
 }
 
 export interface PinnedRequest {
