@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { secretsKeyFrom } from '../db/secret-box.ts';
-import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../activities/mail/transports/endpoints.ts';
+import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../domain/shared/mail-endpoints.ts';
 import type { Orm } from '../db/orm.ts';
 import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR } from '../domain/shared/config.ts';
 import { accessRoutes } from './access/index.ts';
@@ -20,8 +20,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     temporal: Client;
     workflows: WorkflowStarter;
-    /** `SECRETS_KEY`: seals write-only secrets (activities/crypto/secret-box.ts). */
+    /** `SECRETS_KEY`: seals write-only secrets (db/secret-box.ts). */
     secretsKey: Buffer;
+    /** Provider endpoints for the checks made when mail delivery settings are saved. */
+    mailEndpoints: MailEndpoints;
   }
 }
 

@@ -1,7 +1,7 @@
 /** `npm run api`: the HTTP server. Closes gracefully on SIGINT and SIGTERM. */
 import { Client, Connection } from '@temporalio/client';
 import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
-import { mailEndpointsFrom } from '../activities/mail/transports/endpoints.ts';
+import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { openOrm } from '../db/orm.ts';
 import { parseConfig } from '../domain/shared/config.ts';
 import { buildApp } from './app.ts';

@@ -6,8 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { activeProvider, chooseSender, htmlToText, MAIL_CLAIM_LEASE_MS, messageIdFor, type MailSender, type MailStatus } from '../../domain/shared/mail-delivery.ts';
 import { secretsKeyFrom } from '../../db/secret-box.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
-import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailEndpoints, type OutboundMessage, type SendResult } from './transports/index.ts';
-import { openProvider, providerRows, type ProviderSettings } from './transports/provider-settings.ts';
+import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailEndpoints, type OutboundMessage, type SendResult } from '../../api/shared/mail-transports/index.ts';
+import { openProvider, providerRows, type ProviderSettings } from './provider-settings.ts';
 import { tenantEm } from '../shared/tenant-em.ts';
 
 export interface DeliverMailInput {

@@ -1,6 +1,6 @@
 import type { Orm } from '../../db/orm.ts';
 import type { WebhookSettings } from '../webhooks/delivery.ts';
-import type { MailEndpoints } from '../mail/transports/endpoints.ts';
+import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 
 /** What activities need from the outside world; the worker builds it once, tests pass their own. */
 export interface ActivityDeps {

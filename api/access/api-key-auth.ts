@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { platformForApiKey } from '../../db/repositories/access/api-keys.ts';
 import fp from 'fastify-plugin';
 import { refererAllowed } from '../../domain/access/referer.ts';
 import { hashToken } from '../shared/tokens.ts';
@@ -16,23 +17,6 @@ declare module 'fastify' {
   }
 }
 
-interface KeyRow {
-  platform_id: string;
-  subdomain: string;
-  allowed_domains: string[] | null;
-}
-
-/** Resolves `X-API-KEY` to its platform in one indexed query; a revoked key matches nothing. */
-async function platformForKey(request: FastifyRequest, key: string): Promise<KeyRow | undefined> {
-  const rows: KeyRow[] = await request.em.getConnection().execute(
-    `select p.id as platform_id, p.subdomain, p.allowed_domains
-       from platform_api_keys k join platforms p on p.id = k.platform_id
-      where k.key_hash = ? and k.revoked_at is null`,
-    [hashToken(key)],
-  );
-  return rows[0];
-}
-
 /**
  * Access interface authentication (spec: Authentication, access interface): a valid key of the
  * account, and when `Referer` is sent, a referring domain on the account's allowed list. The
@@ -44,7 +28,7 @@ export const apiKeyAuth = fp(
     app.addHook('onRequest', async (request) => {
       const key = request.headers['x-api-key'];
       if (typeof key !== 'string' || key.length === 0) throw unauthorized('missing API key');
-      const row = await platformForKey(request, key);
+      const row = await platformForApiKey(request.em, hashToken(key));
       if (!row) throw unauthorized('invalid API key');
       const referer = request.headers.referer;
       if (referer !== undefined && !refererAllowed(referer, row.allowed_domains ?? [])) {

@@ -1,15 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { activeEnrolmentsByEmail } from '../../db/repositories/access/enrolments.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';
 import { platformOf } from './api-key-auth.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { EnrollmentsQuery, EnrollmentsReply } from './schemas.ts';
-
-interface EnrolmentRow {
-  id: string;
-  title: string;
-  started_at: Date;
-  viewed_at: Date | null;
-}
 
 /**
  * `GET /api/users/enrollments?email=`: the participant's active enrolments in active courses of
@@ -23,18 +17,7 @@ export const enrollmentRoutes: FastifyPluginAsyncZod = async (app) => {
       const platformId = platformOf(request).id;
       const email = request.query.email ?? '';
       const normalized = normalizeEmail(email);
-      const rows: EnrolmentRow[] = normalized
-        ? await request.em.getConnection().execute(
-            `select c.id, c.title, e.started_at, e.viewed_at
-               from enrolments e
-               join participants p on p.id = e.participant_id
-               join courses c on c.id = e.course_id
-              where e.platform_id = ? and p.platform_id = ? and c.platform_id = ?
-                and p.email = ? and e.active and c.active
-              order by e.started_at, c.title`,
-            [platformId, platformId, platformId, normalized],
-          )
-        : [];
+      const rows = normalized ? await activeEnrolmentsByEmail(request.em, platformId, normalized) : [];
       return {
         email,
         courses: rows.map((r) => ({

@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { nextCommandSeqs } from '../../db/repositories/access/command-seq.ts';
-import { OrderInput, orderedCourses, type OrderItem } from '../../domain/access/order-contents.ts';
+import { findOrderByExternalId, insertOrderUnlessKnown, markOrderCancelled } from '../../db/repositories/access/orders.ts';
+import { OrderInput, orderedCourses } from '../../domain/access/order-contents.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { platformOf } from './api-key-auth.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
@@ -11,35 +11,6 @@ import { knownItemIds } from './items.ts';
 const OrderIdReply = z.object({ id: z.uuid() });
 const CancelledReply = z.object({ id: z.uuid(), status: z.literal('cancelled') });
 const security = [{ apiKey: [] }];
-
-interface OrderRow {
-  id: string;
-  status: 'registered' | 'cancelled';
-  fulfilled_at: Date | null;
-  email: string;
-  ordered_contents: OrderItem[];
-  seq: string;
-}
-
-const ORDER_COLUMNS = 'id, status, fulfilled_at, email, ordered_contents, seq';
-
-function findOrder(em: EntityManager, platformId: string, externalId: string): Promise<OrderRow | undefined> {
-  return em
-    .execute<OrderRow[]>(`select ${ORDER_COLUMNS} from orders where platform_id = ? and external_id = ?`, [platformId, externalId])
-    .then((rows) => rows[0]);
-}
-
-/** Inserts the order unless its `external_id` is known; undefined when another request won. */
-async function insertOrder(em: EntityManager, platformId: string, order: OrderInput, seq: number): Promise<OrderRow | undefined> {
-  const rows: OrderRow[] = await em.execute(
-    `insert into orders (id, platform_id, external_id, email, ordinal_number, gift_code, ordered_contents, status, seq, created_at)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?::jsonb, 'registered', ?, now())
-     on conflict (platform_id, external_id) do nothing
-     returning ${ORDER_COLUMNS}`,
-    [platformId, order.external_id, order.email, order.ordinal_number ?? null, order.gift_code ?? null, JSON.stringify(order.ordered_contents), seq],
-  );
-  return rows[0];
-}
 
 /** `POST /api/orders` and `DELETE /api/orders/:id` (spec: Order rules and States and transitions). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -61,7 +32,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const platform = platformOf(request);
       const { order } = request.body;
       // A known external_id answers 200 with the stored order: a repeat never changes it.
-      let registered = await findOrder(request.em, platform.id, order.external_id);
+      let registered = await findOrderByExternalId(request.em, platform.id, order.external_id);
       let created = false;
       if (!registered) {
         const courses = orderedCourses(order.ordered_contents);
@@ -71,10 +42,10 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
           throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
         }
         const [seq] = await nextCommandSeqs(request.em, 1);
-        registered = await insertOrder(request.em, platform.id, order, seq!);
+        registered = await insertOrderUnlessKnown(request.em, platform.id, order, seq!);
         created = registered !== undefined;
         // A concurrent identical request inserted it first: read what it stored.
-        registered ??= (await findOrder(request.em, platform.id, order.external_id))!;
+        registered ??= (await findOrderByExternalId(request.em, platform.id, order.external_id))!;
       }
       // Also on a repeat: a first request that died between the insert and the start still gets its
       // fulfilment, from the stored order (the start is one-shot per order).
@@ -107,12 +78,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const platform = platformOf(request);
       const { id } = request.params;
       if (!z.uuid().safeParse(id).success) throw notFound('order');
-      const rows: { id: string }[] = await request.em.execute(
-        `update orders set status = 'cancelled', cancelled_at = coalesce(cancelled_at, now())
-          where id = ? and platform_id = ? returning id`,
-        [id, platform.id],
-      );
-      if (rows.length === 0) throw notFound('order');
+      if (!(await markOrderCancelled(request.em, platform.id, id))) throw notFound('order');
       await app.workflows.cancelOrder({ platformId: platform.id, orderId: id });
       return { id, status: 'cancelled' as const };
     },

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LessonCompletion } from '../../db/entities/index.ts';
+import { recordLessonCompletion } from '../../db/repositories/access/lesson-completions.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { learnerInLesson } from './learner.ts';
 import { usePlatform } from './platform-scope.ts';
@@ -26,13 +26,7 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
       const platform = await usePlatform(em, request.params.platform_id);
       const { participant, lesson, courseId } = await learnerInLesson(em, request.body.email, request.body.lesson_id);
 
-      await em.execute(
-        `insert into lesson_completions (id, platform_id, participant_id, lesson_id, course_id, completed_at)
-         values (gen_random_uuid(), ?, ?, ?, ?, now())
-         on conflict (participant_id, lesson_id) do nothing`,
-        [platform.id, participant.id, lesson.id, courseId],
-      );
-      const completion = await em.findOneOrFail(LessonCompletion, { participant, lesson });
+      const completion = await recordLessonCompletion(em, { platformId: platform.id, participantId: participant.id, lessonId: lesson.id, courseId });
       await app.workflows.lessonCompleted({ platformId: platform.id, courseId, participantId: participant.id, lessonId: lesson.id });
       return reply.code(201).send({
         data: { email: participant.email, lesson_id: lesson.id, course_id: courseId, completed_at: completion.completedAt.toISOString() },

@@ -1,16 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
-import { appearanceConfigurationRoutes } from './platform.ts';
+import { recordConfigurationRequest } from '../../db/repositories/access/audit-log.ts';
+import { CONFIGURATION_WRITE_LIMIT } from '../../domain/shared/rate-limits.ts';
 import { auditLog } from '../shared/audit.ts';
-import { configurationKeyAuth } from './auth.ts';
-import { jsonBodiesOnly } from '../shared/json-only.ts';
-import { emailDeliveryRoutes } from './email-delivery.ts';
-import { emailTemplateRoutes } from './email-templates.ts';
-import { configurationErrorHandler } from '../shared/validation-errors.ts';
 import { createImageStore } from '../shared/image-store.ts';
-import { configurationWriteLimit } from '../shared/write-limit.ts';
+import { jsonBodiesOnly } from '../shared/json-only.ts';
+import { keyRateLimits } from '../shared/key-rate-limits.ts';
+import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
+import { scopedKeyAuth } from '../shared/scoped-key-auth.ts';
+import { AS_SENT_422, validationErrorHandler } from '../shared/validation-errors.ts';
+import { appearanceRoutes } from './appearance/routes.ts';
+import { configurationKeys } from './auth.ts';
+import { emailDeliveryRoutes } from './email-delivery/routes.ts';
+import { emailTemplateRoutes } from './email-templates/routes.ts';
 import { selfRoutes } from './self.ts';
-import { webhookRoutes } from './webhooks.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 export interface ConfigurationOptions {
   /** Where uploaded images are kept (`STORAGE_DIR`). */
@@ -27,16 +30,21 @@ export interface ConfigurationOptions {
  * body (422). The audit entry is written as the reply leaves, whatever its status.
  */
 export const configurationRoutes: FastifyPluginAsync<ConfigurationOptions> = async (app, { storageDir, platformUrlTemplate, rateLimits }) => {
-  auditLog(app);
-  configurationKeyAuth(app);
-  jsonBodiesOnly(app);
-  await configurationWriteLimit(app, rateLimits);
-  app.setErrorHandler(configurationErrorHandler);
+  await app.register(auditLog, { record: (em, subject, entry) => recordConfigurationRequest(em, subject.tenantId, entry) });
+  await app.register(scopedKeyAuth, configurationKeys);
+  await app.register(jsonBodiesOnly, { interfaceName: 'configuration interface' });
+  await app.register(keyRateLimits, {
+    settings: rateLimits,
+    scope: 'configuration',
+    limits: [{ rule: CONFIGURATION_WRITE_LIMIT, writesOnly: true }],
+    keyOf: (request) => request.scopedKey?.id ?? 'none',
+  });
+  app.setErrorHandler(validationErrorHandler(AS_SENT_422));
   // Here, not at the root, so that unknown paths pass the key check and land in the audit log too.
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `route ${request.method} ${request.url.split('?')[0]} not found` }));
 
   await app.register(selfRoutes);
-  await app.register(appearanceConfigurationRoutes, { images: createImageStore(storageDir) });
+  await app.register(appearanceRoutes, { images: createImageStore(storageDir) });
   await app.register(emailTemplateRoutes, { platformUrlTemplate });
   await app.register(emailDeliveryRoutes);
   await app.register(webhookRoutes);

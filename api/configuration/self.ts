@@ -1,8 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { Platform } from '../../db/entities/index.ts';
-import { ErrorBody } from '../shared/schemas.ts';
+import { CONFIGURATION_SCOPES } from '../../domain/access/configuration-keys.ts';
+import { ErrorBody, data } from '../shared/schemas.ts';
 import { configurationKeyOf } from './auth.ts';
-import { data, SelfReply } from './schemas.ts';
+
+const SelfReply = z.object({
+  platform: z.object({ subdomain: z.string(), title: z.string() }),
+  key: z.object({
+    name: z.string(),
+    prefix: z.string(),
+    scopes: z.array(z.enum(CONFIGURATION_SCOPES)),
+    expires_at: z.iso.datetime().nullable(),
+  }),
+});
 
 /** `GET /self`: the key's platform and the key itself; any valid key may ask. */
 export const selfRoutes: FastifyPluginAsyncZod = async (app) => {

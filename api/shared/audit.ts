@@ -1,40 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
-import { AuditLogEntry } from '../../db/entities/index.ts';
+import fp from 'fastify-plugin';
 
-/**
- * Every configuration request whose platform is known (rejected ones included) lands in that
- * platform's audit log before the reply leaves, so a client that got its reply finds the entry.
- * Only method, path, status and the key's visible prefix are kept: never a token, a query or a body.
- */
-export function auditLog(app: FastifyInstance): void {
-  app.decorateRequest('receivedAt', null);
-  app.addHook('onRequest', async (request) => {
-    request.receivedAt = new Date();
-  });
+/** Whose audit log a request lands in; known as soon as the key is, even when the key is refused. */
+export interface AuditSubject {
+  tenantId: string;
+  keyPrefix: string;
+}
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const subject = request.auditSubject;
-    if (!subject) return payload;
-    try {
-      const em = request.em.fork();
-      em.create(AuditLogEntry, {
-        platform: subject.platformId,
-        at: request.receivedAt ?? new Date(),
-        method: request.method,
-        path: request.url.split('?')[0] ?? request.url,
-        status: reply.statusCode,
-        keyPrefix: subject.keyPrefix,
-      });
-      await em.flush();
-    } catch (err) {
-      request.log.error({ err }, 'audit log entry could not be written');
-    }
-    return payload;
-  });
+/** One audited request: never a token, a query or a body. */
+export interface AuditEntry {
+  at: Date;
+  method: string;
+  path: string;
+  status: number;
+  keyPrefix: string;
+}
+
+export interface AuditLogOptions {
+  /** Adds the entry to the subject's log on `em` (flushed by the plugin), e.g. recordConfigurationRequest. */
+  record(em: EntityManager, subject: AuditSubject, entry: AuditEntry): void;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     receivedAt: Date | null;
+    /** Set by the key check of an audited interface; null: the request is not audited (no tenant known). */
+    auditSubject: AuditSubject | null;
   }
 }
+
+/**
+ * Every request of the encapsulating interface whose tenant is known (rejected ones included)
+ * lands in that tenant's audit log before the reply leaves, so a client that got its reply finds
+ * the entry. Only method, path, status and the key's visible prefix are kept.
+ */
+export const auditLog = fp(
+  async (app: FastifyInstance, { record }: AuditLogOptions) => {
+    app.decorateRequest('receivedAt', null);
+    app.decorateRequest('auditSubject', null);
+    app.addHook('onRequest', async (request) => {
+      request.receivedAt = new Date();
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const subject = request.auditSubject;
+      if (!subject) return payload;
+      try {
+        const em = request.em.fork();
+        record(em, subject, {
+          at: request.receivedAt ?? new Date(),
+          method: request.method,
+          path: request.url.split('?')[0] ?? request.url,
+          status: reply.statusCode,
+          keyPrefix: subject.keyPrefix,
+        });
+        await em.flush();
+      } catch (err) {
+        request.log.error({ err }, 'audit log entry could not be written');
+      }
+      return payload;
+    });
+  },
+  { name: 'audit-log', dependencies: ['orm'] },
+);

@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { StoredFile } from '../../db/entities/index.ts';
-import type { ImageInput } from '../configuration/schemas.ts';
+import type { ImageInput } from './schemas.ts';
 
 /**
  * Uploaded images on disk under `<storage dir>/<platform id>/<file id>`, described by a StoredFile

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { HttpError } from './errors.ts';
 import { unprocessable } from './validation-errors.ts';
 
@@ -17,28 +18,36 @@ function carriesBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+export interface JsonBodiesOnlyOptions {
+  /** Named in the 415 reply: "writes to the <interfaceName> must be sent as ...". */
+  interfaceName: string;
+}
+
 /**
  * Writes must be `application/json` (415 otherwise) when they carry a body or the route takes one;
- * a body-less action such as `restore` may omit it. In this interface an empty JSON body is no
- * body, and malformed JSON is a 422 like any other invalid input.
+ * a body-less action such as `restore` may omit it. In the encapsulating interface an empty JSON
+ * body is no body, and malformed JSON is a 422 like any other invalid input.
  */
-export function jsonBodiesOnly(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    if (!isWrite(request)) return;
-    const takesBody = request.routeOptions.schema?.body !== undefined;
-    if ((takesBody || carriesBody(request)) && !isJsonMediaType(request.headers['content-type'])) {
-      throw new HttpError(415, 'writes to the configuration interface must be sent as Content-Type: application/json');
-    }
-  });
+export const jsonBodiesOnly = fp(
+  async (app: FastifyInstance, { interfaceName }: JsonBodiesOnlyOptions) => {
+    app.addHook('onRequest', async (request) => {
+      if (!isWrite(request)) return;
+      const takesBody = request.routeOptions.schema?.body !== undefined;
+      if ((takesBody || carriesBody(request)) && !isJsonMediaType(request.headers['content-type'])) {
+        throw new HttpError(415, `writes to the ${interfaceName} must be sent as Content-Type: application/json`);
+      }
+    });
 
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch (error) {
-      done(unprocessable({ body: [`is not valid JSON: ${(error as Error).message}`] }, 'malformed JSON'), undefined);
-    }
-  });
-}
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+      const text = String(body);
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (error) {
+        done(unprocessable({ body: [`is not valid JSON: ${(error as Error).message}`] }, 'malformed JSON'), undefined);
+      }
+    });
+  },
+  { name: 'json-bodies-only' },
+);

@@ -1,7 +1,6 @@
 import { lessonCompletedWorkflowId, testMailWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
-
-type StartOnce = (type: keyof typeof workflows, workflowId: string, args: unknown[]) => Promise<string>;
+import type { StartOnce } from './start-once.ts';
 
 /** Starts of the mail workflows (configuration interface, learner progress); one-shot per business id. */
 export function mailWorkflowStarts(startOnce: StartOnce) {

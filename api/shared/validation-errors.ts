@@ -2,10 +2,32 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from './errors.ts';
 
-type FieldErrors = Record<string, string[]>;
+/**
+ * `{field: [messages]}`. Built on a prototype-less object, so a field named `__proto__` or
+ * `constructor` is just a field.
+ */
+export type FieldErrors = Record<string, string[]>;
 
-/** 422 `{error, errors: {field: [messages]}}`, the configuration interface's validation failure. */
+export function fieldErrorMap(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
+/** 422 `{error, errors: {field: [messages]}}`, the configuration (and shop) interface's validation failure. */
 export const unprocessable = (errors: FieldErrors, message = 'validation failed') => new HttpError(422, message, { error: message, errors });
+
+/**
+ * How an interface answers a request that fails its schema. The access interface and the operator
+ * API: 400 with qualified names (`body.email`, `querystring.page`). The configuration interface
+ * (and the shop's): 422 with body fields named as sent (`primary_color`, `footer.content`) and an
+ * unknown field named itself ("is not a writable field").
+ */
+export interface ValidationReplyStyle {
+  status: 400 | 422;
+  fieldNames: 'qualified' | 'as-sent';
+}
+
+export const QUALIFIED_400: ValidationReplyStyle = { status: 400, fieldNames: 'qualified' };
+export const AS_SENT_422: ValidationReplyStyle = { status: 422, fieldNames: 'as-sent' };
 
 interface ValidationIssue {
   instancePath: string;
@@ -13,29 +35,43 @@ interface ValidationIssue {
   params?: Record<string, unknown>;
 }
 
-/** Field names as sent (`primary_color`, `footer.content`); an unknown field is named itself. */
-function fieldErrors(context: string | undefined, issues: readonly ValidationIssue[]): FieldErrors {
-  const errors: FieldErrors = {};
+const joined = (...parts: (string | undefined)[]) => parts.filter(Boolean).join('.');
+
+/** The field errors of one schema failure (`context`: body, querystring, params, headers). */
+export function fieldErrors(context: string | undefined, issues: readonly ValidationIssue[], style: ValidationReplyStyle): FieldErrors {
+  const errors = fieldErrorMap();
   for (const issue of issues) {
     const path = issue.instancePath.split('/').filter(Boolean).join('.');
+    if (style.fieldNames === 'qualified') {
+      (errors[joined(context, path)] ??= []).push(issue.message ?? 'is invalid');
+      continue;
+    }
     const unknownKeys = Array.isArray(issue.params?.keys) ? issue.params.keys.map(String) : [];
-    const fields = unknownKeys.length > 0 ? unknownKeys.map((key) => [path, key].filter(Boolean).join('.')) : [path];
+    const fields = unknownKeys.length > 0 ? unknownKeys.map((key) => joined(path, key)) : [path];
     for (const field of fields) {
-      const name = context === 'body' ? field || 'body' : [context, field].filter(Boolean).join('.');
+      const name = context === 'body' ? field || 'body' : joined(context, field);
       (errors[name] ??= []).push(unknownKeys.length > 0 ? 'is not a writable field' : (issue.message ?? 'is invalid'));
     }
   }
   return errors;
 }
 
+/** The reply to a schema failure in the given style; null for any other error. */
+export function validationFailure(error: FastifyError, style: ValidationReplyStyle): HttpError | null {
+  if (!hasZodFastifySchemaValidationErrors(error)) return null;
+  const message = 'validation failed';
+  return new HttpError(style.status, message, { error: message, errors: fieldErrors(error.validationContext, error.validation, style) });
+}
+
 /**
- * The configuration interface answers a validation failure with 422 (the access interface keeps
- * its 400). Everything else is rethrown to the application's error handler.
+ * An encapsulated interface's error handler: schema failures in its style; everything else is
+ * rethrown to the application's error handler (api/shared/errors-plugin.ts).
  */
-export function configurationErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  if (hasZodFastifySchemaValidationErrors(error)) {
+export function validationErrorHandler(style: ValidationReplyStyle) {
+  return (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    const failure = validationFailure(error, style);
+    if (!failure) throw error;
     reply.serializer(JSON.stringify).type('application/json; charset=utf-8');
-    return reply.code(422).send({ error: 'validation failed', errors: fieldErrors(error.validationContext, error.validation) });
-  }
-  throw error;
+    return reply.code(failure.statusCode).send(failure.body);
+  };
 }

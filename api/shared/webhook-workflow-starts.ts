@@ -1,7 +1,6 @@
 import { quizResultWorkflowId, webhookRedeliveryWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
-
-type StartOnce = (type: keyof typeof workflows, workflowId: string, args: unknown[]) => Promise<string>;
+import type { StartOnce } from './start-once.ts';
 
 /** Starts of the webhook side: manual redeliveries and reported quiz results; one-shot per business id. */
 export function webhookWorkflowStarts(startOnce: StartOnce) {

@@ -1,8 +1,9 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import { accessCommandWorkflowId, orderWorkflowId, type AccessItem } from '../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
 import { mailWorkflowStarts } from './mail-workflow-starts.ts';
+import { startOnceOn } from './start-once.ts';
 import { webhookWorkflowStarts } from './webhook-workflow-starts.ts';
 
 export interface AccessCommand {
@@ -18,15 +19,7 @@ export interface AccessCommand {
  * started by name with their types imported, so the API never loads workflow code.
  */
 export function createWorkflowStarter(client: Client, taskQueue: string) {
-  /** One-shot workflows: a second start for the same id is a normal answer, not a failure. */
-  async function startOnce(type: keyof typeof workflows, workflowId: string, args: unknown[]) {
-    try {
-      await client.workflow.start(type, { taskQueue, workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE' });
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    }
-    return workflowId;
-  }
+  const startOnce = startOnceOn(client, taskQueue);
 
   return {
     /** Starts one workflow per grant or revoke command; each command has its own sequence number. */

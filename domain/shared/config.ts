@@ -38,7 +38,7 @@ const configSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: z.string().optional(),
   /** A webhook attempt succeeds on a 2xx within this many milliseconds. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /** Mail delivery endpoints (activities/mail-transports/endpoints.ts); an unset provider endpoint makes that provider unusable. */
+  /** Mail delivery endpoints (domain/shared/mail-endpoints.ts); an unset provider endpoint makes that provider unusable. */
   PROVIDER_A_API_URL: z.url().optional(),
   /** `{region}` is replaced by provider_b's region. */
   PROVIDER_B_SMTP_HOST: z.string().min(1).optional(),

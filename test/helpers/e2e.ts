@@ -1,6 +1,6 @@
 /** The whole stack for end-to-end tests: the API listening on a port and a worker with real activities. */
 import { expect } from 'vitest';
-import type { MailEndpoints } from '../../activities/mail/transports/endpoints.ts';
+import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { httpClient } from './http.ts';
 import { eventually, startTestApp, startTestWorker, type TestStack } from './stack.ts';
 

@@ -1,12 +1,12 @@
 /**
  * Local stand-ins of the mail providers, as real servers on 127.0.0.1: provider_a and provider_c
  * as HTTP JSON APIs, provider_b and the platform relay as SMTP servers (smtp-server). They speak
- * the protocols in activities/mail-transports/ and keep what arrived for the tests to check.
+ * the protocols in api/shared/mail-transports/ and keep what arrived for the tests to check.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../../activities/mail/transports/endpoints.ts';
+import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 
 // ----- MIME (what nodemailer writes: headers, multipart/alternative, quoted-printable or base64)
 

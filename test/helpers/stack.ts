@@ -4,7 +4,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createActivities, type Activities } from '../../activities/index.ts';
-import type { MailEndpoints } from '../../activities/mail/transports/endpoints.ts';
+import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { buildApp, type App, type AppDeps } from '../../api/app.ts';
 import { openOrm, type Orm } from '../../db/orm.ts';
 import { bundleWorkflows, createWorker } from '../../worker/create-worker.ts';

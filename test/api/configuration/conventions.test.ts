@@ -78,6 +78,15 @@ describe('validation failures', () => {
     expect(Object.keys(res.json().errors).sort()).toEqual(['customized', 'slug']);
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('names a field called %s like any other (422, not 500)', async (field) => {
+    const own = (await createConfigurationKey(stack.app, platform.id)).token;
+    const res = await configure(stack.app, 'PATCH', '/platform', own, `{"${field}": {"a": 1}, "primary_color": "red"}`);
+    expect(res.statusCode, res.body).toBe(422);
+    const { errors } = res.json();
+    expect(Object.keys(errors).sort()).toEqual([field, 'primary_color'].sort());
+    expect(Object.getOwnPropertyDescriptor(errors, field)?.value).toEqual(['is not a writable field']);
+  });
+
   it.each([
     ['malformed JSON', '{"title": '],
     ['a JSON array', '[1, 2]'],

@@ -1,15 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MailDeliveryProvider, type IMailDeliveryProvider } from '../../../db/entities/index.ts';
-import { isMailProvider, type MailProviderName } from '../../../domain/shared/mail-delivery.ts';
-import { openSecret, sealSecret } from '../../../db/secret-box.ts';
+import { MailDeliveryProvider, type IMailDeliveryProvider } from '../../db/entities/index.ts';
+import { isMailProvider } from '../../domain/shared/mail-delivery.ts';
+import { openSecret, sealSecret } from '../../db/secret-box.ts';
+import type { ProviderSettings } from '../../api/shared/mail-transports/index.ts';
 
-/** One provider's settings with its secrets opened: only ever in memory, never in a reply or a log. */
-export interface ProviderSettings {
-  provider: MailProviderName;
-  active: boolean;
-  fields: Record<string, string | null>;
-  secrets: Record<string, string>;
-}
+export type { ProviderSettings };
 
 export function openProvider(row: IMailDeliveryProvider, key: Buffer): ProviderSettings {
   if (!isMailProvider(row.provider)) throw new Error(`unknown mail provider ${row.provider}`);

@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { documentReply, patchDocument, readDocument, type AppearanceDocument } from './appearance.ts';
-import { configurationKeyOf } from './auth.ts';
-import { fileUrlFor } from '../shared/file-url.ts';
-import type { ImageStore } from '../shared/image-store.ts';
-import { data } from './schemas.ts';
+import { fileUrlFor } from '../../shared/file-url.ts';
+import type { ImageStore } from '../../shared/image-store.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { configurationKeyOf } from '../auth.ts';
+import { documentReply, patchDocument, readDocument, type AppearanceDocument } from './documents.ts';
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +16,7 @@ export interface OwnFields {
   write(em: EntityManager, platformId: string, patch: Json): Promise<Json>;
 }
 
-export interface AppearanceRouteOptions {
+export interface AppearanceDocumentRouteOptions {
   path: string;
   document: AppearanceDocument;
   patchBody: z.ZodType<Json>;
@@ -32,7 +31,7 @@ const IMAGE_BODY_LIMIT = 32 * 1024 * 1024;
 const noOwnFields: OwnFields = { read: async () => ({}), write: async (_em, _platformId, patch) => patch };
 
 /** `GET` and `PATCH` of one part of the platform's look (`/platform`, `/welcome_section`). */
-export const appearanceRoutes: FastifyPluginAsyncZod<AppearanceRouteOptions> = async (app, options) => {
+export const appearanceDocumentRoutes: FastifyPluginAsyncZod<AppearanceDocumentRouteOptions> = async (app, options) => {
   const { path, document, images, ownFields = noOwnFields } = options;
   const tags = ['configuration'];
   const security = [{ configurationKey: [] }];

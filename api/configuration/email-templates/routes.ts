@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Course, Platform, type ICourse } from '../../db/entities/index.ts';
-import { platformAppUrl } from '../../domain/access/platform-url.ts';
-import { notFound } from '../shared/errors.ts';
-import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { configurationKeyOf } from './auth.ts';
+import { Course, Platform, type ICourse } from '../../../db/entities/index.ts';
+import { platformAppUrl } from '../../../domain/access/platform-url.ts';
+import { notFound } from '../../shared/errors.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { configurationKeyOf } from '../auth.ts';
 import {
   CourseParams,
   CourseSlugParams,
@@ -16,14 +16,13 @@ import {
   CreateCourseTemplateBody,
   CustomInvitationBody,
   CustomInvitationReply,
-  data,
   SlugParams,
   TemplateDetails,
   TemplateListItem,
   TemplatePatch,
 } from './schemas.ts';
-import { templateRoutes } from './template-routes.ts';
-import { courseTemplates, platformTemplates } from './templates.ts';
+import { templateOwnerRoutes } from './owner-routes.ts';
+import { courseTemplates, platformTemplates } from './owners.ts';
 
 /** A course of the key's platform by id or slug (spec: `:course_id` is a course id or slug). */
 async function findCourse(em: EntityManager, idOrSlug: string): Promise<ICourse> {
@@ -50,7 +49,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     return courseTemplates(request.em, platformId, course, host);
   };
 
-  await app.register(templateRoutes, {
+  await app.register(templateOwnerRoutes, {
     prefix: '/email_templates',
     params: z.object({}),
     slugParams: SlugParams,
@@ -63,7 +62,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     },
   });
 
-  await app.register(templateRoutes, {
+  await app.register(templateOwnerRoutes, {
     prefix: '/courses/:course_id/email_templates',
     params: CourseParams,
     slugParams: CourseSlugParams,

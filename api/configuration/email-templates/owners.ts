@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { CourseMailTemplate, Lesson, PlatformMailTemplate, type ICourse, type ICourseMailTemplate } from '../../db/entities/index.ts';
-import { courseInvitationDefault, courseInvitationDefaults, courseTemplateView, platformTemplate, type EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
-import { INVITATION_SLUGS, isCourseInvitationSlug, isPlatformTemplateSlug, loginLinkTagProblem, PLATFORM_TEMPLATE_SLUGS } from '../../domain/access/mail-template-rules.ts';
-import { TEMPLATE_TAGS } from '../../domain/access/mail-templates.ts';
-import { notFound } from '../shared/errors.ts';
-import { unprocessable } from '../shared/validation-errors.ts';
+import { CourseMailTemplate, Lesson, PlatformMailTemplate, type ICourse, type ICourseMailTemplate } from '../../../db/entities/index.ts';
+import { courseInvitationDefault, courseInvitationDefaults, courseTemplateView, platformTemplate, type EffectiveTemplate } from '../../../db/repositories/access/mail-templates.ts';
+import { INVITATION_SLUGS, isCourseInvitationSlug, isPlatformTemplateSlug, loginLinkTagProblem, PLATFORM_TEMPLATE_SLUGS } from '../../../domain/access/mail-template-rules.ts';
+import { TEMPLATE_TAGS } from '../../../domain/access/mail-templates.ts';
+import { notFound } from '../../shared/errors.ts';
+import { unprocessable } from '../../shared/validation-errors.ts';
 import type { CourseTemplateDetails, CourseTemplatePatch, CreateCourseTemplateBody, TemplateDetails } from './schemas.ts';
 
 type TemplateView = z.input<typeof TemplateDetails>;

@@ -2,16 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { Platform } from '../../db/entities/index.ts';
-import { normalizeEmail } from '../../domain/shared/email.ts';
-import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { configurationKeyOf } from './auth.ts';
-import { unprocessable } from '../shared/validation-errors.ts';
-import { data, SendTestBody, SendTestReply } from './schemas.ts';
-import type { TemplateOwner } from './templates.ts';
-import type { CourseTemplatePatch } from './schemas.ts';
+import { Platform } from '../../../db/entities/index.ts';
+import { normalizeEmail } from '../../../domain/shared/email.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { unprocessable } from '../../shared/validation-errors.ts';
+import { configurationKeyOf } from '../auth.ts';
+import type { TemplateOwner } from './owners.ts';
+import { SendTestBody, SendTestReply, type CourseTemplatePatch } from './schemas.ts';
 
-export interface TemplateRouteOptions {
+export interface TemplateOwnerRouteOptions {
   /** Params of the prefix (none for the platform's templates, `course_id` for a course's). */
   params: z.ZodObject;
   /** Params with `slug` added. */
@@ -31,7 +30,7 @@ const writeErrors = { ...denied, 404: ErrorBody, 415: ErrorBody, 422: Validation
  * List, read, PATCH, restore and send_test of e-mail templates: one piece for the platform's
  * templates (`/email_templates`) and a course's (`/courses/:course_id/email_templates`).
  */
-export const templateRoutes: FastifyPluginAsyncZod<TemplateRouteOptions> = async (app, options) => {
+export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOptions> = async (app, options) => {
   const { params, slugParams, owner } = options;
   const slugOf = (request: FastifyRequest) => (request.params as { slug: string }).slug;
 

@@ -1,4 +1,4 @@
-import type { Config } from '../../../domain/shared/config.ts';
+import type { Config } from './config.ts';
 
 export type SmtpTls = 'starttls' | 'implicit' | 'none';
 

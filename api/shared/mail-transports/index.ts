@@ -1,13 +1,21 @@
-import type { MailEndpoints } from './endpoints.ts';
+import type { MailEndpoints } from '../../../domain/shared/mail-endpoints.ts';
+import type { MailProviderName } from '../../../domain/shared/mail-delivery.ts';
 import { platformDefaultTransport } from './platform-default.ts';
 import { providerATransport, type ProviderACredentials } from './provider-a.ts';
 import { providerBTransport } from './provider-b.ts';
 import { providerCTransport } from './provider-c.ts';
-import type { ProviderSettings } from './provider-settings.ts';
 import type { MailTransport } from './transport.ts';
 
-export * from './endpoints.ts';
+export * from '../../../domain/shared/mail-endpoints.ts';
 export * from './transport.ts';
+
+/** One provider's settings with its secrets opened: only ever in memory, never in a reply or a log. */
+export interface ProviderSettings {
+  provider: MailProviderName;
+  active: boolean;
+  fields: Record<string, string | null>;
+  secrets: Record<string, string>;
+}
 
 /** What a provider's adapter needs: its plain fields and its opened secrets. */
 export type TransportSettings = Pick<ProviderSettings, 'provider' | 'fields' | 'secrets'>;

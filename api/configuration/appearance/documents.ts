@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PlatformAppearance } from '../../db/entities/index.ts';
-import { applyPatch, withDefaults } from '../../domain/access/appearance.ts';
-import type { ImageStore } from '../shared/image-store.ts';
-import type { ImageInput } from './schemas.ts';
+import { PlatformAppearance } from '../../../db/entities/index.ts';
+import { applyPatch, withDefaults } from '../../../domain/access/appearance.ts';
+import type { ImageStore } from '../../shared/image-store.ts';
+import type { ImageInput } from '../../shared/schemas.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,0 +1,183 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { sealSecret } from '../../../db/secret-box.ts';
+import { Webhook } from '../../../db/entities/index.ts';
+import {
+  attemptsOf,
+  claimRedelivery,
+  deliveryPage,
+  findDelivery,
+  findWebhook,
+  releaseRedelivery,
+  webhookPage,
+} from '../../../db/repositories/access/webhooks.ts';
+import { DOMAIN_EVENT_TYPES } from '../../../domain/shared/events.ts';
+import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
+import { HttpError, notFound } from '../../shared/errors.ts';
+import { pageMeta, PageQuery, pageWindow } from '../../shared/pagination.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { unprocessable } from '../../shared/validation-errors.ts';
+import { configurationKeyOf } from '../auth.ts';
+import { DELIVERY_DOC, EVENTS_DOC } from './docs.ts';
+import {
+  CreateWebhookBody,
+  DeliveriesQuery,
+  DeliveryList,
+  DeliveryParams,
+  DeliveryReply,
+  deliveryViews,
+  UpdateWebhookBody,
+  WebhookList,
+  WebhookParams,
+  WebhookReply,
+  webhookView,
+} from './schemas.ts';
+
+const tags = ['configuration'];
+const security = [{ configurationKey: [] }];
+const denied = { 401: ErrorBody, 403: ErrorBody };
+const writeErrors = { ...denied, 404: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
+
+/** Webhooks of the key's platform (spec: Webhook; `read` to read, `write_config` to write). */
+export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
+  const webhookOr404 = async (em: EntityManager, id: string) => {
+    const webhook = await findWebhook(em, id);
+    if (!webhook) throw notFound('webhook');
+    return webhook;
+  };
+  const withAttempts = async (em: EntityManager, deliveries: Parameters<typeof deliveryViews>[0]) =>
+    deliveryViews(deliveries, await attemptsOf(em, deliveries.map((d) => d.id)));
+
+  app.get(
+    '/webhooks',
+    {
+      config: { scope: 'read' },
+      schema: { tags, security, description: `The platform's webhooks, oldest first; \`meta.available_events\` lists the subscribable events.\n\n${EVENTS_DOC}\n\n${DELIVERY_DOC}`, querystring: PageQuery, response: { 200: WebhookList, ...denied, 422: ValidationErrorBody } },
+    },
+    async (request) => {
+      const [webhooks, total] = await webhookPage(request.em, pageWindow(request.query));
+      return { data: webhooks.map(webhookView), meta: { available_events: [...DOMAIN_EVENT_TYPES], ...pageMeta(request.query, total) } };
+    },
+  );
+
+  app.post(
+    '/webhooks',
+    {
+      config: { scope: 'write_config' },
+      schema: { tags, security, description: `Creates a webhook; 201 with the webhook (never its secret). An unknown event or a malformed URL is a 422.\n\n${DELIVERY_DOC}`, body: CreateWebhookBody, response: { 201: data(WebhookReply), ...writeErrors } },
+    },
+    async (request, reply) => {
+      const { platformId } = configurationKeyOf(request);
+      const body = request.body;
+      if (body.secret_key.trim() === '') throw unprocessable({ secret_key: ['is required when creating a webhook'] });
+      const webhook = request.em.create(Webhook, {
+        platform: platformId,
+        name: body.name,
+        url: body.url,
+        events: body.events,
+        active: body.active,
+        secretSealed: sealSecret(body.secret_key, app.secretsKey),
+      });
+      await request.em.flush();
+      return reply.code(201).send({ data: webhookView(webhook) });
+    },
+  );
+
+  app.get(
+    '/webhooks/:id',
+    { config: { scope: 'read' }, schema: { tags, security, params: WebhookParams, response: { 200: data(WebhookReply), ...denied, 404: ErrorBody } } },
+    async (request) => ({ data: webhookView(await webhookOr404(request.em, request.params.id)) }),
+  );
+
+  app.patch(
+    '/webhooks/:id',
+    { config: { scope: 'write_config' }, schema: { tags, security, params: WebhookParams, body: UpdateWebhookBody, response: { 200: data(WebhookReply), ...writeErrors } } },
+    async (request) => {
+      const webhook = await webhookOr404(request.em, request.params.id);
+      const { secret_key, ...fields } = request.body;
+      request.em.assign(webhook, fields);
+      if (secret_key !== undefined && secret_key.trim() !== '') webhook.secretSealed = sealSecret(secret_key, app.secretsKey);
+      webhook.updatedAt = new Date();
+      await request.em.flush();
+      return { data: webhookView(webhook) };
+    },
+  );
+
+  app.delete(
+    '/webhooks/:id',
+    {
+      config: { scope: 'write_config' },
+      schema: {
+        tags,
+        security,
+        description: 'Deletes the webhook: nothing more is sent to it (deliveries under way end as `disabled`); 200 `{data: {id, deleted: true}}`.',
+        params: WebhookParams,
+        response: { 200: data(z.object({ id: z.uuid(), deleted: z.literal(true) })), ...writeErrors },
+      },
+    },
+    async (request) => {
+      const webhook = await webhookOr404(request.em, request.params.id);
+      webhook.deletedAt = new Date();
+      webhook.active = false;
+      await request.em.flush();
+      return { data: { id: webhook.id, deleted: true as const } };
+    },
+  );
+
+  app.get(
+    '/webhooks/:id/deliveries',
+    {
+      config: { scope: 'read' },
+      schema: {
+        tags,
+        security,
+        description: `The webhook's deliveries (one per event), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error.`,
+        params: WebhookParams,
+        querystring: DeliveriesQuery,
+        response: { 200: DeliveryList, ...denied, 404: ErrorBody, 422: ValidationErrorBody },
+      },
+    },
+    async (request) => {
+      const webhook = await webhookOr404(request.em, request.params.id);
+      const page = { page: request.query.page, per_page: DELIVERIES_PER_PAGE };
+      const [deliveries, total] = await deliveryPage(request.em, webhook.id, pageWindow(page));
+      return { data: await withAttempts(request.em, deliveries), meta: pageMeta(page, total) };
+    },
+  );
+
+  app.post(
+    '/webhooks/:id/deliveries/:delivery_id/redeliver',
+    {
+      config: { scope: 'write_config' },
+      schema: {
+        tags,
+        security,
+        description:
+          'Addition to the spec: sends one delivery again, now, as one attempt (no retries), with the same body and `webhook-id`. 202 with the delivery (`pending` until the attempt is made; its history shows the attempt with `manual: true`). 409 while the delivery is still pending or when the webhook is not active.',
+        params: DeliveryParams,
+        response: { 202: data(DeliveryReply), ...writeErrors, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { platformId } = configurationKeyOf(request);
+      const webhook = await webhookOr404(request.em, request.params.id);
+      const delivery = await findDelivery(request.em, webhook.id, request.params.delivery_id);
+      if (!delivery) throw notFound('delivery');
+      if (!webhook.active) throw new HttpError(409, 'the webhook is not active; activate it before redelivering');
+      const previous = delivery.status;
+      if (previous === 'pending') throw new HttpError(409, 'the delivery is still pending');
+      const redelivery = await claimRedelivery(request.em, platformId, delivery.id, previous);
+      if (redelivery === undefined) throw new HttpError(409, 'the delivery is still pending');
+      try {
+        await app.workflows.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery });
+      } catch (error) {
+        await releaseRedelivery(request.em, delivery.id, previous, redelivery);
+        throw error;
+      }
+      await request.em.refresh(delivery);
+      const [view] = await withAttempts(request.em, [delivery]);
+      return reply.code(202).send({ data: view! });
+    },
+  );
+};

@@ -1,0 +1,42 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OrderInput, OrderItem } from '../../../domain/access/order-contents.ts';
+
+/** An access-interface order as the API needs it (registration and cancellation). */
+export interface RegisteredOrder {
+  id: string;
+  status: 'registered' | 'cancelled';
+  fulfilled_at: Date | null;
+  email: string;
+  ordered_contents: OrderItem[];
+  seq: string;
+}
+
+const ORDER_COLUMNS = 'id, status, fulfilled_at, email, ordered_contents, seq';
+
+/** The platform's order with this `external_id`, if registered. */
+export async function findOrderByExternalId(em: EntityManager, platformId: string, externalId: string): Promise<RegisteredOrder | undefined> {
+  const rows = await em.execute<RegisteredOrder[]>(`select ${ORDER_COLUMNS} from orders where platform_id = ? and external_id = ?`, [platformId, externalId]);
+  return rows[0];
+}
+
+/** Inserts the order unless its `external_id` is known; undefined when another request won. */
+export async function insertOrderUnlessKnown(em: EntityManager, platformId: string, order: OrderInput, seq: number): Promise<RegisteredOrder | undefined> {
+  const rows: RegisteredOrder[] = await em.execute(
+    `insert into orders (id, platform_id, external_id, email, ordinal_number, gift_code, ordered_contents, status, seq, created_at)
+     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?::jsonb, 'registered', ?, now())
+     on conflict (platform_id, external_id) do nothing
+     returning ${ORDER_COLUMNS}`,
+    [platformId, order.external_id, order.email, order.ordinal_number ?? null, order.gift_code ?? null, JSON.stringify(order.ordered_contents), seq],
+  );
+  return rows[0];
+}
+
+/** Marks the order cancelled (keeping the first cancellation time); false for an unknown order. */
+export async function markOrderCancelled(em: EntityManager, platformId: string, orderId: string): Promise<boolean> {
+  const rows: { id: string }[] = await em.execute(
+    `update orders set status = 'cancelled', cancelled_at = coalesce(cancelled_at, now())
+      where id = ? and platform_id = ? returning id`,
+    [orderId, platformId],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,53 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+  type IWebhook,
+  type IWebhookDelivery,
+  type IWebhookDeliveryAttempt,
+} from '../../entities/index.ts';
+
+/** Webhooks of the platform the entity manager is scoped to; deleted ones are gone for the interface. */
+export function findWebhook(em: EntityManager, id: string): Promise<IWebhook | null> {
+  return em.findOne(Webhook, { id: id.toLowerCase(), deletedAt: null });
+}
+
+/** A page of the platform's webhooks, oldest first, with the total. */
+export function webhookPage(em: EntityManager, window: { limit: number; offset: number }): Promise<[IWebhook[], number]> {
+  return em.findAndCount(Webhook, { deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' }, ...window });
+}
+
+export function findDelivery(em: EntityManager, webhookId: string, deliveryId: string): Promise<IWebhookDelivery | null> {
+  return em.findOne(WebhookDelivery, { id: deliveryId.toLowerCase(), webhook: webhookId });
+}
+
+/** A page of a webhook's deliveries, newest first, with the total. */
+export function deliveryPage(em: EntityManager, webhookId: string, window: { limit: number; offset: number }): Promise<[IWebhookDelivery[], number]> {
+  return em.findAndCount(WebhookDelivery, { webhook: webhookId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...window });
+}
+
+/** The attempts of the given deliveries, newest first. */
+export function attemptsOf(em: EntityManager, deliveryIds: readonly string[]): Promise<IWebhookDeliveryAttempt[]> {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return em.find(WebhookDeliveryAttempt, { delivery: { $in: [...deliveryIds] } }, { orderBy: { attemptedAt: 'desc', id: 'desc' } });
+}
+
+/**
+ * Makes a finished delivery `pending` again for a manual redelivery, in one statement that only
+ * succeeds while the delivery is still in `from`: two redeliveries cannot both claim it. The
+ * redelivery's number, or undefined when another request claimed it first.
+ */
+export async function claimRedelivery(em: EntityManager, platformId: string, deliveryId: string, from: string): Promise<number | undefined> {
+  const rows: { redeliveries: number }[] = await em.execute(
+    `update webhook_deliveries set status = 'pending', next_attempt_at = null, redeliveries = redeliveries + 1, updated_at = now()
+      where id = ? and platform_id = ? and status = ? returning redeliveries`,
+    [deliveryId, platformId, from],
+  );
+  return rows[0]?.redeliveries;
+}
+
+/** Gives a claimed redelivery back (its workflow could not be started): the delivery is `previous` again. */
+export async function releaseRedelivery(em: EntityManager, deliveryId: string, previous: string, redelivery: number): Promise<void> {
+  await em.execute("update webhook_deliveries set status = ? where id = ? and status = 'pending' and redeliveries = ?", [previous, deliveryId, redelivery]);
+}
