@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { operatorAuth } from './auth.ts';
 import { configurationKeyAdminRoutes } from './configuration-keys.ts';
-import { catalogueAdminRoutes } from './courses.ts';
+import { catalogueAdminRoutes } from './catalogue.ts';
 import { lessonCompletionAdminRoutes } from './lesson-completions.ts';
 import { participantAdminRoutes } from './participants.ts';
 import { platformRoutes } from './platforms.ts';
