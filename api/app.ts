@@ -9,6 +9,9 @@ import { accessRoutes } from './access/index.ts';
 import { adminRoutes } from './admin/index.ts';
 import { configurationRoutes } from './configuration/index.ts';
 import { fileRoutes } from './shared/file-routes.ts';
+import { productPhotoRoutes } from './shop/products/photo-routes.ts';
+import { shopRoutes } from './shop/index.ts';
+import type { FileStorage } from '../db/file-storage/index.ts';
 import { healthRoutes } from './shared/health.ts';
 import { errorsPlugin, frameworkErrorReply } from './shared/errors-plugin.ts';
 import { openapiPlugin } from './shared/openapi.ts';
@@ -45,6 +48,8 @@ export interface AppDeps {
   secretsKey?: Buffer;
   /** Mail provider endpoints (`PROVIDER_*`, `DEFAULT_SMTP_URL`): provider checks on save; none configured when unset. */
   mailEndpoints?: MailEndpoints;
+  /** Shop photos and product files (`S3_*`: db/file-storage); a folder under `storageDir` when unset. */
+  fileStorage?: FileStorage;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -74,7 +79,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(accessRoutes, { rateLimits });
   await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
   await app.register(configurationRoutes, { prefix: '/api/v1/configuration', storageDir, platformUrlTemplate, rateLimits });
+  await app.register(shopRoutes, { prefix: '/api/v1', storageDir, fileStorage: deps.fileStorage, rateLimits, taskQueue });
   await app.register(fileRoutes, { storageDir });
+  await app.register(productPhotoRoutes, { storageDir });
 
   await app.ready();
   return app;

@@ -6,6 +6,9 @@ import { lessonCompletionAdminRoutes } from './lesson-completions.ts';
 import { participantAdminRoutes } from './participants.ts';
 import { platformRoutes } from './platforms.ts';
 import { quizResultAdminRoutes } from './quiz-results.ts';
+import { shopOrderAdminRoutes } from './shops/orders.ts';
+import { shopAdminRoutes } from './shops/routes.ts';
+import { shopEffectAdminRoutes } from './shops/effects.ts';
 
 /** The operator API (`/admin/v1`, DESIGN.md section 5): the panel's side, bearer-token protected. */
 export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (app, { adminToken }) => {
@@ -16,4 +19,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(configurationKeyAdminRoutes);
   await app.register(lessonCompletionAdminRoutes);
   await app.register(quizResultAdminRoutes);
+  await app.register(shopAdminRoutes);
+  await app.register(shopEffectAdminRoutes);
+  await app.register(shopOrderAdminRoutes);
 };

@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * Secret tokens (API keys, configuration keys) are `<kind>_<43 url-safe chars>`. Only their
  * SHA-256 is stored, with a visible prefix that identifies a key without revealing it.
  */
-export type TokenKind = 'ak' | 'ck';
+export type TokenKind = 'ak' | 'ck' | 'sk';
 
 export function generateToken(kind: TokenKind): string {
   return `${kind}_${randomBytes(32).toString('base64url')}`;

@@ -60,3 +60,12 @@ export function tightestQuota(quotas: readonly Quota[]): Quota | undefined {
   }
   return best;
 }
+
+/**
+ * The shop interface's limits (shop-service.md, Limits), both counted per shop API key: every
+ * request, and POST/PATCH/PUT/DELETE on top (docs/decisions.md: counting basis).
+ */
+export const SHOP_RATE_LIMITS = {
+  general: { name: 'shop', max: 100, windowMs: MINUTE, description: '100 requests per minute per shop API key' },
+  mutations: { name: 'shop-mutation', max: 30, windowMs: MINUTE, description: '30 POST, PATCH or DELETE requests per minute per shop API key' },
+} as const satisfies Record<string, RateLimitRule>;

@@ -1,0 +1,187 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DeliveryType, OrderStatus, PaymentType, ProductCategory, Sender, type IShop } from '../../../db/entities/shop/index.ts';
+import { createShop, createShopApiKey, revokeShopApiKey, useShop } from '../../../db/repositories/shop/shops.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { HttpError, notFound } from '../../shared/errors.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { AS_SENT_422, unprocessable, validationErrorHandler } from '../../shared/validation-errors.ts';
+import { generateToken, hashToken, tokenPrefix } from '../../shared/tokens.ts';
+import {
+  CategoryReply,
+  CreateCategoryBody,
+  CreateDeliveryTypeBody,
+  CreateOrderStatusBody,
+  CreatePaymentTypeBody,
+  CreateSenderBody,
+  CreateShopBody,
+  CreateShopKeyBody,
+  DeliveryTypeAdminReply,
+  OrderStatusAdminReply,
+  PatchShopBody,
+  PaymentTypeAdminReply,
+  SenderReply,
+  ShopKeyParams,
+  ShopKeyReply,
+  ShopParams,
+  ShopReply,
+} from './schemas.ts';
+
+const shopReply = (shop: IShop) => ({
+  id: shop.id,
+  subdomain: shop.subdomain,
+  name: shop.name,
+  currency: shop.currency,
+  admin_email: shop.adminEmail ?? null,
+  api_enabled: shop.apiEnabled,
+  automatic_invoicing: shop.automaticInvoicing,
+});
+
+/** The shop named by `:shop_id`, with `em` scoped to it (404 when unknown). */
+export async function shopOf(em: EntityManager, shopId: string): Promise<IShop> {
+  const shop = await useShop(em, shopId);
+  if (!shop) throw notFound('shop');
+  return shop;
+}
+
+const orderStatusReply = (s: { id: number; name: string; kind: z.infer<typeof OrderStatusAdminReply>['kind']; visible: boolean }) => ({
+  id: s.id,
+  name: s.name,
+  kind: s.kind,
+  visible: s.visible,
+});
+
+/** The shop side of the operator API (DESIGN.md section 8): shops, keys and reference lists. */
+export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['operator: shops'];
+  const errors = { 404: ErrorBody, 422: ValidationErrorBody };
+  // The shop's operator API answers bad fields 422 {error, errors} (DESIGN.md section 8).
+  app.setErrorHandler(validationErrorHandler(AS_SENT_422));
+
+  app.post('/shops', { schema: { tags, body: CreateShopBody, response: { 201: data(ShopReply), 409: ErrorBody, 422: ValidationErrorBody } } }, async (request, reply) => {
+    const { subdomain, name, currency, admin_email } = request.body;
+    const shop = await createShop(request.em, { subdomain, name, currency, adminEmail: admin_email ?? null });
+    if (!shop) throw new HttpError(409, `subdomain ${subdomain} is taken`);
+    return reply.code(201).send({ data: shopReply(shop) });
+  });
+
+  app.patch('/shops/:shop_id', { schema: { tags, params: ShopParams, body: PatchShopBody, response: { 200: data(ShopReply), ...errors } } }, async (request) => {
+    const shop = await shopOf(request.em, request.params.shop_id);
+    const { name, api_enabled, automatic_invoicing } = request.body;
+    if (name !== undefined) shop.name = name;
+    if (api_enabled !== undefined) shop.apiEnabled = api_enabled;
+    if (automatic_invoicing !== undefined) shop.automaticInvoicing = automatic_invoicing;
+    await request.em.flush();
+    return { data: shopReply(shop) };
+  });
+
+  app.post(
+    '/shops/:shop_id/api_keys',
+    { schema: { tags, params: ShopParams, body: CreateShopKeyBody, response: { 201: data(ShopKeyReply), ...errors } } },
+    async (request, reply) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const token = generateToken('sk');
+      const scopes = [...new Set(request.body.scopes)];
+      const key = await createShopApiKey(request.em, shop, { name: request.body.name, scopes, prefix: tokenPrefix(token), keyHash: hashToken(token) });
+      return reply.code(201).send({ data: { id: key.id, name: key.name, prefix: key.prefix, scopes, token } });
+    },
+  );
+
+  app.delete(
+    '/shops/:shop_id/api_keys/:key_id',
+    { schema: { tags, params: ShopKeyParams, response: { 200: data(z.object({ id: z.uuid(), revoked: z.literal(true) })), 404: ErrorBody } } },
+    async (request) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      if (!(await revokeShopApiKey(request.em, shop.id, request.params.key_id))) throw notFound('API key');
+      return { data: { id: request.params.key_id, revoked: true as const } };
+    },
+  );
+
+  app.post(
+    '/shops/:shop_id/product_categories',
+    { schema: { tags, params: ShopParams, body: CreateCategoryBody, response: { 201: data(CategoryReply), ...errors } } },
+    async (request, reply) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const parentId = request.body.parent_id ?? null;
+      if (parentId !== null && !(await request.em.count(ProductCategory, { id: parentId }))) {
+        throw unprocessable({ parent_id: ['is not a category of this shop'] });
+      }
+      const category = request.em.create(ProductCategory, { shop, name: request.body.name, parentId });
+      await request.em.flush();
+      return reply.code(201).send({ data: { id: category.id, name: category.name, parent_id: parentId } });
+    },
+  );
+
+  app.post(
+    '/shops/:shop_id/delivery_types',
+    { schema: { tags, params: ShopParams, body: CreateDeliveryTypeBody, response: { 201: data(DeliveryTypeAdminReply), ...errors } } },
+    async (request, reply) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const { name, name_displayed, default_price, vat_rate, active, domestic } = request.body;
+      const type = request.em.create(DeliveryType, { shop, name, nameDisplayed: name_displayed ?? name, defaultPrice: default_price, vatRate: vat_rate, active, domestic });
+      await request.em.flush();
+      return reply.code(201).send({
+        data: { id: type.id, name, name_displayed: type.nameDisplayed, default_price: type.defaultPrice, vat_rate: type.vatRate, active: type.active, domestic: type.domestic },
+      });
+    },
+  );
+
+  app.post(
+    '/shops/:shop_id/payment_types',
+    { schema: { tags, params: ShopParams, body: CreatePaymentTypeBody, response: { 201: data(PaymentTypeAdminReply), ...errors } } },
+    async (request, reply) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const { name, name_displayed, default_price, vat_rate, cash_on_delivery, active } = request.body;
+      const type = request.em.create(PaymentType, {
+        shop,
+        name,
+        nameDisplayed: name_displayed ?? name,
+        defaultPrice: default_price,
+        vatRate: vat_rate,
+        cashOnDelivery: cash_on_delivery,
+        active,
+      });
+      await request.em.flush();
+      return reply.code(201).send({
+        data: {
+          id: type.id,
+          name,
+          name_displayed: type.nameDisplayed,
+          default_price: type.defaultPrice,
+          vat_rate: type.vatRate,
+          cash_on_delivery: type.cashOnDelivery,
+          active: type.active,
+        },
+      });
+    },
+  );
+
+  app.get('/shops/:shop_id/order_statuses', { schema: { tags, params: ShopParams, response: { 200: data(z.array(OrderStatusAdminReply)), 404: ErrorBody } } }, async (request) => {
+    await shopOf(request.em, request.params.shop_id);
+    const statuses = await request.em.find(OrderStatus, {}, { orderBy: { position: 'asc', id: 'asc' } });
+    return { data: statuses.map(orderStatusReply) };
+  });
+
+  app.post(
+    '/shops/:shop_id/order_statuses',
+    { schema: { tags, params: ShopParams, body: CreateOrderStatusBody, response: { 201: data(OrderStatusAdminReply), ...errors } } },
+    async (request, reply) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const last = await request.em.findOne(OrderStatus, {}, { orderBy: { position: 'desc' } });
+      const status = request.em.create(OrderStatus, { shop, name: request.body.name, kind: 'UserOrderStatus', visible: request.body.visible, position: (last?.position ?? 0) + 1 });
+      await request.em.flush();
+      return reply.code(201).send({ data: orderStatusReply(status) });
+    },
+  );
+
+  app.post(
+    '/shops/:shop_id/senders',
+    { schema: { tags, params: ShopParams, body: CreateSenderBody, response: { 201: data(SenderReply), ...errors } } },
+    async (request, reply) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const sender = request.em.create(Sender, { shop, name: request.body.name, email: request.body.email.toLowerCase() });
+      await request.em.flush();
+      return reply.code(201).send({ data: { id: sender.id, name: sender.name, email: sender.email } });
+    },
+  );
+};

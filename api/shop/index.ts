@@ -1,0 +1,62 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { SHOP_RATE_LIMITS } from '../../domain/shared/rate-limits.ts';
+import { jsonBodiesOnly } from '../shared/json-only.ts';
+import { keyRateLimits } from '../shared/key-rate-limits.ts';
+import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
+import { scopedKeyAuth } from '../shared/scoped-key-auth.ts';
+import { AS_SENT_422, validationErrorHandler } from '../shared/validation-errors.ts';
+import { localFileStorage } from '../../db/file-storage/local.ts';
+import type { FileStorage } from '../../db/file-storage/index.ts';
+import { shopKeys } from './auth.ts';
+import { electronicContentRoutes } from './electronic-contents/routes.ts';
+import { orderRoutes } from './orders/routes.ts';
+import { orderTransitionRoutes } from './orders/transitions.ts';
+import { productRoutes } from './products/routes.ts';
+import { referenceListRoutes } from './reference/routes.ts';
+import { reportRoutes } from './reports/routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where the shop's photos and product files are kept (db/file-storage). */
+    fileStorage: FileStorage;
+  }
+}
+
+export interface ShopOptions {
+  rateLimits: RateLimitSettings;
+  /** `STORAGE_DIR`: product photos and files. */
+  storageDir: string;
+  /** Where photos and files are kept instead of `storageDir` (an S3 bucket: db/file-storage). */
+  fileStorage?: FileStorage;
+  /** Where the shop's workflows are started. */
+  taskQueue: string;
+}
+
+/**
+ * The shop interface (`/api/v1`, spec shop-service.md), encapsulated like the configuration
+ * interface: per request the key (401) and the route's scope (403), JSON-only writes (415), the
+ * two per-key limits (429), then the body (422 `{error, errors}`). Every route declares its scope
+ * in `config.scope`; a route without one stops the start.
+ */
+export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLimits, storageDir, fileStorage, taskQueue }) => {
+  app.decorate('fileStorage', fileStorage ?? localFileStorage(storageDir));
+  await app.register(scopedKeyAuth, shopKeys);
+  await app.register(jsonBodiesOnly, { interfaceName: 'shop API' });
+  await app.register(keyRateLimits, {
+    settings: rateLimits,
+    scope: 'shop',
+    limits: [
+      { rule: SHOP_RATE_LIMITS.general, writesOnly: false },
+      { rule: SHOP_RATE_LIMITS.mutations, writesOnly: true },
+    ],
+    keyOf: (request) => request.scopedKey?.id ?? 'none',
+  });
+  app.setErrorHandler(validationErrorHandler(AS_SENT_422));
+
+  await app.register(referenceListRoutes);
+  await app.register(productRoutes);
+  await app.register(electronicContentRoutes);
+  await app.register(orderRoutes);
+  await app.register(orderTransitionRoutes, { taskQueue });
+  await app.register(reportRoutes);
+};
