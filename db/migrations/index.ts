@@ -6,6 +6,7 @@ import { Migration20261122032440_MailDelivery } from './Migration20261122032440_
 import { Migration20261122032912_Webhooks } from './Migration20261122032912_Webhooks.ts';
 import { Migration20261122044918_MailClaim } from './Migration20261122044918_MailClaim.ts';
 import { Migration20261123021522_Shop } from './Migration20261123021522_Shop.ts';
+import { Migration20261123022711_ShopReportIndexes } from './Migration20261123022711_ShopReportIndexes.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122032912_Webhooks', class: Migration20261122032912_Webhooks },
   { name: 'Migration20261122044918_MailClaim', class: Migration20261122044918_MailClaim },
   { name: 'Migration20261123021522_Shop', class: Migration20261123021522_Shop },
+  { name: 'Migration20261123022711_ShopReportIndexes', class: Migration20261123022711_ShopReportIndexes },
 ];

@@ -19,6 +19,16 @@ export const Order = defineEntity({
   indexes: [
     { properties: ['shop', 'placedAt'] },
     { properties: ['shop', 'email'] },
+    // Covering indexes of the reports (db/repositories/shop/reports.ts): index-only aggregates.
+    {
+      name: 'shop_orders_report_placed_index',
+      expression: 'create index "shop_orders_report_placed_index" on "shop_orders" ("shop_id", "internal_status", "placed_at") include ("total", "paid")',
+    },
+    {
+      name: 'shop_orders_report_paid_index',
+      expression:
+        'create index "shop_orders_report_paid_index" on "shop_orders" ("shop_id", "paid_at") include ("internal_status", "total", "payment_method") where "paid"',
+    },
   ],
   properties: {
     id: p.integer().primary().autoincrement(),
