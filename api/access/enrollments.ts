@@ -7,7 +7,8 @@ import { EnrollmentsQuery, EnrollmentsReply } from './schemas.ts';
 
 /**
  * `GET /api/users/enrollments?email=`: the participant's active enrolments in active courses of
- * this account. The e-mail compares without letter case; unknown or empty gives an empty list.
+ * this account. The e-mail compares without letter case; unknown or empty (`email=`) gives an empty list,
+ * a missing `email` parameter answers 400 (a missing required parameter).
  */
 export const enrollmentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -15,7 +16,7 @@ export const enrollmentRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['access'], security: [{ apiKey: [] }], querystring: EnrollmentsQuery, response: { 200: EnrollmentsReply, 400: ValidationErrorBody, 401: ErrorBody } } },
     async (request) => {
       const platformId = platformOf(request).id;
-      const email = request.query.email ?? '';
+      const { email } = request.query;
       const normalized = normalizeEmail(email);
       const rows = normalized ? await activeEnrolmentsByEmail(request.em, platformId, normalized) : [];
       return {

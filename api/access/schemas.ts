@@ -15,7 +15,7 @@ export const GrantQueuedReply = z
   })
   .describe('The grants are durably queued; each runs as a Temporal workflow with the id given.');
 
-export const EnrollmentsQuery = z.object({ email: z.string().max(254).optional() });
+export const EnrollmentsQuery = z.object({ email: z.string().max(254).describe('required; empty gives an empty list') });
 export const EnrollmentsReply = z.object({
   email: z.string(),
   courses: z.array(

@@ -93,3 +93,14 @@ describe('GET /api/courses and GET /api/audiobooks', () => {
     expect((await get('/api/courses', { 'x-api-key': platform.apiKey })).json()).toEqual({ courses: [] });
   });
 });
+
+describe('GET /api/users/enrollments', () => {
+  it('answers 400 {error, errors} without the email parameter, 200 with an empty list for email=', async () => {
+    const missing = await get('/api/users/enrollments', { 'x-api-key': a.apiKey });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ error: expect.any(String), errors: { 'querystring.email': [expect.any(String)] } });
+    const empty = await get('/api/users/enrollments?email=', { 'x-api-key': a.apiKey });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual({ email: '', courses: [] });
+  });
+});

@@ -150,7 +150,12 @@ describe('GET /api/users/enrollments', () => {
   it('answers 200 with an empty list for an unknown or empty e-mail', async () => {
     expect((await http('GET', '/api/users/enrollments?email=nobody@example.com')).body).toEqual({ email: 'nobody@example.com', courses: [] });
     expect((await http('GET', '/api/users/enrollments?email=')).body).toEqual({ email: '', courses: [] });
-    expect((await http('GET', '/api/users/enrollments')).status).toBe(200);
+  });
+
+  it('answers 400 without the email parameter (a missing required parameter)', async () => {
+    const res = await http('GET', '/api/users/enrollments');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String) }));
   });
 });
 
