@@ -1,8 +1,22 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { isStaleGrant, isStaleRevoke } from '../../domain/access/access-commands.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import { accessGranted, accessRevoked, type AccessSourceRef, type ParticipantRef, type RecordedDomainEvent } from '../../domain/shared/events.ts';
+import {
+  activateEnrolment,
+  courseExists,
+  endEnrolment,
+  hasEnrolmentMails,
+  liveSourceLevel,
+  lockEnrolment,
+  markEnrolmentRevoke,
+  revokeOrderSources,
+  setEnrolmentAccess,
+  upsertAccessSource,
+  type EnrolmentRow,
+} from '../../db/repositories/access/course-access.ts';
+import { lockOrder, orderStatusForShare } from '../../db/repositories/access/order-fulfilment.ts';
+import { participantIdByEmail } from '../../db/repositories/access/onboarding.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
 
@@ -37,56 +51,9 @@ export interface RevokeCourseAccessInput {
   seq: number;
 }
 
-interface EnrolmentRow {
-  id: string;
-  access_level: AccessLevel;
-  active: boolean;
-  granted_seq: string;
-  revoked_seq: string;
-}
-
 const sourceKeyOf = (source: AccessSourceRef) => (source.kind === 'order' ? `order:${source.order_id}` : 'direct');
 
-/** Makes sure the enrolment row exists (inactive when new), then locks it for this transaction. */
-async function lockEnrolment(tx: EntityManager, platformId: string, participantId: string, courseId: string): Promise<EnrolmentRow> {
-  await tx.execute(
-    `insert into enrolments (id, platform_id, participant_id, course_id, access_level, active, started_at, updated_at, granted_seq, revoked_seq)
-     values (gen_random_uuid(), ?, ?, ?, 0, false, now(), now(), 0, 0)
-     on conflict (participant_id, course_id) do nothing`,
-    [platformId, participantId, courseId],
-  );
-  const rows: EnrolmentRow[] = await tx.execute(
-    'select id, access_level, active, granted_seq, revoked_seq from enrolments where participant_id = ? and course_id = ? for update',
-    [participantId, courseId],
-  );
-  return rows[0]!;
-}
-
 const marksOf = (e: EnrolmentRow) => ({ grantedSeq: Number(e.granted_seq), revokedSeq: Number(e.revoked_seq) });
-
-/** The highest level among the enrolment's live sources, or null when none is left. */
-async function liveSourceLevel(tx: EntityManager, participantId: string, courseId: string): Promise<AccessLevel | null> {
-  const rows: { level: number | null }[] = await tx.execute(
-    'select max(access_level) as level from access_sources where participant_id = ? and course_id = ? and revoked_at is null',
-    [participantId, courseId],
-  );
-  return (rows[0]?.level ?? null) as AccessLevel | null;
-}
-
-/**
- * Whether the course has active mails the course-mail workflow sends on enrolment: mails timed
- * `send_after` days from it, or its own reinvitation (activities/course-mails.ts).
- */
-async function hasEnrolmentMails(tx: EntityManager, courseId: string): Promise<boolean> {
-  const rows: unknown[] = await tx.execute(
-    `select 1 from course_mail_templates
-      where course_id = ? and active
-        and ((send_after is not null and send_after_lesson_id is null) or slug = 'course_reinvitation')
-      limit 1`,
-    [courseId],
-  );
-  return rows.length > 0;
-}
 
 export function courseAccessActivities({ orm }: ActivityDeps) {
   return {
@@ -97,31 +64,25 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
      */
     async applyCourseGrant({ platformId, participant, courseId, accessLevel, source, seq }: ApplyCourseGrantInput): Promise<AccessChange> {
       return orm.em.fork().transactional(async (tx) => {
-        const course: unknown[] = await tx.execute('select 1 from courses where id = ? and platform_id = ?', [courseId, platformId]);
-        if (course.length === 0) throw ApplicationFailure.nonRetryable(`course ${courseId} is not a course of this platform`, 'CourseNotFound');
+        if (!(await courseExists(tx, platformId, courseId))) throw ApplicationFailure.nonRetryable(`course ${courseId} is not a course of this platform`, 'CourseNotFound');
         if (source.kind === 'order') {
-          const orders: { status: string }[] = await tx.execute('select status from orders where id = ? and platform_id = ? for share', [source.order_id, platformId]);
-          if (orders[0]?.status !== 'registered') return { outcome: 'order_cancelled', accessLevel: null, events: [] };
+          if ((await orderStatusForShare(tx, platformId, source.order_id)) !== 'registered') return { outcome: 'order_cancelled', accessLevel: null, events: [] };
         }
 
         const enrolment = await lockEnrolment(tx, platformId, participant.id, courseId);
         if (isStaleGrant(seq, marksOf(enrolment))) {
           return { outcome: 'stale', accessLevel: enrolment.active ? enrolment.access_level : null, events: await recordEvents(tx, platformId, []) };
         }
-        await tx.execute(
-          `insert into access_sources (id, platform_id, participant_id, course_id, source_key, order_id, access_level, created_at, updated_at)
-           values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, now(), now())
-           on conflict (participant_id, course_id, source_key) do update
-             set access_level = greatest(access_sources.access_level, excluded.access_level), revoked_at = null, updated_at = now()`,
-          [platformId, participant.id, courseId, sourceKeyOf(source), source.kind === 'order' ? source.order_id : null, accessLevel],
-        );
+        await upsertAccessSource(tx, {
+          platformId,
+          participantId: participant.id,
+          courseId,
+          sourceKey: sourceKeyOf(source),
+          orderId: source.kind === 'order' ? source.order_id : null,
+          accessLevel,
+        });
         const level = (await liveSourceLevel(tx, participant.id, courseId))!;
-        await tx.execute(
-          // A row a revoke created to remember its order starts when access is first granted.
-          `update enrolments set access_level = ?, active = true, granted_seq = greatest(granted_seq, ?),
-             started_at = case when granted_seq = 0 then now() else started_at end, updated_at = now() where id = ?`,
-          [level, seq, enrolment.id],
-        );
+        await activateEnrolment(tx, enrolment.id, level, seq);
         const changed = !enrolment.active || level > enrolment.access_level;
         const events = changed ? [accessGranted({ participant, resource: { type: 'course', id: courseId }, accessLevel: level, source })] : [];
         // Decided from what this operation recorded, so a retry after a lost reply answers the same.
@@ -138,20 +99,18 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
      */
     async withdrawCourseAccess({ platformId, courseId, email, seq }: RevokeCourseAccessInput): Promise<AccessChange> {
       return orm.em.fork().transactional(async (tx) => {
-        const participants: { id: string }[] = await tx.execute('select id from participants where platform_id = ? and email = ?', [platformId, email]);
-        const participantId = participants[0]?.id;
+        const participantId = await participantIdByEmail(tx, platformId, email);
         if (!participantId) return { outcome: 'not_enrolled', accessLevel: null, events: [] };
 
         const enrolment = await lockEnrolment(tx, platformId, participantId, courseId);
         if (isStaleRevoke(seq, marksOf(enrolment))) {
           return { outcome: 'stale', accessLevel: enrolment.active ? enrolment.access_level : null, events: await recordEvents(tx, platformId, []) };
         }
-        await tx.execute('update enrolments set revoked_seq = greatest(revoked_seq, ?) where id = ?', [seq, enrolment.id]);
+        await markEnrolmentRevoke(tx, enrolment.id, seq);
         if (!enrolment.active) return { outcome: 'not_enrolled', accessLevel: null, events: await recordEvents(tx, platformId, []) };
         if (enrolment.access_level >= 1) return { outcome: 'level_1_kept', accessLevel: enrolment.access_level, events: await recordEvents(tx, platformId, []) };
 
-        await tx.execute('update access_sources set revoked_at = now(), updated_at = now() where participant_id = ? and course_id = ? and revoked_at is null', [participantId, courseId]);
-        await tx.execute('update enrolments set active = false, updated_at = now() where id = ?', [enrolment.id]);
+        await endEnrolment(tx, { id: enrolment.id, participantId, courseId });
         const revoked = accessRevoked({ participant: { id: participantId, email }, resource: { type: 'course', id: courseId }, accessLevel: null, source: { kind: 'direct' } });
         return { outcome: 'applied', accessLevel: null, events: await recordEvents(tx, platformId, [revoked]) };
       });
@@ -163,21 +122,14 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
      */
     async withdrawOrderAccess({ platformId, orderId }: { platformId: string; orderId: string }): Promise<{ events: RecordedDomainEvent[] }> {
       return orm.em.fork().transactional(async (tx) => {
-        const orders: unknown[] = await tx.execute('select 1 from orders where id = ? and platform_id = ? for update', [orderId, platformId]);
-        if (orders.length === 0) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
-        const sources: { participant_id: string; course_id: string; email: string }[] = await tx.execute(
-          `update access_sources s set revoked_at = now(), updated_at = now()
-             from participants p
-            where s.order_id = ? and s.revoked_at is null and p.id = s.participant_id
-           returning s.participant_id, s.course_id, p.email`,
-          [orderId],
-        );
+        if (!(await lockOrder(tx, platformId, orderId))) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
+        const sources = await revokeOrderSources(tx, orderId);
         const events = [];
         for (const { participant_id: participantId, course_id: courseId, email } of sources) {
           const enrolment = await lockEnrolment(tx, platformId, participantId, courseId);
           const remaining = await liveSourceLevel(tx, participantId, courseId);
           if (!enrolment.active || (remaining !== null && remaining >= enrolment.access_level)) continue;
-          await tx.execute('update enrolments set active = ?, access_level = ?, updated_at = now() where id = ?', [remaining !== null, remaining ?? enrolment.access_level, enrolment.id]);
+          await setEnrolmentAccess(tx, enrolment.id, { active: remaining !== null, level: remaining ?? enrolment.access_level });
           events.push(
             accessRevoked({
               participant: { id: participantId, email },

@@ -1,5 +1,6 @@
 import { orderFulfilled, type ParticipantRef, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
+import { markOrderFulfilled } from '../../db/repositories/access/order-fulfilment.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
 
@@ -15,13 +16,7 @@ export function orderActivities({ orm }: ActivityDeps) {
     /** Marks a still-registered order fulfilled once, recording `order_fulfilled`. */
     async completeOrderFulfilment({ platformId, orderId, participant, courses }: CompleteOrderInput): Promise<{ fulfilled: boolean; events: RecordedDomainEvent[] }> {
       return orm.em.fork().transactional(async (tx) => {
-        const rows: { external_id: string; ordinal_number: string | null }[] = await tx.execute(
-          `update orders set fulfilled_at = now()
-            where id = ? and platform_id = ? and status = 'registered' and fulfilled_at is null
-           returning external_id, ordinal_number`,
-          [orderId, platformId],
-        );
-        const order = rows[0];
+        const order = await markOrderFulfilled(tx, platformId, orderId);
         const events = order
           ? [
               orderFulfilled({

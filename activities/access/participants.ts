@@ -4,10 +4,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
 import { Course, Participant, Platform } from '../../db/entities/index.ts';
 import { newParticipantInvitation } from '../../db/repositories/access/mail-templates.ts';
+import { upsertParticipant } from '../../db/repositories/access/onboarding.ts';
+import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
-import { mailAwaitingDelivery, sendMail } from '../mail/render.ts';
+import { sendMail } from '../mail/render.ts';
 import { tenantEm } from '../shared/tenant-em.ts';
 
 export interface EnsureParticipantInput {
@@ -37,14 +39,7 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
      */
     async ensureParticipant({ platformId, email, name }: EnsureParticipantInput): Promise<EnsuredParticipant> {
       return orm.em.fork().transactional(async (tx) => {
-        const rows: { id: string; invited_at: Date | null; created: boolean; name: string | null }[] = await tx.execute(
-          `insert into participants (id, platform_id, email, name, created_at)
-           values (gen_random_uuid(), ?, ?, ?, now())
-           on conflict (platform_id, email) do update set name = coalesce(participants.name, excluded.name)
-           returning id, invited_at, name, (xmax = 0) as created`,
-          [platformId, email, name ?? null],
-        );
-        const row = rows[0];
+        const row = await upsertParticipant(tx, platformId, email, name ?? null);
         if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
         const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
         const events = await recordEvents(tx, platformId, registered);

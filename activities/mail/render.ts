@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
+import { insertPendingMail, mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { renderTemplate, type MailTags } from '../../domain/access/mail-templates.ts';
 
 export interface OutgoingMail {
@@ -32,23 +33,17 @@ export interface QueuedMail {
  */
 export async function sendMail(em: EntityManager, { platformId, to, template, tags, dedupeKey, now }: OutgoingMail): Promise<QueuedMail> {
   const { subject, html } = renderTemplate(template, tags);
-  const rows: { id: string }[] = await em.execute(
-    `insert into mail_log (id, platform_id, "to", template, subject, html, dedupe_key, sent_at, sender_name, sender_email, status)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
-     on conflict (platform_id, dedupe_key) do nothing
-     returning id`,
-    [platformId, to, template.slug, subject.slice(0, 255), html, dedupeKey, now, template.senderName ?? null, template.senderEmail ?? null],
-  );
-  const id = rows[0]?.id;
+  const id = await insertPendingMail(em, {
+    platformId,
+    to,
+    template: template.slug,
+    subject: subject.slice(0, 255),
+    html,
+    dedupeKey,
+    sentAt: now,
+    senderName: template.senderName ?? null,
+    senderEmail: template.senderEmail ?? null,
+  });
   if (id) return { recorded: true, mailId: id };
   return { recorded: false, mailId: await mailAwaitingDelivery(em, platformId, dedupeKey) };
-}
-
-/** The id of the mail recorded under this dedupe key when it was not delivered yet (pending, sending or failed), else null. */
-export async function mailAwaitingDelivery(em: EntityManager, platformId: string, dedupeKey: string): Promise<string | null> {
-  const rows: { id: string }[] = await em.execute(
-    `select id from mail_log where platform_id = ? and dedupe_key = ? and status in ('pending', 'sending', 'failed')`,
-    [platformId, dedupeKey],
-  );
-  return rows[0]?.id ?? null;
 }

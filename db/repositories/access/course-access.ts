@@ -1,0 +1,121 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccessLevel } from '../../../domain/access/access-level.ts';
+
+/**
+ * Course access as the grant and revoke activities change it: the enrolment (one per participant
+ * and course) and its sources (direct, or one per order). Every function runs inside the caller's
+ * transaction; the statements that decide under concurrency (the upserts, the row lock) are single
+ * statements as before.
+ */
+
+export interface EnrolmentRow {
+  id: string;
+  access_level: AccessLevel;
+  active: boolean;
+  granted_seq: string;
+  revoked_seq: string;
+}
+
+export async function courseExists(tx: EntityManager, platformId: string, courseId: string): Promise<boolean> {
+  const rows: unknown[] = await tx.execute('select 1 from courses where id = ? and platform_id = ?', [courseId, platformId]);
+  return rows.length > 0;
+}
+
+/** Makes sure the enrolment row exists (inactive when new), then locks it for this transaction. */
+export async function lockEnrolment(tx: EntityManager, platformId: string, participantId: string, courseId: string): Promise<EnrolmentRow> {
+  await tx.execute(
+    `insert into enrolments (id, platform_id, participant_id, course_id, access_level, active, started_at, updated_at, granted_seq, revoked_seq)
+     values (gen_random_uuid(), ?, ?, ?, 0, false, now(), now(), 0, 0)
+     on conflict (participant_id, course_id) do nothing`,
+    [platformId, participantId, courseId],
+  );
+  const rows: EnrolmentRow[] = await tx.execute(
+    'select id, access_level, active, granted_seq, revoked_seq from enrolments where participant_id = ? and course_id = ? for update',
+    [participantId, courseId],
+  );
+  return rows[0]!;
+}
+
+/** The highest level among the enrolment's live sources, or null when none is left. */
+export async function liveSourceLevel(tx: EntityManager, participantId: string, courseId: string): Promise<AccessLevel | null> {
+  const rows: { level: number | null }[] = await tx.execute(
+    'select max(access_level) as level from access_sources where participant_id = ? and course_id = ? and revoked_at is null',
+    [participantId, courseId],
+  );
+  return (rows[0]?.level ?? null) as AccessLevel | null;
+}
+
+/**
+ * Whether the course has active mails the course-mail workflow sends on enrolment: mails timed
+ * `send_after` days from it, or its own reinvitation (activities/access/course-mails.ts).
+ */
+export async function hasEnrolmentMails(tx: EntityManager, courseId: string): Promise<boolean> {
+  const rows: unknown[] = await tx.execute(
+    `select 1 from course_mail_templates
+      where course_id = ? and active
+        and ((send_after is not null and send_after_lesson_id is null) or slug = 'course_reinvitation')
+      limit 1`,
+    [courseId],
+  );
+  return rows.length > 0;
+}
+
+export interface AccessSourceGrant {
+  platformId: string;
+  participantId: string;
+  courseId: string;
+  /** `direct` or `order:<id>`: one source per key. */
+  sourceKey: string;
+  orderId: string | null;
+  accessLevel: AccessLevel;
+}
+
+/** Adds the source, or raises and revives it (a source's level only rises). */
+export async function upsertAccessSource(tx: EntityManager, s: AccessSourceGrant): Promise<void> {
+  await tx.execute(
+    `insert into access_sources (id, platform_id, participant_id, course_id, source_key, order_id, access_level, created_at, updated_at)
+     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, now(), now())
+     on conflict (participant_id, course_id, source_key) do update
+       set access_level = greatest(access_sources.access_level, excluded.access_level), revoked_at = null, updated_at = now()`,
+    [s.platformId, s.participantId, s.courseId, s.sourceKey, s.orderId, s.accessLevel],
+  );
+}
+
+/** Active at `level`, remembering the grant's sequence number. */
+export async function activateEnrolment(tx: EntityManager, enrolmentId: string, level: AccessLevel, seq: number): Promise<void> {
+  await tx.execute(
+    // A row a revoke created to remember its order starts when access is first granted.
+    `update enrolments set access_level = ?, active = true, granted_seq = greatest(granted_seq, ?),
+       started_at = case when granted_seq = 0 then now() else started_at end, updated_at = now() where id = ?`,
+    [level, seq, enrolmentId],
+  );
+}
+
+/** Remembers a revoke's sequence number, so an older grant arriving later is stale. */
+export async function markEnrolmentRevoke(tx: EntityManager, enrolmentId: string, seq: number): Promise<void> {
+  await tx.execute('update enrolments set revoked_seq = greatest(revoked_seq, ?) where id = ?', [seq, enrolmentId]);
+}
+
+/** Withdraws the enrolment with all its live sources. */
+export async function endEnrolment(tx: EntityManager, enrolment: { id: string; participantId: string; courseId: string }): Promise<void> {
+  await tx.execute('update access_sources set revoked_at = now(), updated_at = now() where participant_id = ? and course_id = ? and revoked_at is null', [
+    enrolment.participantId,
+    enrolment.courseId,
+  ]);
+  await tx.execute('update enrolments set active = false, updated_at = now() where id = ?', [enrolment.id]);
+}
+
+/** Revokes the order's live sources; the (participant, course) pairs they opened, with the e-mail. */
+export async function revokeOrderSources(tx: EntityManager, orderId: string): Promise<{ participant_id: string; course_id: string; email: string }[]> {
+  return tx.execute(
+    `update access_sources s set revoked_at = now(), updated_at = now()
+       from participants p
+      where s.order_id = ? and s.revoked_at is null and p.id = s.participant_id
+     returning s.participant_id, s.course_id, p.email`,
+    [orderId],
+  );
+}
+
+export async function setEnrolmentAccess(tx: EntityManager, enrolmentId: string, access: { active: boolean; level: AccessLevel }): Promise<void> {
+  await tx.execute('update enrolments set active = ?, access_level = ?, updated_at = now() where id = ?', [access.active, access.level, enrolmentId]);
+}

@@ -1,0 +1,27 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NewDomainEvent } from '../../../domain/shared/events.ts';
+
+/** The domain event outbox (`domain_events`), keyed by the operation that recorded each event. */
+
+export interface DomainEventRow {
+  id: string;
+  type: NewDomainEvent['type'];
+  payload: Record<string, unknown>;
+  occurred_at: Date;
+}
+
+/** The events this operation already recorded, in the order it recorded them. */
+export function eventsOfOperation(tx: EntityManager, operationKey: string): Promise<DomainEventRow[]> {
+  return tx.execute('select id, type, payload, occurred_at from domain_events where operation_key = ? order by occurred_at, id', [operationKey]);
+}
+
+/** Records the events under the operation's key, in one statement. */
+export function insertEvents(tx: EntityManager, platformId: string, operationKey: string, events: NewDomainEvent[]): Promise<DomainEventRow[]> {
+  return tx.execute(
+    `insert into domain_events (id, platform_id, type, payload, operation_key, occurred_at)
+     select gen_random_uuid(), ?, e.type, e.payload, ?, clock_timestamp()
+       from jsonb_to_recordset(?::jsonb) as e(type text, payload jsonb)
+     returning id, type, payload, occurred_at`,
+    [platformId, operationKey, JSON.stringify(events)],
+  );
+}
