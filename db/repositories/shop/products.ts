@@ -1,0 +1,104 @@
+/**
+ * Products of one shop (the request's entity manager is scoped to it by the shop filter). Hidden
+ * products (deleted while orders point at them) are outside every read here.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DeliveryType, ElectronicContent, OrderItem, PaymentType, Product, ProductCategory, ShopFile, type IProduct, type IShopFile } from '../../entities/shop/index.ts';
+import { likeContains } from '../../../domain/shop/product-rules.ts';
+import type { ListWindow } from './reference.ts';
+
+export interface ProductFilter {
+  active?: boolean;
+  categoryId?: number;
+  search?: string;
+}
+
+export function listProducts(em: EntityManager, filter: ProductFilter, window: ListWindow) {
+  const pattern = filter.search ? likeContains(filter.search) : undefined;
+  return em.findAndCount(
+    Product,
+    {
+      hidden: false,
+      ...(filter.active === undefined ? {} : { active: filter.active }),
+      ...(filter.categoryId === undefined ? {} : { productCategoryIds: { $contains: [filter.categoryId] } }),
+      ...(pattern ? { $or: [{ name: { $ilike: pattern } }, { sku: { $ilike: pattern } }] } : {}),
+    },
+    { orderBy: { id: 'asc' }, populate: ['photo'], ...window },
+  );
+}
+
+/** A visible product of the shop, with its photo; null for an unknown, foreign or hidden id. */
+export function findProduct(em: EntityManager, id: number) {
+  return em.findOne(Product, { id, hidden: false }, { populate: ['photo'] });
+}
+
+/** Names of the given categories of the shop, by id. */
+export async function categoryNames(em: EntityManager, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await em.find(ProductCategory, { id: { $in: [...new Set(ids)] } });
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** The shop's lists a product points into by id. */
+export type ShopList = 'delivery_types' | 'payment_types' | 'product_categories';
+
+/** Which of `ids` exist in the shop's list (another shop's ids are not found through the filter). */
+export async function existingIds(em: EntityManager, list: ShopList, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const where = { id: { $in: [...ids] } };
+  const rows =
+    list === 'delivery_types'
+      ? await em.find(DeliveryType, where, { fields: ['id'] })
+      : list === 'payment_types'
+        ? await em.find(PaymentType, where, { fields: ['id'] })
+        : await em.find(ProductCategory, where, { fields: ['id'] });
+  return new Set(rows.map((row) => row.id));
+}
+
+export async function productHasOrders(em: EntityManager, productId: number): Promise<boolean> {
+  return (await em.count(OrderItem, { productId })) > 0;
+}
+
+/** A file row for bytes already put in the storage. */
+export function addShopFile(em: EntityManager, shopId: string, file: { storageKey: string; filename: string; contentType: string; byteSize: number }): IShopFile {
+  return em.create(ShopFile, { shop: shopId, ...file });
+}
+
+/** Files no product photo and no electronic content uses any more, among `candidates`. */
+export async function unusedFiles(em: EntityManager, candidates: readonly IShopFile[]): Promise<IShopFile[]> {
+  if (candidates.length === 0) return [];
+  const ids = candidates.map((file) => file.id);
+  const [photos, contents] = await Promise.all([
+    em.find(Product, { photo: { $in: ids } }, { fields: ['photo'] }),
+    em.find(ElectronicContent, { file: { $in: ids } }, { fields: ['file'] }),
+  ]);
+  const used = new Set([...photos.map((p) => p.photo?.id), ...contents.map((c) => c.file.id)]);
+  return candidates.filter((file) => !used.has(file.id));
+}
+
+/**
+ * Removes a product without orders: its electronic contents, then the product. Returns the files
+ * that were the product's and that nothing else uses now (their rows are removed here, their bytes
+ * by the caller once this has committed).
+ */
+export async function removeProduct(em: EntityManager, product: IProduct): Promise<IShopFile[]> {
+  const contents = await em.find(ElectronicContent, { product: product.id }, { populate: ['file'] });
+  const files = [...contents.map((c) => c.file.getEntity()), ...(product.photo ? [product.photo.getEntity()] : [])];
+  em.remove(contents);
+  em.remove(product);
+  await em.flush();
+  const unused = await unusedFiles(em, [...new Map(files.map((f) => [f.id, f])).values()]);
+  em.remove(unused);
+  await em.flush();
+  return unused;
+}
+
+/** The electronic contents of a product, for a clone. */
+export function contentsOf(em: EntityManager, productId: number) {
+  return em.find(ElectronicContent, { product: productId }, { orderBy: { id: 'asc' } });
+}
+
+/** Whether a visible product with this id exists in the shop, for the public photo route. */
+export function photoFile(em: EntityManager, fileId: string) {
+  return em.findOne(Product, { photo: fileId, hidden: false }, { filters: false, populate: ['photo'] });
+}
