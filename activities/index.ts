@@ -6,6 +6,7 @@ import { mailDeliveryActivities } from './mail/delivery.ts';
 import { orderActivities } from './access/orders.ts';
 import { participantActivities } from './access/participants.ts';
 import { progressEventActivities } from './access/progress-events.ts';
+import { orderEffectActivities } from './shop/order-effects.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
 
 export type { ActivityDeps } from './shared/deps.ts';
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...orderActivities(deps),
     ...courseMailActivities(deps),
     ...mailDeliveryActivities(deps),
+    ...orderEffectActivities(deps),
   };
 }
 

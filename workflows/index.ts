@@ -8,3 +8,5 @@ export { sendTestMail } from './shared/test-mail.ts';
 export { deliverWebhook } from './shared/webhook-delivery.ts';
 export { quizResultRecorded } from './access/quiz-result.ts';
 export { mailDelivery } from './shared/mail-delivery.ts';
+export { clearOrder } from './shop/clear-order.ts';
+export { changeOrderStatus } from './shop/change-order-status.ts';

@@ -1,6 +1,7 @@
 import type { Orm } from '../../db/orm.ts';
 import type { WebhookSettings } from '../webhooks/delivery.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
+import type { ShopIntegrations } from '../shop/integrations/index.ts';
 
 /** What activities need from the outside world; the worker builds it once, tests pass their own. */
 export interface ActivityDeps {
@@ -14,4 +15,6 @@ export interface ActivityDeps {
   webhooks?: WebhookSettings;
   /** Provider endpoints and the platform's SMTP relay; nothing configured (mail recorded only) when unset. */
   mailEndpoints?: MailEndpoints;
+  /** The shop's analytics and marketing tools (`ANALYTICS_*`, `MARKETING_*`); none configured when unset. */
+  shopIntegrations?: ShopIntegrations;
 }

@@ -7,6 +7,7 @@ import { Migration20261122032912_Webhooks } from './Migration20261122032912_Webh
 import { Migration20261122044918_MailClaim } from './Migration20261122044918_MailClaim.ts';
 import { Migration20261123021522_Shop } from './Migration20261123021522_Shop.ts';
 import { Migration20261123022711_ShopReportIndexes } from './Migration20261123022711_ShopReportIndexes.ts';
+import { Migration20261123023535_ShopOrderEffects } from './Migration20261123023535_ShopOrderEffects.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122044918_MailClaim', class: Migration20261122044918_MailClaim },
   { name: 'Migration20261123021522_Shop', class: Migration20261123021522_Shop },
   { name: 'Migration20261123022711_ShopReportIndexes', class: Migration20261123022711_ShopReportIndexes },
+  { name: 'Migration20261123023535_ShopOrderEffects', class: Migration20261123023535_ShopOrderEffects },
 ];

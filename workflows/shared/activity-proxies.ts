@@ -53,3 +53,13 @@ export const webhook = proxyActivities<Activities>({
   heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
+
+/**
+ * One side effect of a shop order (invoice, download codes, analytics, marketing tags, status
+ * mail): retried on its own with backoff up to about 20 minutes, then recorded as `failed` in the
+ * order's effect log by the workflow, so the other effects are never held back or repeated.
+ */
+export const orderEffect = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] },
+});

@@ -4,15 +4,21 @@ import { Order, OrderItem } from './order.ts';
 import { OrderStatus } from './order-status.ts';
 import { DeliveryType, PaymentType, ProductCategory, Sender } from './reference.ts';
 import { ShopFile } from './shop-file.ts';
+import { OrderEffect, OrderStatusChange } from './order-effect.ts';
+import { DownloadCode } from './download-code.ts';
+import { ShopMail } from './shop-mail.ts';
 import { Shop, ShopApiKey } from './shop.ts';
 
+export * from './download-code.ts';
 export * from './order.ts';
+export * from './order-effect.ts';
 export * from './order-status.ts';
 export * from './product.ts';
 export * from './reference.ts';
 export * from './shop-file.ts';
+export * from './shop-mail.ts';
 export * from './shop.ts';
 
 export const shopEntities = [
-  Shop, ShopApiKey, ProductCategory, DeliveryType, PaymentType, Sender, OrderStatus, ShopFile, Product, ElectronicContent, Order, OrderItem,
+  Shop, ShopApiKey, ProductCategory, DeliveryType, PaymentType, Sender, OrderStatus, ShopFile, Product, ElectronicContent, Order, OrderItem, OrderEffect, OrderStatusChange, DownloadCode, ShopMail,
 ];

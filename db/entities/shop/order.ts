@@ -42,7 +42,7 @@ export const Order = defineEntity({
     productsCost: money(),
     deliveryCost: money(),
     paymentCost: money(),
-    giftPackingCost: money().default('0.00'),
+    giftPackingCost: money().defaultRaw('0.00'),
     totalDiscount: money(),
     total: money(),
     deliveryTypeId: p.integer().nullable(),

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ShopMail } from '../../../db/entities/shop/index.ts';
+import { listOrderEffects } from '../../../db/repositories/shop/order-effects.ts';
+import { ORDER_EFFECTS } from '../../../domain/shop/effects.ts';
+import { ErrorBody, data } from '../../shared/schemas.ts';
+import { shopOf } from './routes.ts';
+import { ShopParams } from './schemas.ts';
+
+const OrderEffectParams = ShopParams.extend({ order_id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+const EffectReply = z.object({ effect: z.enum(ORDER_EFFECTS), status: z.enum(['done', 'failed', 'skipped']), detail: z.string(), at: z.string() });
+const ShopMailReply = z.object({ to: z.string(), subject: z.string(), html: z.string(), kind: z.string(), sent_at: z.string() });
+
+/** What happened to a shop's orders and mail: the order effect log and the shop's mail log (DESIGN.md section 8). */
+export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['operator: shops'];
+
+  app.get(
+    '/shops/:shop_id/orders/:order_id/effects',
+    { schema: { tags, params: OrderEffectParams, response: { 200: data(z.array(EffectReply)), 404: ErrorBody } } },
+    async (request) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const rows = await listOrderEffects(request.em, shop.id, request.params.order_id);
+      return { data: rows.map((r) => ({ effect: r.effect, status: r.status, detail: r.detail, at: new Date(r.at).toISOString() })) };
+    },
+  );
+
+  app.get(
+    '/shops/:shop_id/emails',
+    { schema: { tags, params: ShopParams, querystring: z.object({ to: z.string().max(254).optional() }), response: { 200: data(z.array(ShopMailReply)), 404: ErrorBody } } },
+    async (request) => {
+      await shopOf(request.em, request.params.shop_id);
+      const to = request.query.to?.trim().toLowerCase();
+      const mails = await request.em.find(ShopMail, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 200 });
+      return { data: mails.map((m) => ({ to: m.to, subject: m.subject, html: m.html, kind: m.kind, sent_at: m.sentAt.toISOString() })) };
+    },
+  );
+};

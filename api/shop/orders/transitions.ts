@@ -1,0 +1,119 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { OrderStatus } from '../../../db/entities/shop/index.ts';
+import { changeOrderStatus, clearOrder, clearRefusal } from '../../../db/repositories/shop/order-transitions.ts';
+import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
+import { clearOrderWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { HttpError, notFound } from '../../shared/errors.ts';
+import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
+import { unprocessable } from '../../shared/validation-errors.ts';
+import { shopKeyOf } from '../auth.ts';
+import { OrderDetailReply, OrderParams } from './schemas.ts';
+import { orderDetail } from './serialize.ts';
+
+const ClearReply = z.object({
+  id: z.number(),
+  ordinal_number: z.number(),
+  internal_status: z.string(),
+  order_status: z.string(),
+  email: z.string(),
+  total: z.string(),
+  currency: z.string(),
+  paid: z.boolean(),
+  cleared_at: z.string().nullable(),
+  delivery_method: z.string().nullable(),
+  placed_at: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+const ClearRefusedReply = z.object({ error: z.string(), message: z.string() }).describe('`Already Cleared` for a paid order; a zero total or an order that is not placed is refused too.');
+const StatusBody = z.strictObject({ order_status_id: z.number().int().positive().max(2_147_483_647) });
+
+/**
+ * Order transitions (spec: States and transitions): the status change and the clearing. The
+ * database decides under concurrency (a locked row, a conditional update); the side effects then
+ * run in a workflow whose id is the transition's, so a repeated request never repeats an effect.
+ */
+export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
+  const tags = ['shop: orders'];
+  const config = { scope: 'write_data' } as const;
+
+  const startOnce = async (type: 'clearOrder' | 'changeOrderStatus', workflowId: string, args: unknown[]) => {
+    await app.temporal.workflow.start(type, { taskQueue, workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE' }).catch((error: unknown) => {
+      if ((error as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
+    });
+  };
+
+  app.patch(
+    '/orders/:id/status',
+    {
+      config,
+      schema: {
+        tags,
+        description: 'Sets the status and starts its side effects (status mail, webhooks, club webhook, sequences). The order\'s current status again changes nothing and sends nothing.',
+        params: OrderParams,
+        body: StatusBody,
+        response: { 200: data(OrderDetailReply), 404: ErrorBody, 422: ValidationErrorBody },
+      },
+    },
+    async (request) => {
+      const { shopId } = shopKeyOf(request);
+      const orderId = request.params.id;
+      const statusId = request.body.order_status_id;
+      if (!(await findOrderDetail(request.em, orderId))) throw notFound('order');
+      if (!(await request.em.count(OrderStatus, { id: statusId }))) throw unprocessable({ order_status_id: ['is not an order status of this shop'] });
+      const changeId = await changeOrderStatus(request.em, shopId, orderId, statusId);
+      if (changeId !== null) {
+        await startOnce('changeOrderStatus', orderStatusWorkflowId({ shopId, orderId, changeId }), [{ shopId, orderId, changeId, statusId }]);
+      }
+      request.em.clear();
+      const found = await findOrderDetail(request.em, orderId);
+      return { data: orderDetail(found!.order, found!.items) };
+    },
+  );
+
+  app.patch(
+    '/orders/:id/clear',
+    {
+      config,
+      schema: {
+        tags,
+        description: 'Marks a placed, unpaid order with a total above zero as paid (status Paid) and starts the clearing effects. Cannot be undone here.',
+        params: OrderParams,
+        response: { 200: data(ClearReply), 404: ErrorBody, 422: ClearRefusedReply },
+      },
+    },
+    async (request) => {
+      const { shopId } = shopKeyOf(request);
+      const orderId = request.params.id;
+      const cleared = await clearOrder(request.em, shopId, orderId, new Date());
+      if (!cleared) {
+        const refusal = await clearRefusal(request.em, shopId, orderId);
+        if (refusal === 'missing') throw notFound('order');
+        if (refusal === 'paid') throw new HttpError(422, 'Already Cleared', { error: 'Already Cleared', message: 'the order is already paid' });
+        if (refusal === 'zero') throw new HttpError(422, 'Nothing to clear', { error: 'Nothing to clear', message: 'the order total is zero: no clearing is needed' });
+        throw new HttpError(422, 'Not clearable', { error: 'Not clearable', message: 'only a placed order can be cleared' });
+      }
+      await startOnce('clearOrder', clearOrderWorkflowId({ shopId, orderId }), [{ shopId, orderId }]);
+      const found = await findOrderDetail(request.em, orderId);
+      const o = orderDetail(found!.order, found!.items);
+      return {
+        data: {
+          id: o.id,
+          ordinal_number: o.ordinal_number,
+          internal_status: o.internal_status,
+          order_status: o.order_status,
+          email: o.email,
+          total: o.total,
+          currency: o.currency,
+          paid: o.paid,
+          cleared_at: new Date(cleared.cleared_at).toISOString(),
+          delivery_method: o.delivery_method,
+          placed_at: o.placed_at,
+          created_at: o.created_at,
+          updated_at: o.updated_at,
+        },
+      };
+    },
+  );
+};

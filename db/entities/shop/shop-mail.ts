@@ -1,0 +1,35 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { shopFilters } from '../../tenant.ts';
+import { Shop } from './shop.ts';
+
+export type ShopMailKind = 'status_mail' | 'test_mail' | 'sequence' | 'subscription';
+export type ShopMailStatus = 'sent' | 'recorded' | 'failed';
+
+/**
+ * The shop's mail log (operator `GET /admin/v1/shops/:id/emails`). `key` makes a send idempotent:
+ * one row per mail the shop means to send once (order, transition and kind), so a retried
+ * activity finds it instead of sending again.
+ */
+export const ShopMail = defineEntity({
+  name: 'ShopMail',
+  tableName: 'shop_mails',
+  filters: shopFilters,
+  uniques: [{ properties: ['shop', 'key'] }],
+  indexes: [{ properties: ['shop', 'to'] }],
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    shop: () => p.manyToOne(Shop).ref(),
+    key: p.string(),
+    kind: p.string().length(16).$type<ShopMailKind>(),
+    fromAddress: p.string(),
+    fromName: p.string(),
+    to: p.string(),
+    subject: p.text(),
+    html: p.text(),
+    status: p.string().length(16).$type<ShopMailStatus>(),
+    error: p.text().nullable(),
+    sentAt: p.datetime(),
+  },
+});
+export type IShopMail = InferEntity<typeof ShopMail>;

@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EffectOutcome, EffectSource, OrderEffectName } from '../../../domain/shop/effects.ts';
+import { SHOP_FILTER } from '../../tenant.ts';
+import type { Orm } from '../../orm.ts';
+
+export interface EffectKey {
+  shopId: string;
+  orderId: number;
+  source: EffectSource;
+  effect: OrderEffectName;
+  /** A webhook or sequence id when one transition has several effects of a kind; '' otherwise. */
+  target?: string;
+}
+
+/** A fresh identity map scoped to one shop: every shop activity starts from one of these. */
+export function shopEm(orm: Orm, shopId: string): EntityManager {
+  const em = orm.em.fork() as EntityManager;
+  em.setFilterParams(SHOP_FILTER, { shopId });
+  return em;
+}
+
+/** The recorded outcome of an effect, or null when it has not been recorded yet. */
+export async function recordedEffect(em: EntityManager, key: EffectKey): Promise<EffectOutcome | null> {
+  const rows = await em.execute<{ status: EffectOutcome['status']; detail: string }[]>(
+    'select status, detail from shop_order_effects where shop_id = ? and order_id = ? and source = ? and effect = ? and target = ?',
+    [key.shopId, key.orderId, key.source, key.effect, key.target ?? ''],
+  );
+  return rows[0] ?? null;
+}
+
+/** Records (or updates: a failed effect retried later) the outcome of one effect. */
+export async function recordEffect(em: EntityManager, key: EffectKey, outcome: EffectOutcome, at: Date): Promise<void> {
+  await em.execute(
+    `insert into shop_order_effects (shop_id, order_id, source, effect, target, status, detail, at) values (?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (order_id, source, effect, target) do update set status = excluded.status, detail = excluded.detail, at = excluded.at`,
+    [key.shopId, key.orderId, key.source, key.effect, key.target ?? '', outcome.status, outcome.detail, at],
+  );
+}
+
+export interface EffectLogRow {
+  effect: OrderEffectName;
+  status: EffectOutcome['status'];
+  detail: string;
+  at: Date;
+}
+
+/** An order's effect log, oldest first. */
+export function listOrderEffects(em: EntityManager, shopId: string, orderId: number): Promise<EffectLogRow[]> {
+  return em.execute<EffectLogRow[]>('select effect, status, detail, at from shop_order_effects where shop_id = ? and order_id = ? order by at, id', [shopId, orderId]);
+}

@@ -1,0 +1,57 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ElectronicContent, Order, OrderItem, OrderStatus, Sender, Shop } from '../../entities/shop/index.ts';
+
+/** What the effects of an order's transitions read: the order, its lines, status and shop. */
+export async function loadOrderFacts(em: EntityManager, orderId: number) {
+  const order = await em.findOne(Order, orderId, { populate: ['orderStatus'] });
+  if (!order) return null;
+  const [items, shop] = await Promise.all([em.find(OrderItem, { order: orderId }, { orderBy: { id: 'asc' } }), em.findOneOrFail(Shop, order.shop.id)]);
+  return { order, items, shop, status: order.orderStatus.getEntity() };
+}
+
+export async function loadStatusWithSender(em: EntityManager, statusId: number) {
+  const status = await em.findOne(OrderStatus, statusId);
+  const sender = status?.senderId ? await em.findOne(Sender, status.senderId) : null;
+  return { status, sender };
+}
+
+export function contentsOfProducts(em: EntityManager, productIds: number[]) {
+  return em.find(ElectronicContent, { product: { $in: productIds } }, { populate: ['file'], orderBy: { id: 'asc' } });
+}
+
+/** Takes the shop's next invoice number and writes it on the order, in one transaction; the existing number when it has one. */
+export async function assignInvoiceNumber(em: EntityManager, shopId: string, orderId: number, format: (sequence: number) => string): Promise<string> {
+  return em.transactional(async (tx) => {
+        const [order] = await tx.execute<{ invoice_number: string | null }[]>('select invoice_number from shop_orders where shop_id = ? and id = ? for update', [shopId, orderId]);
+    if (order?.invoice_number) return order.invoice_number;
+    const [counter] = await tx.execute<{ n: number }[]>('update shops set next_invoice_number = next_invoice_number + 1 where id = ? returning next_invoice_number - 1 as n', [shopId]);
+    const number = format(counter!.n);
+    await tx.execute('update shop_orders set invoice_number = ? where id = ?', [number, orderId]);
+    return number;
+  });
+}
+
+export interface NewDownloadCode {
+  shopId: string;
+  orderId: number;
+  orderItemId: number;
+  contentId: number;
+  token: string;
+  fileName: string;
+  usagesToExpire: number;
+  expiresAt: Date;
+}
+
+/** Inserts the codes that do not exist yet (one per order line and content); answers how many are new. */
+export async function insertDownloadCodes(em: EntityManager, codes: NewDownloadCode[]): Promise<number> {
+  let inserted = 0;
+  for (const c of codes) {
+    const rows = await em.execute<unknown[]>(
+      `insert into shop_download_codes (shop_id, order_id, order_item_id, content_id, token, file_name, usages, usages_to_expire, expires_at, created_at)
+       values (?, ?, ?, ?, ?, ?, 0, ?, ?, now()) on conflict (order_item_id, content_id) do nothing returning id`,
+      [c.shopId, c.orderId, c.orderItemId, c.contentId, c.token, c.fileName, c.usagesToExpire, c.expiresAt],
+    );
+    inserted += rows.length;
+  }
+  return inserted;
+}

@@ -1,0 +1,51 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+export interface ClearedOrder {
+  id: number;
+  /** As the driver answers it (a string from a raw statement). */
+  cleared_at: Date | string;
+}
+
+/**
+ * Clears a placed, unpaid order with a total above zero, in one statement: of concurrent clears
+ * exactly one changes the row. Sets paid, `paid_at`, `cleared_at` and the shop's Paid status.
+ * Null when nothing changed (already paid, zero total, or not this shop's order).
+ */
+export async function clearOrder(em: EntityManager, shopId: string, orderId: number, now: Date): Promise<ClearedOrder | null> {
+  const rows = await em.execute<ClearedOrder[]>(
+    `update shop_orders o set paid = true, paid_at = coalesce(o.paid_at, ?), cleared_at = ?, updated_at = ?,
+       order_status_id = (select s.id from shop_order_statuses s where s.shop_id = o.shop_id and s.kind = 'PaidDefaultOrderStatus')
+     where o.shop_id = ? and o.id = ? and o.paid = false and o.internal_status = 'placed' and o.total > 0
+     returning o.id, o.cleared_at`,
+    [now, now, now, shopId, orderId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Why an order cannot be cleared: it is paid already, its total is zero, or it is not placed. */
+export async function clearRefusal(em: EntityManager, shopId: string, orderId: number): Promise<'missing' | 'paid' | 'zero' | 'not_placed'> {
+  const rows = await em.execute<{ paid: boolean; total: string; internal_status: string }[]>('select paid, total, internal_status from shop_orders where shop_id = ? and id = ?', [shopId, orderId]);
+  const order = rows[0];
+  if (!order) return 'missing';
+  if (order.paid) return 'paid';
+  if (Number(order.total) <= 0) return 'zero';
+  return 'not_placed';
+}
+
+/**
+ * Sets an order's status and records the change, in one transaction with the order row locked:
+ * null when the order already has that status (a repeated PATCH changes nothing and starts
+ * nothing), else the change's id, the key of its workflow.
+ */
+export async function changeOrderStatus(em: EntityManager, shopId: string, orderId: number, statusId: number): Promise<number | null> {
+  return em.transactional(async (tx) => {
+        const [order] = await tx.execute<{ order_status_id: number }[]>('select order_status_id from shop_orders where shop_id = ? and id = ? for update', [shopId, orderId]);
+    if (!order || order.order_status_id === statusId) return null;
+    await tx.execute('update shop_orders set order_status_id = ?, updated_at = now() where id = ?', [statusId, orderId]);
+    const [change] = await tx.execute<{ id: number }[]>(
+      'insert into shop_order_status_changes (shop_id, order_id, from_status_id, to_status_id, at) values (?, ?, ?, ?, now()) returning id',
+      [shopId, orderId, order.order_status_id, statusId],
+    );
+    return change!.id;
+  });
+}

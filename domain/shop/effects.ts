@@ -1,0 +1,37 @@
+/**
+ * The side effects of an order's transitions (DESIGN.md sections 7 and 8), each recorded in the
+ * order's effect log once per transition (`source`: `clear`, or `status:<change id>`) and target.
+ */
+export const ORDER_EFFECTS = [
+  'status_mail',
+  'webhook',
+  'club_webhook',
+  'mail_sequence',
+  'invoice',
+  'marketing_tags',
+  'subscription',
+  'analytics_purchase',
+  'download_codes',
+  'course_access',
+] as const;
+export type OrderEffectName = (typeof ORDER_EFFECTS)[number];
+
+export type EffectStatus = 'done' | 'failed' | 'skipped';
+
+export interface EffectOutcome {
+  status: EffectStatus;
+  detail: string;
+}
+
+export const done = (detail: string): EffectOutcome => ({ status: 'done', detail });
+export const skipped = (detail: string): EffectOutcome => ({ status: 'skipped', detail });
+
+/** The effect log's key of one transition: the clearing, or one status change. */
+export type EffectSource = 'clear' | `status:${number}`;
+
+export const statusSource = (changeId: number): EffectSource => `status:${changeId}`;
+
+/** Invoice numbers: `FV/<year>/<n>`, n from the shop's own sequence (no gaps: taken with the write). */
+export function invoiceNumber(sequence: number, issuedAt: Date): string {
+  return `FV/${issuedAt.getUTCFullYear()}/${sequence}`;
+}
