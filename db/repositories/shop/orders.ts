@@ -1,0 +1,172 @@
+/**
+ * Orders of a shop: what placing reads (products, delivery and payment types, the New status),
+ * the placing write (ordinal number and rows in one transaction), the list and the detail. The
+ * entity manager is scoped to the shop; the list also names the shop in its SQL.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { DeliveryType, Order, OrderItem, OrderStatus, PaymentType, Product, type IOrder, type IOrderItem } from '../../entities/shop/index.ts';
+import type { InternalStatus, OrderAddress } from '../../../domain/shop/order.ts';
+import type { PricedCart } from '../../../domain/shop/pricing.ts';
+
+/** The shop's products among `ids` that a cart may hold (a hidden product counts as deleted). */
+export function productsForCart(em: EntityManager, ids: number[]) {
+  return em.find(Product, { id: { $in: ids }, hidden: false });
+}
+
+/** A delivery type of the shop that buyers may choose now; null when unknown, foreign or inactive. */
+export function activeDeliveryType(em: EntityManager, id: number) {
+  return em.findOne(DeliveryType, { id, active: true });
+}
+
+export function activePaymentType(em: EntityManager, id: number) {
+  return em.findOne(PaymentType, { id, active: true });
+}
+
+/** The status every placed order starts at (made with the shop). */
+export function newOrderStatus(em: EntityManager) {
+  return em.findOneOrFail(OrderStatus, { kind: 'NewDefaultOrderStatus' });
+}
+
+export interface NewOrder {
+  shopId: string;
+  currency: string;
+  statusId: number;
+  email: string;
+  cart: PricedCart;
+  delivery: { id: number; name: string; vatRate: number } | null;
+  payment: { id: number; name: string; vatRate: number; cashOnDelivery: boolean } | null;
+  newsletter: boolean;
+  deliveryAddress: OrderAddress | null;
+  invoiceAddress: OrderAddress | null;
+  comment: string;
+  ref: string | null;
+  placedIp: string | null;
+  placedAt: Date;
+}
+
+/**
+ * Stores a priced order. The shop's counter is taken with `UPDATE ... RETURNING` in the same
+ * transaction as the insert: the row lock makes concurrent placements wait for each other, so no
+ * two orders share a number, and a failed insert gives its number back.
+ */
+export async function insertOrder(em: EntityManager, input: NewOrder): Promise<number> {
+  return em.transactional(async (tx) => {
+    // tx.execute, not tx.getConnection().execute: only the former runs inside the transaction.
+    const [counter] = await tx.execute<{ n: number }[]>('update shops set next_ordinal_number = next_ordinal_number + 1 where id = ? returning next_ordinal_number - 1 as n', [input.shopId]);
+    const { cart } = input;
+    const order = tx.create(Order, {
+      shop: input.shopId,
+      uuid: randomUUID(),
+      ordinalNumber: counter!.n,
+      internalStatus: 'placed',
+      orderStatus: input.statusId,
+      email: input.email,
+      currency: input.currency,
+      productsCost: cart.productsCost,
+      deliveryCost: cart.deliveryCost,
+      paymentCost: cart.paymentCost,
+      giftPackingCost: cart.giftPackingCost,
+      totalDiscount: cart.totalDiscount,
+      total: cart.total,
+      deliveryTypeId: input.delivery?.id ?? null,
+      deliveryMethod: input.delivery?.name ?? null,
+      deliveryVatRate: input.delivery?.vatRate ?? null,
+      paymentTypeId: input.payment?.id ?? null,
+      paymentMethod: input.payment?.name ?? null,
+      paymentVatRate: input.payment?.vatRate ?? null,
+      cashOnDelivery: input.payment?.cashOnDelivery ?? false,
+      ref: input.ref,
+      comment: input.comment,
+      deliveryAddress: input.deliveryAddress,
+      invoiceAddress: input.invoiceAddress,
+      placedIp: input.placedIp,
+      orderAttributes: [],
+      notes: [],
+      newsletter: input.newsletter,
+      placedAt: input.placedAt,
+    });
+    for (const line of cart.lines) {
+      tx.create(OrderItem, {
+        shop: input.shopId,
+        order,
+        productId: line.productId,
+        name: line.name,
+        sku: line.sku,
+        quantity: line.quantity,
+        unitPrice: line.unitPrice,
+        vatRate: line.vatRate,
+        price: line.price,
+        discount: line.discount,
+        finalPrice: line.finalPrice,
+        electronic: line.electronic,
+        subscriberIdentifiers: [],
+        ref: input.ref,
+      });
+    }
+    await tx.flush();
+    return order.id;
+  });
+}
+
+export interface OrderWithItems {
+  order: IOrder;
+  items: IOrderItem[];
+}
+
+/** One order of the scoped shop with its status and lines; null when the shop has no such order. */
+export async function findOrderDetail(em: EntityManager, id: number): Promise<OrderWithItems | null> {
+  const order = await em.findOne(Order, id, { populate: ['orderStatus'] });
+  if (!order) return null;
+  const items = await em.find(OrderItem, { order: id }, { orderBy: { id: 'asc' } });
+  return { order, items };
+}
+
+export interface OrderListFilters {
+  statusId?: number;
+  internalStatus?: InternalStatus;
+  paid?: boolean;
+  /** Inclusive lower bound on placed_at. */
+  placedFrom?: Date;
+  /** Exclusive upper bound on placed_at. */
+  placedBefore?: Date;
+  /** Lower-case; addresses are stored lower-case. */
+  email?: string;
+  ordinalNumber?: number;
+  productIds?: number[];
+  skus?: string[];
+}
+
+/**
+ * A page of the shop's orders, newest first: one select (with the status joined) and one count,
+ * both on the (shop_id, placed_at) index; product and SKU filters go through the order items'
+ * (shop_id, product_id) and (shop_id, sku) indexes in a sub-select.
+ */
+export async function listOrders(em: EntityManager, shopId: string, filters: OrderListFilters, window: { limit: number; offset: number }): Promise<[IOrder[], number]> {
+  const where: Record<string, unknown> = { shop: shopId };
+  if (filters.statusId !== undefined) where.orderStatus = filters.statusId;
+  if (filters.internalStatus !== undefined) where.internalStatus = filters.internalStatus;
+  if (filters.paid !== undefined) where.paid = filters.paid;
+  if (filters.email !== undefined) where.email = filters.email;
+  if (filters.ordinalNumber !== undefined) where.ordinalNumber = filters.ordinalNumber;
+  if (filters.placedFrom || filters.placedBefore) {
+    where.placedAt = { ...(filters.placedFrom ? { $gte: filters.placedFrom } : {}), ...(filters.placedBefore ? { $lt: filters.placedBefore } : {}) };
+  }
+  const lineMatches = [
+    ...(filters.productIds?.length ? [{ productId: { $in: filters.productIds } }] : []),
+    ...(filters.skus?.length ? [{ sku: { $in: filters.skus } }] : []),
+  ];
+  if (lineMatches.length > 0) {
+    const lines = em.createQueryBuilder(OrderItem, 'i').select('i.order_id').where({ shop: shopId, $or: lineMatches });
+    where.id = { $in: lines.getKnexQuery() };
+  }
+  return em
+    .createQueryBuilder(Order, 'o')
+    .select('*')
+    .leftJoinAndSelect('o.orderStatus', 's')
+    .where(where)
+    .orderBy({ placedAt: 'desc', id: 'desc' })
+    .limit(window.limit)
+    .offset(window.offset)
+    .getResultAndCount();
+}
