@@ -13,6 +13,7 @@ import { productPhotoRoutes } from './shop/products/photo-routes.ts';
 import { shopRoutes } from './shop/index.ts';
 import type { FileStorage } from '../db/file-storage/index.ts';
 import { healthRoutes } from './shared/health.ts';
+import { inputGuard } from './shared/input-guard.ts';
 import { errorsPlugin, frameworkErrorReply } from './shared/errors-plugin.ts';
 import { openapiPlugin } from './shared/openapi.ts';
 import { ormPlugin } from './shared/orm-context.ts';
@@ -72,6 +73,8 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
 
   await app.register(errorsPlugin);
+  // Before every interface: NUL, unpaired surrogates and deep nesting never reach a route (any interface's).
+  await app.register(inputGuard);
   await app.register(ormPlugin, { orm });
   await app.register(openapiPlugin);
 

@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
 import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { openOrm } from '../db/orm.ts';
+import { fileStorageFrom } from '../db/file-storage/index.ts';
 import { parseConfig } from '../domain/shared/config.ts';
 import { buildApp } from './app.ts';
 
@@ -21,6 +22,7 @@ const app = await buildApp({
   adminToken: config.ADMIN_TOKEN,
   logLevel: config.LOG_LEVEL,
   storageDir: config.STORAGE_DIR,
+  fileStorage: fileStorageFrom(config),
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
   secretsKey,

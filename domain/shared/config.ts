@@ -18,6 +18,13 @@ const configSchema = z.object({
   PLATFORM_URL_TEMPLATE: z.string().default(DEFAULT_PLATFORM_URL_TEMPLATE),
   /** Uploaded images (logo, favicon, welcome cover, ...) are kept under this folder. */
   STORAGE_DIR: z.string().min(1).default(DEFAULT_STORAGE_DIR),
+  /** When set, shop photos and product files go to this S3-compatible bucket instead (db/file-storage/s3.ts). */
+  S3_BUCKET: z.string().min(1).optional(),
+  /** The bucket's service, path-style (`https://s3.eu-central-1.amazonaws.com`, `http://127.0.0.1:9000`). */
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `off` disables the request limits (load tests). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
@@ -54,6 +61,9 @@ const configSchema = z.object({
 
 /** No built-in key: a production process without SECRETS_KEY refuses to start. */
 const checkedConfigSchema = configSchema.superRefine((config, context) => {
+  for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+    if (config.S3_BUCKET && !config[name]) context.addIssue({ code: 'custom', path: [name], message: 'is required when S3_BUCKET is set' });
+  }
   if (config.NODE_ENV === 'production' && !config.SECRETS_KEY?.trim()) {
     context.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'is required when NODE_ENV=production (32 random bytes, base64)' });
   }
