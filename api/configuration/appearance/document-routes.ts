@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { fileUrlFor } from '../../shared/file-url.ts';
 import type { ImageStore } from '../../shared/image-store.ts';
-import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { ErrorBody, ValidationErrorBody, data, sniffImages } from '../../shared/schemas.ts';
 import { configurationKeyOf } from '../auth.ts';
 import { documentReply, patchDocument, readDocument, type AppearanceDocument } from './documents.ts';
 
@@ -66,8 +66,9 @@ export const appearanceDocumentRoutes: FastifyPluginAsyncZod<AppearanceDocumentR
     async (request) => {
       const { platformId } = configurationKeyOf(request);
       const { em } = request;
+      const body = await sniffImages(request.body, document.imageFields);
       const { saved, replaced } = await em.transactional(async (tx) =>
-        patchDocument(tx, platformId, document, await ownFields.write(tx, platformId, request.body), images),
+        patchDocument(tx, platformId, document, await ownFields.write(tx, platformId, body), images),
       );
       await images.discard(em, platformId, replaced);
       return reply(em, platformId, saved, fileUrlFor(request, platformId));
