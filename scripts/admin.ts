@@ -16,11 +16,20 @@ interface Command {
 type Options = Record<string, string | string[] | boolean | undefined>;
 
 const platformPath = (args: string[], rest = '') => `/platforms/${need(args[0], 'platform_id')}${rest}`;
+const shopPath = (args: string[], rest = '') => `/shops/${need(args[0], 'shop_id')}${rest}`;
 
 function need(value: string | undefined, name: string): string {
   if (!value) throw new Error(`missing ${name}`);
   return value;
 }
+
+/** `--item 12:2:30.00` -> product 12, quantity 2, the buyer's price 30.00 (quantity and price optional). */
+function parseItem(spec: string) {
+  const [productId, quantity, price] = spec.split(':');
+  return { product_id: Number(need(productId, 'product id')), ...(quantity ? { quantity: Number(quantity) } : {}), ...(price ? { price } : {}) };
+}
+
+const optionalNumber = (value: unknown) => (value === undefined ? undefined : Number(value));
 
 /** `--section "Basics:0:Intro|First steps"` -> a section at level 0 with two lessons. */
 function parseSection(spec: string) {
@@ -81,6 +90,34 @@ const commands: Record<string, Command> = {
     usage: 'revoke-config-key <platform_id> <key_id>',
     request: (args) => ({ method: 'DELETE', path: platformPath(args, `/configuration_keys/${need(args[1], 'key_id')}`) }),
   },
+  'create-shop': {
+    usage: 'create-shop <subdomain> <name> [--currency PLN] [--admin-email e]',
+    request: (args, o) => ({
+      method: 'POST',
+      path: '/shops',
+      body: { subdomain: need(args[0], 'subdomain'), name: need(args[1], 'name'), currency: o.currency, admin_email: o['admin-email'] },
+    }),
+  },
+  'create-key': {
+    usage: 'create-key <shop_id> <name> --scope read [--scope write_data] ...',
+    request: (args, o) => ({ method: 'POST', path: shopPath(args, '/api_keys'), body: { name: need(args[1], 'name'), scopes: o.scope ?? [] } }),
+  },
+  'place-order': {
+    usage: 'place-order <shop_id> <email> --item <product_id>[:quantity[:price]]... [--delivery-type id] [--payment-type id] [--newsletter] [--comment c] [--ref r]',
+    request: (args, o) => ({
+      method: 'POST',
+      path: shopPath(args, '/orders'),
+      body: {
+        email: need(args[1], 'email'),
+        items: ((o.item as string[] | undefined) ?? []).map(parseItem),
+        delivery_type_id: optionalNumber(o['delivery-type']),
+        payment_type_id: optionalNumber(o['payment-type']),
+        newsletter: Boolean(o.newsletter),
+        comment: o.comment,
+        ref: o.ref,
+      },
+    }),
+  },
   'audit-log': {
     usage: 'audit-log <platform_id>',
     request: (args) => ({ method: 'GET', path: platformPath(args, '/audit_log') }),
@@ -114,6 +151,13 @@ async function main(argv: string[]): Promise<number> {
       to: { type: 'string' },
       scope: { type: 'string', multiple: true },
       'expires-at': { type: 'string' },
+      currency: { type: 'string' },
+      item: { type: 'string', multiple: true },
+      'delivery-type': { type: 'string' },
+      'payment-type': { type: 'string' },
+      newsletter: { type: 'boolean' },
+      comment: { type: 'string' },
+      ref: { type: 'string' },
       url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
