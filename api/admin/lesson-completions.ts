@@ -1,14 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { markCourseViewed } from '../../db/repositories/access/enrolments.ts';
 import { recordLessonCompletion } from '../../db/repositories/access/lesson-completions.ts';
+import { HttpError } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { learnerInLesson } from './learner.ts';
+import { learnerInCourse, learnerInLesson } from './learner.ts';
 import { usePlatform } from './platform-scope.ts';
-import { LessonCompletionBody, LessonCompletionReply, PlatformParams, data } from './schemas.ts';
+import { CourseViewBody, CourseViewReply, LessonCompletionBody, LessonCompletionReply, PlatformParams, data } from './schemas.ts';
 
 /**
- * `POST /platforms/:platform_id/lesson_completions`: records a participant's progress as the
- * learner app would, once per participant and lesson, then starts the lesson's follow-up (course
- * mails sent after this lesson). A repeated completion answers the first one and sends nothing again.
+ * The learner app's progress reports. `POST /platforms/:platform_id/lesson_completions` records a
+ * completion once per participant and lesson, then starts the lesson's follow-up (course mails
+ * sent after this lesson); a repeat answers the first one and sends nothing again. The first
+ * completion also counts as a view of the course. `POST /platforms/:platform_id/course_views`
+ * records that the participant opened the course: `viewed_at` is the first view, kept on repeats.
  */
 export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -18,19 +22,40 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
         tags: ['operator'],
         params: PlatformParams,
         body: LessonCompletionBody,
-        response: { 201: data(LessonCompletionReply), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
+        response: { 201: data(LessonCompletionReply), 400: ValidationErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
       },
     },
     async (request, reply) => {
       const { em } = request;
       const platform = await usePlatform(em, request.params.platform_id);
-      const { participant, lesson, courseId } = await learnerInLesson(em, request.body.email, request.body.lesson_id);
+      const { participant, lesson, courseId, enrolment } = await learnerInLesson(em, request.body.email, request.body.lesson_id);
 
       const completion = await recordLessonCompletion(em, { platformId: platform.id, participantId: participant.id, lessonId: lesson.id, courseId });
+      await markCourseViewed(em, enrolment.id);
       await app.workflows.lessonCompleted({ platformId: platform.id, courseId, participantId: participant.id, lessonId: lesson.id });
       return reply.code(201).send({
         data: { email: participant.email, lesson_id: lesson.id, course_id: courseId, completed_at: completion.completedAt.toISOString() },
       });
+    },
+  );
+
+  app.post(
+    '/platforms/:platform_id/course_views',
+    {
+      schema: {
+        tags: ['operator'],
+        params: PlatformParams,
+        body: CourseViewBody,
+        response: { 201: data(CourseViewReply), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { em } = request;
+      await usePlatform(em, request.params.platform_id);
+      const { participant, enrolment } = await learnerInCourse(em, request.body.email, request.body.course_id);
+      const viewed = await markCourseViewed(em, enrolment.id);
+      if (!viewed) throw new HttpError(409, 'the participant has no active access to this course');
+      return reply.code(201).send({ data: { email: participant.email, course_id: request.body.course_id, viewed_at: viewed.viewedAt.toISOString() } });
     },
   );
 };

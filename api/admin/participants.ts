@@ -38,6 +38,7 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
             course_id: e.course.id,
             access_level: e.accessLevel,
             active: e.active,
+            viewed_at: e.viewedAt?.toISOString() ?? null,
             visible_lesson_ids: e.active
               ? visibleLessonIds(
                   e.accessLevel as AccessLevel,

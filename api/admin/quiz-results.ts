@@ -35,10 +35,10 @@ export const quizResultAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['operator'],
-        description: 'Records a quiz result; `passed: true` fires the `quiz_passed` event to subscribed webhooks. 404 for an unknown participant or lesson, 409 without active access to the course.',
+        description: 'Records a quiz result; `passed: true` fires the `quiz_passed` event to subscribed webhooks. 404 for an unknown participant or lesson, 409 without active access to the course, 403 for a lesson in a section above the participant\'s access level.',
         params: PlatformParams,
         body: QuizResultBody,
-        response: { 201: data(QuizResultReply), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
+        response: { 201: data(QuizResultReply), 400: ValidationErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -75,7 +75,13 @@ export const ParticipantReply = z.object({
   name: z.string().nullable(),
   invited: z.boolean(),
   courses: z.array(
-    z.object({ course_id: z.uuid(), access_level: z.number().int(), active: z.boolean(), visible_lesson_ids: z.array(z.uuid()) }),
+    z.object({
+      course_id: z.uuid(),
+      access_level: z.number().int(),
+      active: z.boolean(),
+      viewed_at: z.iso.datetime().nullable().describe('first view of the course (a course_views report or the first lesson completion)'),
+      visible_lesson_ids: z.array(z.uuid()),
+    }),
   ),
   audiobook_ids: z.array(z.uuid()),
 });
@@ -122,3 +128,5 @@ export const AuditLogReply = z.array(
 
 export const LessonCompletionBody = z.object({ email: z.string().min(1).max(254), lesson_id: z.uuid() });
 export const LessonCompletionReply = z.object({ email: z.string(), lesson_id: z.uuid(), course_id: z.uuid(), completed_at: z.iso.datetime() });
+export const CourseViewBody = z.object({ email: z.string().min(1).max(254), course_id: z.uuid() });
+export const CourseViewReply = z.object({ email: z.string(), course_id: z.uuid(), viewed_at: z.iso.datetime().describe('the first view; a repeat keeps it') });

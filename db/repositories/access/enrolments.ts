@@ -20,3 +20,14 @@ export function activeEnrolmentsByEmail(em: EntityManager, platformId: string, n
     [platformId, platformId, platformId, normalizedEmail],
   );
 }
+
+/**
+ * Records that a participant viewed a course: `viewed_at` is the first view and is never moved
+ * (a repeat keeps it). Returns the stored time, or null when the enrolment row is gone.
+ */
+export async function markCourseViewed(em: EntityManager, enrolmentId: string): Promise<{ viewedAt: Date; first: boolean } | null> {
+  const set: { viewed_at: Date }[] = await em.execute('update enrolments set viewed_at = now() where id = ? and viewed_at is null returning viewed_at', [enrolmentId]);
+  if (set[0]) return { viewedAt: new Date(set[0].viewed_at), first: true };
+  const kept: { viewed_at: Date | null }[] = await em.execute('select viewed_at from enrolments where id = ?', [enrolmentId]);
+  return kept[0]?.viewed_at ? { viewedAt: new Date(kept[0].viewed_at), first: false } : null;
+}

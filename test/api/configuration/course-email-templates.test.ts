@@ -276,3 +276,82 @@ describe('POST /admin/v1/platforms/:platform_id/lesson_completions', () => {
     expect((await completeLesson(email, otherCourse.sections[0]!.lessons[0]!.id)).statusCode).toBe(409);
   });
 });
+
+describe('rule 1 in the learner endpoints', () => {
+  it('a lesson above the participant\'s level cannot be completed or passed: 403, nothing recorded, no mail or event', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const premium = course.sections.find((s) => s.access_level === 1)!.lessons[0]!.id;
+    const after = (await createTemplate(course, { send_after_lesson: premium })).json().data;
+    const email = uniqueEmail('regular');
+    await grant(course, email);
+    await completeWhenEnrolled(email, course.sections[0]!.lessons[0]!.id);
+
+    const completion = await completeLesson(email, premium);
+    expect(completion.statusCode).toBe(403);
+    expect(completion.json()).toEqual({ error: expect.any(String) });
+    const quiz = await stack.app.inject({
+      method: 'POST',
+      url: `/admin/v1/platforms/${platform.id}/quiz_results`,
+      headers: operator,
+      payload: { email, lesson_id: premium, score: 100, passed: true },
+    });
+    expect(quiz.statusCode).toBe(403);
+    expect(quiz.json()).toEqual({ error: expect.any(String) });
+
+    const rows = async (table: string) =>
+      (await stack.orm.em.fork().getConnection().execute(`select count(*)::int as n from ${table} where platform_id = ? and lesson_id = ?`, [platform.id, premium]))[0]!.n;
+    expect(await rows('lesson_completions')).toBe(0);
+    expect(await rows('quiz_results')).toBe(0);
+    const events = await stack.orm.em.fork().getConnection().execute(
+      `select type from domain_events where platform_id = ? and (type = 'course_completed' and payload::text like ? or type in ('lesson_completed', 'quiz_passed') and payload::text like ?)`,
+      [platform.id, `%${email}%`, `%${premium}%`],
+    );
+    expect(events).toEqual([]);
+    await staysAt(email, ['user_invitation']);
+    expect((await mailLog(stack.app, platform.id, email)).map((m) => m.template)).not.toContain(after.slug);
+  });
+});
+
+describe('viewed_at', () => {
+  const view = (email: string, courseId: string) =>
+    stack.app.inject({ method: 'POST', url: `/admin/v1/platforms/${platform.id}/course_views`, headers: operator, payload: { email, course_id: courseId } });
+  const lookup = async (email: string) =>
+    (await stack.app.inject({ method: 'GET', url: `/api/users/enrollments?email=${encodeURIComponent(email)}`, headers: { 'x-api-key': platform.apiKey } })).json().courses;
+  const operatorView = async (email: string) =>
+    (await stack.app.inject({ method: 'GET', url: `/admin/v1/platforms/${platform.id}/participants?email=${encodeURIComponent(email)}`, headers: operator })).json().data.courses;
+
+  it('POST course_views records the first view; the lookup and the operator view return it', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const email = uniqueEmail('viewer');
+    await grant(course, email);
+    await eventually(async () => expect(await lookup(email)).toHaveLength(1));
+    expect((await lookup(email))[0].viewed_at).toBeNull();
+    expect((await operatorView(email))[0].viewed_at).toBeNull();
+
+    const first = await view(email, course.id);
+    expect(first.statusCode, first.body).toBe(201);
+    const viewedAt: string = first.json().data.viewed_at;
+    expect(first.json()).toEqual({ data: { email, course_id: course.id, viewed_at: expect.stringMatching(/Z$/) } });
+    const again = await view(email, course.id);
+    expect(again.json().data.viewed_at).toBe(viewedAt);
+    expect((await lookup(email))[0].viewed_at).toBe(viewedAt);
+    expect((await operatorView(email))[0]).toMatchObject({ course_id: course.id, viewed_at: viewedAt });
+
+    expect((await view(uniqueEmail('nobody'), course.id)).statusCode).toBe(404);
+    expect((await view(email, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await view(email, (await createCourse(stack.app, platform.id)).id)).statusCode).toBe(409);
+  });
+
+  it('the first lesson completion counts as a view', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const email = uniqueEmail('completer');
+    await grant(course, email);
+    const completed = await completeWhenEnrolled(email, course.sections[0]!.lessons[0]!.id);
+    const viewedAt: string = (await lookup(email))[0].viewed_at;
+    expect(viewedAt).toEqual(expect.stringMatching(/Z$/));
+    expect(Date.parse(viewedAt)).toBeLessThanOrEqual(Date.parse(completed.json().data.completed_at) + 1000);
+    await completeLesson(email, course.sections[0]!.lessons[1]!.id);
+    expect((await lookup(email))[0].viewed_at).toBe(viewedAt);
+    expect((await operatorView(email))[0].viewed_at).toBe(viewedAt);
+  });
+});
