@@ -3,15 +3,17 @@
  *
  * PostgreSQL (embedded, unless DATABASE_URL) -> Temporal dev server (unless TEMPORAL_ADDRESS) ->
  * migrations -> worker and api as child processes -> wait for /health -> print where things are.
- * Ctrl-C (SIGINT), SIGTERM, or a child dying stops everything in reverse order and exits.
+ * A worker, api or embedded PostgreSQL that dies is restarted with a backoff (stack/supervise.ts).
+ * Ctrl-C (SIGINT) or SIGTERM stops everything in reverse order and exits.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { installationKey } from '../db/secret-box.ts';
 import { openOrm, migrate } from '../db/orm.ts';
-import { isPortFree, lineSplitter, sleep, terminate, withParentDeathSignal, type Log } from './stack/lifecycle.ts';
+import { isPortFree, sleep, type Log } from './stack/lifecycle.ts';
 import { DATA_DIR, REPO_ROOT, resolveDatabaseUrl } from './stack/postgres.ts';
+import { spawnIncarnation, supervise } from './stack/supervise.ts';
 import { resolveTemporal } from './stack/temporal.ts';
 
 const HEALTH_TIMEOUT_MS = 120_000;
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
     process.on(signal, () => void shutdown(signal === 'SIGINT' ? 130 : 143, `received ${signal}`));
   }
 
-  const db = await resolveDatabaseUrl({ log: prefixed('[postgres]') });
+  const db = await resolveDatabaseUrl({ log: prefixed('[postgres]'), restartOnCrash: true });
   servers.push({ name: 'PostgreSQL', stop: db.stop });
   say(db.embedded ? `PostgreSQL (embedded) is up (${elapsed()})` : 'using DATABASE_URL');
 
@@ -56,12 +58,12 @@ async function main(): Promise<void> {
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE ?? 'default',
     ADMIN_TOKEN: adminToken,
+    SECRETS_KEY: loadSecretsKey(),
     PORT: String(port),
     HOST: host,
   };
   if (shuttingDown) return;
-  startService('worker', 'worker/main.ts', env);
-  startService('api', 'api/main.ts', env);
+  await Promise.all([startService('worker', 'worker/main.ts', env), startService('api', 'api/main.ts', env)]);
 
   const apiUrl = `http://${urlHost(host)}:${port}`;
   await waitForHealth(`${apiUrl}/health`);
@@ -103,25 +105,22 @@ function loadAdminToken(): string {
 }
 
 /**
- * `node --import tsx <entry>` in its own process group (so a terminal's Ctrl-C reaches only us and
- * we stop things in order), with its output prefixed, and an unexpected exit taking the stack down.
+ * SECRETS_KEY, else the installation's key in .data/secrets-key (generated on first start, 0600),
+ * which `npm run api` / `npm run worker` started by hand read too (db/secret-box.ts).
  */
-function startService(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  // Should we be SIGKILLed, Temporal and PostgreSQL go down too: no point in a graceful drain then.
-  const command = withParentDeathSignal(process.execPath, ['--import', 'tsx', entry], 'SIGKILL');
-  const child = spawn(command.command, command.args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = lineSplitter(prefixed(`[${name}]`));
-  const err = lineSplitter((line) => console.error(`[${name}] ${line}`));
-  child.stdout?.on('data', out.push);
-  child.stderr?.on('data', err.push);
-  child.on('error', (error) => void shutdown(1, `${name} could not start: ${error.message}`));
-  child.on('exit', (code, signal) => {
-    out.flush();
-    err.flush();
-    if (!shuttingDown) void shutdown(1, `${name} exited unexpectedly (${signal ?? `code ${code}`})`);
-  });
-  services.push({ name, stop: () => terminate(child, { signal: 'SIGTERM', graceMs: 10_000 }) });
-  return child;
+function loadSecretsKey(): string {
+  if (process.env.SECRETS_KEY?.trim()) return process.env.SECRETS_KEY;
+  return installationKey(path.join(DATA_DIR, 'secrets-key'), say).toString('base64');
+}
+
+/**
+ * `node --import tsx <entry>` in its own process group (so a terminal's Ctrl-C reaches only us and
+ * we stop things in order), with its output prefixed, restarted with a backoff when it dies. Should
+ * we be SIGKILLed, it is SIGKILLed too (Temporal and PostgreSQL go down: no point in a graceful drain).
+ */
+async function startService(name: string, entry: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const supervised = await supervise(name, () => spawnIncarnation(name, process.execPath, ['--import', 'tsx', entry], { cwd: REPO_ROOT, env }), { log: say });
+  services.push({ name, stop: () => supervised.stop() });
 }
 
 async function waitForHealth(url: string): Promise<void> {
@@ -158,7 +157,7 @@ function printSummary(o: { apiUrl: string; temporalUiUrl: string | null; adminTo
       '  Try:',
       `  ${curl}`,
       '',
-      '  Ctrl-C stops api, worker, Temporal and PostgreSQL.',
+      '  A crashed api, worker or PostgreSQL is restarted. Ctrl-C stops everything.',
       line,
       '',
     ].join('\n'),

@@ -32,6 +32,7 @@ import {
   withParentDeathSignal,
   type Log,
 } from './lifecycle.ts';
+import { supervise, type Backoff, type Incarnation } from './supervise.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -52,11 +53,22 @@ export interface StartEmbeddedPostgresOptions {
   persistent?: boolean;
   /** Progress lines (first-time initialisation, reuse of a running server). */
   log?: Log;
+  /**
+   * Start the server again, on the same port, whenever it exits without being asked to (killed,
+   * crashed), with a backoff and a log line (supervise.ts). Off by default.
+   */
+  restartOnCrash?: boolean | { backoff?: Backoff };
 }
 
 export interface EmbeddedPostgres {
   adminUrl: string;
   stop(): Promise<void>;
+  /** The running server's pid (with restartOnCrash; null while it restarts). */
+  pid?: () => number | null;
+}
+
+interface Launched extends Incarnation {
+  adminUrl: string;
 }
 
 const defaultLog: Log = (line) => console.error(`[postgres] ${line}`);
@@ -79,16 +91,27 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseDataDir(dataDir, nativeDir, ids, log);
 
+  const paths = { dataDir, requestedDir, nativeDir, ids };
   let port = await findFreePort(opts.port ?? DEFAULT_PORT);
+  let first: Launched;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await launch({ dataDir, requestedDir, nativeDir, ids }, port, persistent);
+      first = await launch(paths, port, persistent);
+      break;
     } catch (error) {
       // Lost a race for the port between our check and the server's bind: take the next one.
       if (!(error instanceof PortTakenError) || attempt >= 5) throw error;
       port = await findFreePort(port + 1);
     }
   }
+  if (!opts.restartOnCrash) return { adminUrl: first.adminUrl, stop: first.stop };
+  // Restarts keep the port: api and worker hold URLs with it.
+  let incarnations = 0;
+  const supervised = await supervise('PostgreSQL', async () => (incarnations++ === 0 ? first : launch(paths, port, persistent)), {
+    log,
+    ...(typeof opts.restartOnCrash === 'object' && opts.restartOnCrash.backoff ? { backoff: opts.restartOnCrash.backoff } : {}),
+  });
+  return { adminUrl: first.adminUrl, stop: () => supervised.stop(), pid: () => supervised.current()?.pid ?? null };
 }
 
 class PortTakenError extends Error {}
@@ -223,7 +246,7 @@ async function launch(
   { dataDir, requestedDir, nativeDir, ids }: ServerPaths,
   port: number,
   persistent: boolean,
-): Promise<EmbeddedPostgres> {
+): Promise<Launched> {
   const logFile = path.join(dataDir, 'server.log');
   const logFd = openSync(logFile, 'w');
   const args = [
@@ -243,6 +266,17 @@ async function launch(
   });
   closeSync(logFd);
   const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (error) => resolve(`could not start: ${error.message}`));
+    child.once('exit', (code, signal) => {
+      if (!stopping) {
+        // Died on its own: its backends must not keep the data directory (and shared memory) busy.
+        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+        release();
+      }
+      resolve(signal ?? `code ${code}`);
+    });
+  });
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -269,7 +303,7 @@ async function launch(
     await stop();
     throw error;
   }
-  return { adminUrl, stop };
+  return { adminUrl, stop, exited, pid: child.pid };
 }
 
 type RunAs = { uid?: number; gid?: number };
@@ -415,13 +449,14 @@ export interface ResolvedDatabase {
  * DATABASE_URL when set; otherwise the embedded server with its data in <repo>/.data/postgres
  * (kept between runs) and the database `coursehub` on it.
  */
-export async function resolveDatabaseUrl(opts: { log?: Log } = {}): Promise<ResolvedDatabase> {
+export async function resolveDatabaseUrl(opts: { log?: Log; restartOnCrash?: boolean } = {}): Promise<ResolvedDatabase> {
   const fromEnv = process.env.DATABASE_URL;
   if (fromEnv) return { url: fromEnv, embedded: false, stop: async () => undefined };
   const server = await startEmbeddedPostgres({
     dataDir: path.join(REPO_ROOT, '.data', 'postgres'),
     persistent: true,
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.restartOnCrash ? { restartOnCrash: true } : {}),
   });
   try {
     const url = await ensureDatabase(server.adminUrl, 'coursehub');
