@@ -1,8 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { HttpError } from './errors.ts';
 import { replyIfDatabaseUnavailable } from './unavailable.ts';
+import { replyIfDatabaseUnavailable } from './unavailable.ts';
+import { QUALIFIED_400, validationFailure } from './validation-errors.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -19,8 +20,9 @@ export function frameworkErrorReply(error: FastifyError, _request: FastifyReques
 
 /**
  * One place maps every failure to a small JSON body: our HttpErrors as thrown, schema validation
- * to 400 naming the fields, Fastify's own client errors (bad JSON, wrong content type, body too
- * large) to their 4xx, anything else to a 500 that reveals nothing.
+ * to 400 naming the fields (an interface may answer its own in another style: validation-errors.ts),
+ * Fastify's own client errors (bad JSON, wrong content type, body too large) to their 4xx,
+ * anything else to a 500 that reveals nothing.
  */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
@@ -28,22 +30,14 @@ export const errorsPlugin = fp(
       // Error bodies are ours and always well-formed; a route's success schema must not reject them.
       // A custom serializer makes Fastify leave the content type unset: it is JSON, say so.
       reply.serializer(JSON.stringify).type(JSON_TYPE);
-      if (error instanceof HttpError) {
-        return reply.code(error.statusCode).headers(error.headers).send(error.body);
-      }
-      if (hasZodFastifySchemaValidationErrors(error)) {
-        const errors: Record<string, string[]> = {};
-        for (const issue of error.validation) {
-          const path = issue.instancePath.split('/').filter(Boolean).join('.');
-          const field = [error.validationContext, path].filter(Boolean).join('.');
-          (errors[field] ??= []).push(issue.message ?? 'is invalid');
-        }
-        return reply.code(400).send({ error: 'validation failed', errors });
-      }
+      const known = error instanceof HttpError ? error : validationFailure(error, QUALIFIED_400);
+      if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         return reply.code(status).send({ error: error.message });
       }
+      const unavailable = replyIfDatabaseUnavailable(error, request, reply);
+      if (unavailable) return unavailable;
       const unavailable = replyIfDatabaseUnavailable(error, request, reply);
       if (unavailable) return unavailable;
       request.log.error({ err: error }, 'unhandled error');
