@@ -2,7 +2,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { HttpError } from './errors.ts';
 import { replyIfDatabaseUnavailable } from './unavailable.ts';
-import { replyIfDatabaseUnavailable } from './unavailable.ts';
 import { QUALIFIED_400, validationFailure } from './validation-errors.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -36,8 +35,6 @@ export const errorsPlugin = fp(
       if (status >= 400 && status < 500) {
         return reply.code(status).send({ error: error.message });
       }
-      const unavailable = replyIfDatabaseUnavailable(error, request, reply);
-      if (unavailable) return unavailable;
       const unavailable = replyIfDatabaseUnavailable(error, request, reply);
       if (unavailable) return unavailable;
       request.log.error({ err: error }, 'unhandled error');
