@@ -222,3 +222,16 @@ describe('the uuid is a secret', () => {
     }
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the orders routes and the operator placement from their zod schemas', async () => {
+    const res = await stack.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = res.json().paths;
+    expect(paths['/api/v1/orders'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['status', 'internal_status', 'payment_status', 'date_from', 'date_to', 'customer_email', 'search', 'product_id', 'sku', 'page', 'per_page']),
+    );
+    expect(paths['/api/v1/orders/{id}'].get).toBeDefined();
+    expect(paths['/admin/v1/shops/{shop_id}/orders'].post).toBeDefined();
+  });
+});
