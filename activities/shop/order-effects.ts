@@ -4,6 +4,7 @@ import { platformDefaultTransport } from '../../api/shared/mail-transports/platf
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { ShopMail } from '../../db/entities/shop/index.ts';
 import { recordEffect, recordedEffect, shopEm, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
+import { recordShopMail } from '../../db/repositories/shop/shop-mails.ts';
 import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts, loadStatusWithSender } from '../../db/repositories/shop/order-facts.ts';
 import { done, invoiceNumber, skipped, type EffectOutcome, type EffectSource, type OrderEffectName } from '../../domain/shop/effects.ts';
 import { fillTags, orderMailTags } from '../../domain/shop/mail-tags.ts';
@@ -146,8 +147,8 @@ export function orderEffectActivities({ orm, now = () => new Date(), mailEndpoin
         };
         const result = await platformDefaultTransport(mailEndpoints).send(message);
         const mailStatus = result.recordedOnly ? 'recorded' : 'sent';
-        await em.upsert(ShopMail, {
-          shop: input.shopId,
+        await recordShopMail(em, {
+          shopId: input.shopId,
           key: mailKey,
           kind: 'status_mail',
           fromAddress: message.from.address,
@@ -158,7 +159,7 @@ export function orderEffectActivities({ orm, now = () => new Date(), mailEndpoin
           status: mailStatus,
           error: null,
           sentAt: now(),
-        }, { onConflictFields: ['shop', 'key'] });
+        });
         return done(`mail to ${order.email} ${mailStatus}`);
       });
     },

@@ -1,12 +1,13 @@
 /** The whole stack for end-to-end tests: the API listening on a port and a worker with real activities. */
 import { expect } from 'vitest';
+import type { ShopIntegrations } from '../../activities/shop/integrations/index.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { httpClient } from './http.ts';
 import { eventually, startTestApp, startTestWorker, type TestStack } from './stack.ts';
 
-export async function startEndToEnd(name: string, { mailEndpoints }: { mailEndpoints?: MailEndpoints } = {}) {
+export async function startEndToEnd(name: string, { mailEndpoints, shopIntegrations }: { mailEndpoints?: MailEndpoints; shopIntegrations?: ShopIntegrations } = {}) {
   const stack: TestStack = await startTestApp(name, { mailEndpoints });
-  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm, mailEndpoints });
+  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm, mailEndpoints, shopIntegrations });
   const baseUrl = await stack.app.listen({ port: 0, host: '127.0.0.1' });
   const http = httpClient(baseUrl);
 

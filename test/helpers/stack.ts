@@ -4,6 +4,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createActivities, type Activities } from '../../activities/index.ts';
+import type { ShopIntegrations } from '../../activities/shop/integrations/index.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { buildApp, type App, type AppDeps } from '../../api/app.ts';
 import { openOrm, type Orm } from '../../db/orm.ts';
@@ -39,14 +40,16 @@ export interface TestAppOptions {
   rateLimits?: AppDeps['rateLimits'];
   /** Mail provider endpoints (test/helpers/mail-providers.ts); none configured when unset. */
   mailEndpoints?: MailEndpoints;
+  /** Where error log lines go; logging stays off when unset. */
+  logStream?: AppDeps['logStream'];
 }
 
 /** The API as `npm run api` builds it, on the real database and Temporal, for `app.inject`. */
-export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints }: TestAppOptions = {}): Promise<TestStack> {
+export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream }: TestAppOptions = {}): Promise<TestStack> {
   const orm = await openTestOrm();
   const temporal = await connectTemporal();
   const taskQueue = uniqueTaskQueue(name);
-  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints });
+  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, ...(logStream && { logLevel: 'error', logStream }) });
   return {
     app,
     orm,
@@ -69,14 +72,14 @@ export interface RunningWorker {
 }
 
 /** A worker on the real server; real activities unless `activities` replaces them. */
-export async function startTestWorker(opts: { taskQueue: string; orm?: Orm; activities?: Partial<Activities>; mailEndpoints?: MailEndpoints }): Promise<RunningWorker> {
+export async function startTestWorker(opts: { taskQueue: string; orm?: Orm; activities?: Partial<Activities>; mailEndpoints?: MailEndpoints; shopIntegrations?: ShopIntegrations }): Promise<RunningWorker> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
   }
   bundle ??= bundleWorkflows();
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const activities = opts.activities ?? createActivities({ orm: opts.orm!, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: opts.mailEndpoints });
+  const activities = opts.activities ?? createActivities({ orm: opts.orm!, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: opts.mailEndpoints, shopIntegrations: opts.shopIntegrations });
   const worker = await createWorker({ connection, namespace: 'default', taskQueue: opts.taskQueue, activities, workflowBundle: await bundle });
   const running = worker.run();
   return {

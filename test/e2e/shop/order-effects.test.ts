@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shopIntegrations } from '../../../activities/shop/integrations/index.ts';
+import { OrderStatus } from '../../../db/entities/shop/index.ts';
+import { SHOP_FILTER } from '../../../db/tenant.ts';
+import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
+import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
+import { eventually } from '../../helpers/stack.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+
+/** Clearing and status changes through HTTP with a real worker: every effect in the order's log. */
+let e2e: EndToEnd;
+let receiver: WebhookReceiver;
+let shop: TestShop;
+let productId: number;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  e2e = await startEndToEnd('shop-order-effects', {
+    shopIntegrations: shopIntegrations({
+      analytics: { endpoint: receiver.url('/mp/collect'), measurementId: 'G-TEST', apiSecret: 'secret' },
+      marketing: { url: receiver.url('/marketing'), token: 'marketing-token' },
+    }),
+  });
+  shop = await createTestShop(e2e.stack.app, 'effects');
+  await e2e.http('PATCH', `/admin/v1/shops/${shop.id}`, { operator: true, body: { automatic_invoicing: true } });
+  productId = await insertProduct(e2e.stack.orm, shop.id, { name: 'Atlas', sku: 'ATLAS', price: '120.00' });
+});
+afterAll(async () => {
+  await e2e.close();
+  await receiver.close();
+});
+
+const effectsOf = async (orderId: number) =>
+  (await e2e.stack.app.inject({ method: 'GET', url: `/admin/v1/shops/${shop.id}/orders/${orderId}/effects`, headers: operator })).json().data as {
+    effect: string;
+    status: string;
+    detail: string;
+  }[];
+
+describe('clearing an order', () => {
+  it('runs every effect once: invoice from the shop sequence, analytics purchase, marketing tags, the rest skipped', async () => {
+    const order = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'ann@example.com', items: [{ product_id: productId, quantity: 2 }] });
+    const cleared = await e2e.http('PATCH', `/api/v1/orders/${order.id}/clear`, { headers: { 'x-api-key': shop.key } });
+    expect(cleared.status).toBe(200);
+    const effects = await eventually(async () => {
+      const rows = await effectsOf(order.id);
+      expect(rows).toHaveLength(7);
+      return rows;
+    });
+    const byEffect = Object.fromEntries(effects.map((e) => [e.effect, e]));
+    expect(byEffect.invoice).toMatchObject({ status: 'done', detail: `FV/${new Date().getUTCFullYear()}/1` });
+    expect(byEffect.analytics_purchase).toMatchObject({ status: 'done' });
+    expect(byEffect.marketing_tags).toMatchObject({ status: 'done' });
+    expect(byEffect.download_codes).toMatchObject({ status: 'skipped' });
+    const detail = await e2e.http('GET', `/api/v1/orders/${order.id}`, { headers: { 'x-api-key': shop.key } });
+    expect(detail.body.data.invoice_number).toBe(`FV/${new Date().getUTCFullYear()}/1`);
+
+    const [purchase] = receiver.requests().filter((r) => r.path.startsWith('/mp/collect'));
+    expect(purchase!.path).toContain('measurement_id=G-TEST');
+    expect(purchase!.json.events[0]).toMatchObject({ name: 'purchase', params: { currency: 'PLN', value: 240, transaction_id: `${shop.id}:${order.ordinal_number}` } });
+    const [tags] = receiver.requests('/marketing/contacts/tags');
+    expect(tags!.json).toEqual({ email: 'ann@example.com', tags: ['customer', `product:${productId}`] });
+    expect(tags!.headers.authorization).toBe('Bearer marketing-token');
+  });
+});
+
+describe('changing an order status', () => {
+  it('sends the status mail from the status\'s sender with tags filled from the order, once per change', async () => {
+    const sender = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/senders`, { name: 'Atlas Shop', email: 'shop@example.com' });
+    const em = e2e.stack.orm.em.fork();
+    em.setFilterParams(SHOP_FILTER, { shopId: shop.id });
+    const sent = await em.findOneOrFail(OrderStatus, shop.statuses.Sent!);
+    sent.sendEmailOnStatusChange = true;
+    sent.senderId = sender.id;
+    sent.email = { subject: 'Order {{NUMER_ZAMOWIENIA}} is on its way', content: '<p>Hello, total {{KWOTA}}</p>' };
+    await em.flush();
+
+    const order = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'bob@example.com', items: [{ product_id: productId }] });
+    const patch = () => e2e.http('PATCH', `/api/v1/orders/${order.id}/status`, { headers: { 'x-api-key': shop.key }, body: { order_status_id: sent.id } });
+    expect((await patch()).status).toBe(200);
+    expect((await patch()).status).toBe(200);
+    const mails = await eventually(async () => {
+      const res = await e2e.http('GET', `/admin/v1/shops/${shop.id}/emails?to=bob@example.com`, { operator: true });
+      expect(res.body.data).toHaveLength(1);
+      return res.body.data;
+    });
+    expect(mails[0]).toMatchObject({ to: 'bob@example.com', kind: 'status_mail', subject: `Order ${order.ordinal_number} is on its way`, html: '<p>Hello, total 120.00 PLN</p>' });
+    const effects = await eventually(async () => {
+      const rows = await effectsOf(order.id);
+      expect(rows).toHaveLength(4);
+      return rows;
+    });
+    expect(effects.find((e) => e.effect === 'status_mail')).toMatchObject({ status: 'done' });
+    expect(effects.find((e) => e.effect === 'club_webhook')).toMatchObject({ status: 'skipped' });
+  });
+});
