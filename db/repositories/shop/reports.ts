@@ -52,9 +52,24 @@ export interface PaymentsRow {
 
 const TRUNC: Record<Exclude<ReportGrouping, 'total'>, string> = { day: 'day', week: 'week', month: 'month' };
 
-/** The bucket (a date) of `column` in the shop's time zone; `date_trunc('week')` starts on Monday (ISO). */
-function bucketExpression(column: string, grouping: Exclude<ReportGrouping, 'total'>): string {
-  return `date_trunc('${TRUNC[grouping]}', ${column} at time zone (select name from tz))::date`;
+/**
+ * The bucket of `column`: its index in the bucket starts (`bounds`, below), found by binary search
+ * (`width_bucket`), so no row pays for a time-zone conversion.
+ */
+function bucketExpression(column: string): string {
+  return `width_bucket(${column}, (select starts from bounds))`;
+}
+
+/**
+ * The starts of every bucket of the range, as local midnights in the shop's time zone: `days` the
+ * dates (`date_trunc('week')` starts on Monday, ISO), `starts` the instants. Dates from the
+ * statement's parameters, computed once per statement.
+ */
+function boundsCte(grouping: Exclude<ReportGrouping, 'total'>): string {
+  return `,
+bounds as materialized (
+  select array_agg(d::date order by d) as days, array_agg(d at time zone (select name from tz) order by d) as starts
+    from generate_series(date_trunc('${TRUNC[grouping]}', ?::date::timestamp), ?::date::timestamp, interval '1 ${TRUNC[grouping]}') d)`;
 }
 
 /** The shop, the time window on `column` and the optional filters, shared by both reports. */
@@ -87,16 +102,18 @@ function whereClause(f: ReportFilter, column: string): { sql: string; params: un
 }
 
 /** The bucket as text (never a JS Date, whose day would depend on the process's time zone); null on whole-range rows. */
-const dateColumn = (grouping: ReportGrouping) => (grouping === 'total' ? 'null::text as date' : `to_char(bucket, 'YYYY-MM-DD') as date`);
+const dateColumn = (grouping: ReportGrouping) => (grouping === 'total' ? 'null::text as date' : `to_char((select days from bounds)[bucket], 'YYYY-MM-DD') as date`);
+
+const boundsParams = (f: ReportFilter, grouping: ReportGrouping) => (grouping === 'total' ? [] : [f.dateFrom, f.dateTo]);
 
 const TIME_ZONE_CTE = `with tz as materialized (select time_zone as name from shops where id = ?)`;
 
 /** The sales aggregate: placed orders in the range, the total row first, then one row per non-empty bucket. */
 export function salesStatement(f: ReportFilter, grouping: ReportGrouping): ReportStatement {
   const where = whereClause(f, 'placed_at');
-  const bucket = grouping === 'total' ? 'null' : bucketExpression('o.placed_at', grouping);
+  const bucket = grouping === 'total' ? 'null' : bucketExpression('o.placed_at');
   const groups = grouping === 'total' ? '()' : '(bucket), ()';
-  const sql = `${TIME_ZONE_CTE}
+  const sql = `${TIME_ZONE_CTE}${grouping === 'total' ? '' : boundsCte(grouping)}
 select ${dateColumn(grouping)},
        count(*)::int as orders_count,
        coalesce(sum(total), 0)::text as total_revenue,
@@ -106,7 +123,7 @@ select ${dateColumn(grouping)},
           from shop_orders o
          where ${where.sql}) o
  group by grouping sets (${groups})${grouping === 'total' ? '' : '\n order by grouping(bucket) desc, bucket'}`;
-  return { sql, params: [f.shopId, ...where.params] };
+  return { sql, params: [f.shopId, ...boundsParams(f, grouping), ...where.params] };
 }
 
 /**
@@ -115,9 +132,9 @@ select ${dateColumn(grouping)},
  */
 export function paymentsStatement(f: ReportFilter, grouping: ReportGrouping): ReportStatement {
   const where = whereClause(f, 'paid_at');
-  const bucket = grouping === 'total' ? 'null' : bucketExpression('o.paid_at', grouping);
+  const bucket = grouping === 'total' ? 'null' : bucketExpression('o.paid_at');
   const groups = grouping === 'total' ? '(payment_type), ()' : '(payment_type), (), (bucket), (bucket, payment_type)';
-  const sql = `${TIME_ZONE_CTE}
+  const sql = `${TIME_ZONE_CTE}${grouping === 'total' ? '' : boundsCte(grouping)}
 select ${dateColumn(grouping)},
        payment_type,
        ${grouping === 'total' ? 'true' : 'grouping(bucket) = 1'} as all_dates,
@@ -130,7 +147,7 @@ select ${dateColumn(grouping)},
            and o.paid) o
  group by grouping sets (${groups})
  order by ${grouping === 'total' ? '' : 'grouping(bucket) desc, bucket, '}grouping(payment_type) desc, payment_type nulls last`;
-  return { sql, params: [f.shopId, ...where.params] };
+  return { sql, params: [f.shopId, ...boundsParams(f, grouping), ...where.params] };
 }
 
 export function salesReportRows(em: EntityManager, f: ReportFilter, grouping: ReportGrouping): Promise<SalesRow[]> {
