@@ -4,7 +4,9 @@
  *   (a) GET /api/courses against the same two SQL statements through raw `pg`, and a bare Fastify
  *       route, at the same concurrency (scripts/bench/courses.ts);
  *   (b) grants end to end, POST -> enrolment visible (scripts/bench/grants.ts), next to no-op
- *       workflows on the same Temporal server (scripts/bench/temporal-noop.ts).
+ *       workflows on the same Temporal server (scripts/bench/temporal-noop.ts);
+ *   (c) the shop's sales report by month over 1 000 000 orders against its one SQL statement
+ *       (scripts/bench/shop-reports.ts). `npm run bench -- shop-reports` runs (c) alone.
  * Progress goes to stderr; the report to stdout, its last line `bench {json}`.
  * Everything started is stopped at the end, on an error and on SIGINT/SIGTERM/SIGHUP.
  */
@@ -13,8 +15,9 @@ import { performance } from 'node:perf_hooks';
 import { measureCourses } from './bench/courses.ts';
 import { createFixtures } from './bench/fixtures.ts';
 import { measureGrants } from './bench/grants.ts';
+import { formatShopReports, measureShopReports, shopReportsSummary } from './bench/shop-reports.ts';
 import { startHttpLoadThread } from './bench/http-load.ts';
-import { benchLine, formatReport } from './bench/report.ts';
+import { formatReport, summary } from './bench/report.ts';
 import { startBenchStack, StopList } from './bench/stack.ts';
 import { measureTemporalNoop } from './bench/temporal-noop.ts';
 
@@ -22,6 +25,8 @@ const CONCURRENCY = 32;
 const COURSES = { warmupMs: 3_000, rounds: 5, roundMs: 2_000 };
 const GRANTS = { n: 200, warmupN: 16 };
 const NOOP = { n: 200, warmupN: 16 };
+const SHOP_REPORTS = { orders: 1_000_000, warmups: 2, runs: 7 };
+const ONLY_SHOP_REPORTS = process.argv.slice(2).includes('shop-reports');
 
 const started = performance.now();
 const loadAtStart = os.loadavg()[0] ?? 0;
@@ -38,6 +43,15 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 
 async function main(): Promise<void> {
   const stack = await startBenchStack(log, stops);
+  const measureReports = () => measureShopReports({ apiUrl: stack.apiUrl, adminToken: stack.adminToken, databaseUrl: stack.databaseUrl, log, ...SHOP_REPORTS });
+  if (ONLY_SHOP_REPORTS) {
+    const reports = await measureReports();
+    log('stopping the stack');
+    await stops.run();
+    console.log(formatShopReports(reports));
+    console.log(`bench ${JSON.stringify({ shop_reports: shopReportsSummary(reports), duration_s: Math.round((performance.now() - started) / 100) / 10 })}`);
+    return;
+  }
   const http = startHttpLoadThread();
   stops.add('HTTP load thread', () => http.close());
   const fixtures = await createFixtures(stack.apiUrl, stack.adminToken);
@@ -48,13 +62,16 @@ async function main(): Promise<void> {
   // that outlives it), which must not run during the baseline.
   const noop = await measureTemporalNoop({ stack, concurrency: CONCURRENCY, log, ...NOOP });
   const grants = await measureGrants({ http, stack, apiKey: fixtures.apiKey, grantCourseId: fixtures.grantCourseId, warmupCourseId: fixtures.warmupCourseId, concurrency: CONCURRENCY, log, ...GRANTS });
+  // Last: its million rows (and their vacuum) must not weigh on the other parts.
+  const reports = await measureReports();
 
   log('stopping the stack');
   await stops.run();
   const machine = { cores: os.availableParallelism(), loadavg_1m_start: loadAtStart, loadavg_1m_end: os.loadavg()[0] ?? 0 };
   const results = { courses, grants, noop, machine, durationS: (performance.now() - started) / 1000 };
   console.log(formatReport(results));
-  console.log(benchLine(results));
+  console.log(formatShopReports(reports));
+  console.log(`bench ${JSON.stringify({ ...summary(results), shop_reports: shopReportsSummary(reports) })}`);
 }
 
 main().then(
