@@ -5,6 +5,7 @@ import { auditLog } from '../shared/audit.ts';
 import { createImageStore } from '../shared/image-store.ts';
 import { jsonBodiesOnly } from '../shared/json-only.ts';
 import { keyRateLimits } from '../shared/key-rate-limits.ts';
+import { keylessProtection } from '../shared/rate-limits/keyless.ts';
 import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
 import { scopedKeyAuth } from '../shared/scoped-key-auth.ts';
 import { AS_SENT_422, validationErrorHandler } from '../shared/validation-errors.ts';
@@ -26,11 +27,13 @@ export interface ConfigurationOptions {
 /**
  * The configuration interface (`/api/v1/configuration`), encapsulated: its own key check, audit
  * log, JSON-only writes, 422 validation replies and write limit. Per request, in this order:
- * audit timestamp, key (401) and scope (403), content type (415), write limit (429), then the
- * body (422). The audit entry is written as the reply leaves, whatever its status.
+ * audit timestamp, the key-guessing protection shared with the access interface (blocked address
+ * 403, used-up keyless quota 429; a 401 counts toward it), key (401) and scope (403), content type
+ * (415), write limit (429), then the body (422). The audit entry is written as the reply leaves, whatever its status.
  */
 export const configurationRoutes: FastifyPluginAsync<ConfigurationOptions> = async (app, { storageDir, platformUrlTemplate, rateLimits }) => {
   await app.register(auditLog, { record: (em, subject, entry) => recordConfigurationRequest(em, subject.tenantId, entry) });
+  await app.register(keylessProtection, rateLimits);
   await app.register(scopedKeyAuth, configurationKeys);
   await app.register(jsonBodiesOnly, { interfaceName: 'configuration interface' });
   await app.register(keyRateLimits, {

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../../api/app.ts';
 import { createPlatform, operator, type TestPlatform } from '../../helpers/fixtures.ts';
+import { addressSource, repeat, statuses } from '../../helpers/limits.ts';
 import { deleteKeys, openTestRedis, TEST_REDIS_URL, uniqueKeyPrefix } from '../../helpers/redis.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 
@@ -13,11 +14,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 // Every test speaks from addresses of its own, so their per-address counts never meet.
-let lastAddress = 0;
-const newAddress = () => {
-  lastAddress += 1;
-  return `10.20.${Math.floor(lastAddress / 250)}.${(lastAddress % 250) + 1}`;
-};
+const newAddress = addressSource(20);
 
 interface Call {
   ip: string;
@@ -37,13 +34,6 @@ function call(app: App, { ip, key, method = 'GET', url = '/api/test', headers = 
   });
 }
 
-async function repeat(times: number, send: (i: number) => Promise<LightMyRequestResponse>): Promise<LightMyRequestResponse[]> {
-  const replies: LightMyRequestResponse[] = [];
-  for (let i = 0; i < times; i++) replies.push(await send(i));
-  return replies;
-}
-
-const statuses = (replies: LightMyRequestResponse[]) => [...new Set(replies.map((r) => r.statusCode))];
 const quota = (res: LightMyRequestResponse) => [res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']].map(Number);
 
 function expectLimited(res: LightMyRequestResponse, limit: number, windowSeconds: number, says: RegExp) {
