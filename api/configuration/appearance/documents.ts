@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PlatformAppearance } from '../../../db/entities/index.ts';
+import { lockedAppearance } from '../../../db/repositories/access/appearance.ts';
 import { applyPatch, withDefaults } from '../../../domain/access/appearance.ts';
 import type { ImageStore } from '../../shared/image-store.ts';
 import type { ImageInput } from '../../shared/schemas.ts';
@@ -34,7 +35,7 @@ export async function patchDocument(
   patch: Json,
   images: ImageStore,
 ): Promise<{ saved: Json; replaced: string[] }> {
-  const appearance = (await em.findOne(PlatformAppearance, {})) ?? em.create(PlatformAppearance, { platform: platformId, settings: {}, welcome: {} });
+  const appearance = await lockedAppearance(em, platformId);
   const current = appearance[document.column];
   const values: Json = {};
   const replaced: string[] = [];

@@ -2,7 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { CourseMailTemplate, Lesson, PlatformMailTemplate, type ICourse, type ICourseMailTemplate } from '../../../db/entities/index.ts';
-import { courseInvitationDefault, courseInvitationDefaults, courseTemplateView, platformTemplate, type EffectiveTemplate } from '../../../db/repositories/access/mail-templates.ts';
+import {
+  courseInvitationDefault,
+  courseInvitationDefaults,
+  courseTemplateView,
+  ensureCourseInvitations,
+  platformTemplate,
+  savePlatformTemplateCopy,
+  type EffectiveTemplate,
+} from '../../../db/repositories/access/mail-templates.ts';
 import { INVITATION_SLUGS, isCourseInvitationSlug, isPlatformTemplateSlug, loginLinkTagProblem, PLATFORM_TEMPLATE_SLUGS } from '../../../domain/access/mail-template-rules.ts';
 import { TEMPLATE_TAGS } from '../../../domain/access/mail-templates.ts';
 import { notFound } from '../../shared/errors.ts';
@@ -73,9 +81,9 @@ export function platformTemplates(em: EntityManager, platformId: string, host: s
       };
       checkInvitationBody(slug, next.description);
       // The first change makes the platform's own copy; the default stays as it is for everyone else.
-      const copy = (await em.findOne(PlatformMailTemplate, { slug })) ?? em.create(PlatformMailTemplate, { platform: platformId, slug, ...next });
-      Object.assign(copy, next);
-      await em.flush();
+      const sent = { subject: patch.subject, description: patch.description, senderName: patch.sender_name, senderEmail: patch.sender_email };
+      const changed = (Object.keys(sent) as (keyof typeof sent)[]).filter((field) => sent[field] !== undefined);
+      await savePlatformTemplateCopy(em, platformId, slug, next, changed);
       return templateView(await platformTemplate(em, slug), host);
     },
     async restore(slug) {
@@ -182,13 +190,11 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
     async setCustomInvitation(enabled: boolean): Promise<{ enabled: boolean; templates: CourseTemplateView[] }> {
       const existing = await em.find(CourseMailTemplate, { course: course.id, slug: { $in: courseInvitationDefaults().map((t) => t.slug) } });
       if (enabled) {
-        for (const missing of courseInvitationDefaults().filter((d) => !existing.some((t) => t.slug === d.slug))) {
-          em.create(CourseMailTemplate, { platform: platformId, course: course.id, ...missing, active: true, customized: false });
-        }
+        await ensureCourseInvitations(em, platformId, course.id);
       } else {
         existing.forEach((t) => em.remove(t));
+        await em.flush();
       }
-      await em.flush();
       const templates = (await list()).filter((t) => isCourseInvitationSlug(t.slug));
       return { enabled, templates };
     },

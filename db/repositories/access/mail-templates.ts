@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
 import { COURSE_INVITATION_SLUGS } from '../../../domain/access/mail-template-rules.ts';
 import { DEFAULT_TEMPLATES, type MailTemplate } from '../../../domain/access/mail-templates.ts';
 import { CourseMailTemplate, PlatformMailTemplate, type ICourseMailTemplate } from '../../entities/index.ts';
@@ -80,4 +81,55 @@ export async function newParticipantInvitation(em: EntityManager, courseId: stri
 export async function existingParticipantInvitation(em: EntityManager, courseId: string): Promise<EffectiveTemplate | null> {
   const own = await em.findOne(CourseMailTemplate, { course: courseId, slug: 'course_reinvitation', active: true });
   return own ? courseTemplateView(own) : null;
+}
+
+export interface PlatformTemplateFields {
+  subject: string;
+  description: string;
+  senderName: string | null;
+  senderEmail: string | null;
+}
+
+/**
+ * Saves the platform's own copy of a template: the first change makes it with `fields`, a later
+ * one changes only the fields in `changed`. One `insert ... on conflict do update`, so concurrent
+ * first changes make one copy (never a duplicate-key error) and concurrent changes of different
+ * fields all stay.
+ */
+export async function savePlatformTemplateCopy(
+  em: EntityManager,
+  platformId: string,
+  slug: string,
+  fields: PlatformTemplateFields,
+  changed: readonly (keyof PlatformTemplateFields)[],
+): Promise<void> {
+  const insert = em
+    .createQueryBuilder(PlatformMailTemplate)
+    .insert({ id: randomUUID(), platform: platformId, slug, ...fields, updatedAt: new Date() })
+    .onConflict(['platform', 'slug']);
+  await (changed.length > 0 ? insert.merge([...changed, 'updatedAt']) : insert.ignore()).execute();
+  // The identity map may hold the copy as it was read before.
+  await em.findOne(PlatformMailTemplate, { slug }, { refresh: true });
+}
+
+/**
+ * Gives a course its own invitation templates (default text) where it has none yet:
+ * `on conflict do nothing`, so concurrent requests make each template once.
+ */
+export async function ensureCourseInvitations(em: EntityManager, platformId: string, courseId: string): Promise<void> {
+  const now = new Date();
+  const rows = courseInvitationDefaults().map((template) => ({
+    id: randomUUID(),
+    platform: platformId,
+    course: courseId,
+    ...template,
+    senderName: null,
+    senderEmail: null,
+    active: true,
+    customized: false,
+    notifyPreviousUsers: false,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await em.createQueryBuilder(CourseMailTemplate).insert(rows).onConflict(['course', 'slug']).ignore().execute();
 }
