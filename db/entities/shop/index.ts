@@ -6,9 +6,11 @@ import { DeliveryType, PaymentType, ProductCategory, Sender } from './reference.
 import { ShopFile } from './shop-file.ts';
 import { OrderEffect, OrderStatusChange } from './order-effect.ts';
 import { DownloadCode } from './download-code.ts';
+import { DiscountCode, DiscountCodePool } from './discount-code.ts';
 import { ShopMail } from './shop-mail.ts';
 import { Shop, ShopApiKey } from './shop.ts';
 
+export * from './discount-code.ts';
 export * from './download-code.ts';
 export * from './order.ts';
 export * from './order-effect.ts';
@@ -21,4 +23,5 @@ export * from './shop.ts';
 
 export const shopEntities = [
   Shop, ShopApiKey, ProductCategory, DeliveryType, PaymentType, Sender, OrderStatus, ShopFile, Product, ElectronicContent, Order, OrderItem, OrderEffect, OrderStatusChange, DownloadCode, ShopMail,
+  DiscountCodePool, DiscountCode,
 ];

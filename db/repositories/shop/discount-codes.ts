@@ -1,0 +1,202 @@
+/**
+ * Discount codes and pools of one shop (the request's entity manager is scoped to it by the shop
+ * filter; raw SQL names the shop itself). A pool's codes are discount-code rows with `pool_id`;
+ * the discount-code endpoints see only the codes made one by one.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DeliveryType, DiscountCode, DiscountCodePool, Product, ProductCategory, type IDiscountCode, type IDiscountCodePool } from '../../entities/shop/index.ts';
+import { likeContains } from '../../../domain/shop/product-rules.ts';
+import type { DiscountType } from '../../../domain/shop/discount-rules.ts';
+import type { ListWindow } from './reference.ts';
+
+export interface DiscountCodeFilter {
+  discountType?: DiscountType;
+  active?: boolean;
+  search?: string;
+}
+
+export function listDiscountCodes(em: EntityManager, filter: DiscountCodeFilter, window: ListWindow) {
+  const pattern = filter.search ? likeContains(filter.search) : undefined;
+  return em.findAndCount(
+    DiscountCode,
+    {
+      pool: null,
+      ...(filter.discountType === undefined ? {} : { discountType: filter.discountType }),
+      ...(filter.active === undefined ? {} : { active: filter.active }),
+      ...(pattern ? { $or: [{ code: { $ilike: pattern } }, { name: { $ilike: pattern } }] } : {}),
+    },
+    { orderBy: { id: 'asc' }, ...window },
+  );
+}
+
+/** A code of the shop made one by one (not a pool's); null for anything else. */
+export function findDiscountCode(em: EntityManager, id: number) {
+  return em.findOne(DiscountCode, { id, pool: null });
+}
+
+/** Which of `codes` the shop already has, compared ignoring case (lower-cased). */
+export async function takenCodes(em: EntityManager, shopId: string, codes: readonly string[], exceptId?: number): Promise<Set<string>> {
+  if (codes.length === 0) return new Set();
+  const rows = await em.execute<{ code: string }[]>(
+    'select lower(code) as code from shop_discount_codes where shop_id = ? and lower(code) in (?) and id <> ?',
+    [shopId, codes.map((c) => c.toLowerCase()), exceptId ?? 0],
+  );
+  return new Set(rows.map((row) => row.code));
+}
+
+export type DiscountReference = 'product_ids' | 'product_category_ids' | 'delivery_type_ids';
+
+/** Which of `ids` the shop has (visible products, categories, delivery types); another shop's are not found. */
+export async function existingReferenceIds(em: EntityManager, field: DiscountReference, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const where = { id: { $in: [...ids] } };
+  const rows =
+    field === 'product_ids'
+      ? await em.find(Product, { ...where, hidden: false }, { fields: ['id'] })
+      : field === 'product_category_ids'
+        ? await em.find(ProductCategory, where, { fields: ['id'] })
+        : await em.find(DeliveryType, where, { fields: ['id'] });
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Deletes a code; its orders keep the code's text and lose only the link. */
+export async function deleteDiscountCode(em: EntityManager, code: IDiscountCode): Promise<void> {
+  await em.transactional(async (tx) => {
+    await tx.execute('update shop_orders set discount_code_id = null where shop_id = ? and discount_code_id = ?', [code.shop.id, code.id]);
+    await tx.execute('delete from shop_discount_codes where shop_id = ? and id = ?', [code.shop.id, code.id]);
+  });
+  em.getUnitOfWork().unsetIdentity(code);
+}
+
+// ---- Pools -------------------------------------------------------------------------------------
+
+export interface PoolCounters {
+  codesTotal: number;
+  codesDrawn: number;
+}
+
+export interface PoolWithCounters {
+  pool: IDiscountCodePool;
+  counters: PoolCounters;
+}
+
+/** Creates a pool and its codes (each a discount-code row with the pool's settings) in one transaction. */
+export async function createPool(
+  em: EntityManager,
+  shopId: string,
+  pool: { name: string; activateOnDraw: boolean },
+  codes: readonly string[],
+  settings: Partial<IDiscountCode>,
+): Promise<IDiscountCodePool> {
+  return em.transactional(async (tx) => {
+    const row = tx.create(DiscountCodePool, { shop: shopId, ...pool });
+    await tx.flush();
+    const now = new Date();
+    await tx.insertMany(
+      DiscountCode,
+      codes.map((code) => ({
+        ...settings,
+        shop: shopId,
+        pool: row.id,
+        code,
+        // A draw-mode pool's codes wait inactive for their draw.
+        active: pool.activateOnDraw ? false : (settings.active ?? true),
+        createdAt: now,
+        updatedAt: now,
+      })) as never,
+    );
+    return row;
+  });
+}
+
+async function countersOf(em: EntityManager, shopId: string, poolIds: readonly number[]): Promise<Map<number, PoolCounters>> {
+  if (poolIds.length === 0) return new Map();
+  const rows = await em.execute<{ pool_id: number; total: string; drawn: string }[]>(
+    'select pool_id, count(*) as total, count(drawn_at) as drawn from shop_discount_codes where shop_id = ? and pool_id in (?) group by pool_id',
+    [shopId, [...poolIds]],
+  );
+  return new Map(rows.map((row) => [row.pool_id, { codesTotal: Number(row.total), codesDrawn: Number(row.drawn) }]));
+}
+
+const withCounters = async (em: EntityManager, shopId: string, pools: IDiscountCodePool[]): Promise<PoolWithCounters[]> => {
+  const counters = await countersOf(em, shopId, pools.map((p) => p.id));
+  return pools.map((pool) => ({ pool, counters: counters.get(pool.id) ?? { codesTotal: 0, codesDrawn: 0 } }));
+};
+
+export async function listPools(em: EntityManager, shopId: string, search: string | undefined, window: ListWindow): Promise<[PoolWithCounters[], number]> {
+  const pattern = search ? likeContains(search) : undefined;
+  const [pools, total] = await em.findAndCount(DiscountCodePool, pattern ? { name: { $ilike: pattern } } : {}, { orderBy: { id: 'asc' }, ...window });
+  return [await withCounters(em, shopId, pools), total];
+}
+
+export async function findPool(em: EntityManager, shopId: string, id: number): Promise<PoolWithCounters | null> {
+  const pool = await em.findOne(DiscountCodePool, id);
+  return pool ? (await withCounters(em, shopId, [pool]))[0]! : null;
+}
+
+export interface DrawnCode {
+  id: number;
+  code: string;
+  validFrom: Date;
+  validUntil: Date;
+}
+
+/** Thrown inside the draw's transaction when fewer free codes remain than asked: nothing is issued. */
+export class NotEnoughCodes extends Error {
+  constructor(readonly got: number) {
+    super('not enough free codes');
+  }
+}
+
+/**
+ * Draws `count` free codes of the pool: one statement picks them with `FOR UPDATE SKIP LOCKED`
+ * (a concurrent draw skips the rows this one holds) and activates them with the window
+ * [from, from + hours). Fewer than `count` rolls the whole draw back (NotEnoughCodes).
+ */
+export async function drawCodes(em: EntityManager, shopId: string, poolId: number, count: number, from: Date, hours: number): Promise<DrawnCode[]> {
+  const until = new Date(from.getTime() + hours * 3_600_000);
+  return em.transactional(async (tx) => {
+    const rows = await tx.execute<{ id: number; code: string }[]>(
+      `update shop_discount_codes set active = true, drawn_at = ?, start_date = ?, end_date = ?, updated_at = ?
+       where id in (
+         select id from shop_discount_codes where shop_id = ? and pool_id = ? and drawn_at is null
+         order by id limit ? for update skip locked)
+       returning id, code`,
+      [from, from, until, from, shopId, poolId, count],
+    );
+    if (rows.length < count) throw new NotEnoughCodes(rows.length);
+    return rows.sort((a, b) => a.id - b.id).map((row) => ({ id: row.id, code: row.code, validFrom: from, validUntil: until }));
+  });
+}
+
+// ---- Checkout ----------------------------------------------------------------------------------
+
+/** The shop's code (any, a pool's too) matching `typed` ignoring case, with its pool; the caller checks case. */
+export async function codeForCheckout(em: EntityManager, shopId: string, typed: string): Promise<{ code: IDiscountCode; pool: IDiscountCodePool | null } | null> {
+  const [row] = await em.execute<{ id: number }[]>('select id from shop_discount_codes where shop_id = ? and lower(code) = lower(?)', [shopId, typed]);
+  if (!row) return null;
+  const code = await em.findOne(DiscountCode, row.id, { populate: ['pool'] });
+  return code ? { code, pool: code.pool ? (code.pool.getEntity() as IDiscountCodePool) : null } : null;
+}
+
+export type UseRefusal = 'used_up' | 'used_up_by_customer';
+
+/**
+ * Counts one use of a code inside the order placement's transaction (`tx`). The conditional
+ * `UPDATE ... RETURNING` holds the code's row lock until the transaction ends, so placements with
+ * the same code queue here and the total limit can never be passed; the per-customer count is read
+ * after the lock is held (read committed: it sees every order committed before), so it cannot be
+ * passed either. Returns why the use is refused, or null when it was counted.
+ */
+export async function countCodeUse(tx: EntityManager, shopId: string, codeId: number, email: string, perCustomerLimit: number | null): Promise<UseRefusal | null> {
+  const taken = await tx.execute<{ id: number }[]>(
+    'update shop_discount_codes set usages = usages + 1 where shop_id = ? and id = ? and (usages_limit is null or usages < usages_limit) returning id',
+    [shopId, codeId],
+  );
+  if (taken.length === 0) return 'used_up';
+  if (perCustomerLimit !== null) {
+    const [row] = await tx.execute<{ n: string }[]>('select count(*) as n from shop_orders where shop_id = ? and email = ? and discount_code_id = ?', [shopId, email, codeId]);
+    if (Number(row!.n) >= perCustomerLimit) return 'used_up_by_customer';
+  }
+  return null;
+}
