@@ -2,8 +2,8 @@ import { LockMode } from '@mikro-orm/core';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
-import { Course, Participant, Platform } from '../../db/entities/index.ts';
-import { newParticipantInvitation } from '../../db/repositories/access/mail-templates.ts';
+import { Course, MailLogEntry, Participant, Platform } from '../../db/entities/index.ts';
+import { newParticipantInvitation, platformTemplate } from '../../db/repositories/access/mail-templates.ts';
 import { upsertParticipant } from '../../db/repositories/access/onboarding.ts';
 import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
@@ -29,6 +29,13 @@ export interface SendInvitationInput {
   platformId: string;
   participantId: string;
   courseId?: string | null;
+}
+
+export interface SendReinvitationInput {
+  platformId: string;
+  participantId: string;
+  /** One operator request: its mail is recorded once, however often the activity runs. */
+  requestId: string;
 }
 
 export function participantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
@@ -77,6 +84,38 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
             courseTitle: course?.title ?? platform.title,
           },
           dedupeKey: `invitation/${participantId}`,
+          now: now(),
+        });
+        return { sent: true, mailId: queued.mailId };
+      });
+    },
+
+    /**
+     * The operator's "resend invitation": the platform's `user_reinvitation` with a fresh login
+     * link; the new token replaces the previous one (an older link stops working). Once per
+     * request: a retry after the commit finds the request's mail and sends no second link.
+     */
+    async sendReinvitation({ platformId, participantId, requestId }: SendReinvitationInput): Promise<{ sent: boolean; mailId?: string | null }> {
+      const dedupeKey = `reinvitation/${participantId}/${requestId}`;
+      return tenantEm(orm, platformId).transactional(async (em) => {
+        const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        if (await em.findOne(MailLogEntry, { dedupeKey })) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, dedupeKey) };
+        const platform = await em.findOneOrFail(Platform, platformId);
+        const token = randomBytes(24).toString('base64url');
+        participant.invitedAt ??= now();
+        participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
+        const queued = await sendMail(em, {
+          platformId,
+          to: participant.email,
+          template: await platformTemplate(em, 'user_reinvitation'),
+          tags: {
+            loginLink: `${platformLoginUrl(platformUrlTemplate, platform.subdomain)}?invitation=${token}`,
+            participantName: participant.name ?? participant.email,
+            participantEmail: participant.email,
+            platformTitle: platform.title,
+            courseTitle: platform.title,
+          },
+          dedupeKey,
           now: now(),
         });
         return { sent: true, mailId: queued.mailId };

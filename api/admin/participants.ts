@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AudiobookAccess, Enrolment, MailLogEntry, Participant, Section } from '../../db/entities/index.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
@@ -6,7 +7,7 @@ import { normalizeEmail } from '../../domain/shared/email.ts';
 import { notFound } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { usePlatform } from './platform-scope.ts';
-import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParams, data } from './schemas.ts';
+import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParams, ReinviteBody, ReinviteReply, data } from './schemas.ts';
 
 /** Operator views of participants and of the mail they were sent. */
 export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -51,6 +52,27 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           audiobook_ids: audiobooks.map((a) => a.audiobook.id),
         },
       };
+    },
+  );
+
+  app.post(
+    '/platforms/:platform_id/participants/reinvite',
+    {
+      schema: {
+        tags,
+        description: "Resends the invitation: the platform's `user_reinvitation` with a fresh login link (the previous link stops working). 202: queued; 404 for an unknown participant.",
+        params: PlatformParams,
+        body: ReinviteBody,
+        response: { 202: data(ReinviteReply), 400: ValidationErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { em } = request;
+      const platform = await usePlatform(em, request.params.platform_id);
+      const participant = await em.findOne(Participant, { email: normalizeEmail(request.body.email) });
+      if (!participant) throw notFound('participant');
+      await app.workflows.reinviteParticipant({ platformId: platform.id, participantId: participant.id, requestId: randomUUID() });
+      return reply.code(202).send({ data: { email: participant.email, template: 'user_reinvitation' as const } });
     },
   );
 

@@ -86,6 +86,9 @@ export const ParticipantReply = z.object({
   audiobook_ids: z.array(z.uuid()),
 });
 
+export const ReinviteBody = z.object({ email: z.string().min(1).max(254) });
+export const ReinviteReply = z.object({ email: z.string(), template: z.literal('user_reinvitation') });
+
 export const MailLogQuery = z.object({ to: z.string().max(254).optional() });
 export const MailLogReply = z.array(
   z.object({

@@ -1,4 +1,4 @@
-import { lessonCompletedWorkflowId, testMailWorkflowId } from '../../domain/shared/workflow-ids.ts';
+import { lessonCompletedWorkflowId, reinvitationWorkflowId, testMailWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
 import type { StartOnce } from './start-once.ts';
 
@@ -7,6 +7,9 @@ export function mailWorkflowStarts(startOnce: StartOnce) {
   return {
     lessonCompleted(input: Parameters<typeof workflows.lessonCompleted>[0]) {
       return startOnce('lessonCompleted', lessonCompletedWorkflowId(input), [input]);
+    },
+    reinviteParticipant(input: Parameters<typeof workflows.reinviteParticipant>[0]) {
+      return startOnce('reinviteParticipant', reinvitationWorkflowId(input), [input]);
     },
     sendTestMail(input: Parameters<typeof workflows.sendTestMail>[0]) {
       return startOnce('sendTestMail', testMailWorkflowId(input), [input]);

@@ -28,6 +28,11 @@ export function lessonCompletedWorkflowId(p: { platformId: string; lessonId: str
   return `${platformPrefix(p.platformId)}/lesson/${p.lessonId}/participant/${p.participantId}/completed`;
 }
 
+/** One operator "resend invitation" request (each request sends anew; a repeated start of one joins it). */
+export function reinvitationWorkflowId(p: { platformId: string; participantId: string; requestId: string }): string {
+  return `${platformPrefix(p.platformId)}/participant/${p.participantId}/reinvitation/${p.requestId}`;
+}
+
 export function testMailWorkflowId(p: { platformId: string; slug: string; requestId: string }): string {
   return `${platformPrefix(p.platformId)}/mail-test/${p.slug}/${p.requestId}`;
 }

@@ -13,6 +13,13 @@ export interface Onboarded {
   events: RecordedDomainEvent[];
 }
 
+/** The operator's "resend invitation" (POST /admin/v1/platforms/:id/participants/reinvite). */
+export async function reinviteParticipant(p: { platformId: string; participantId: string; requestId: string }): Promise<{ sent: boolean }> {
+  const reinvitation = await db.sendReinvitation(p);
+  await deliverInBackground(p.platformId, reinvitation.mailId);
+  return { sent: reinvitation.sent };
+}
+
 /**
  * The first step of every grant: the participant is created when absent and invited once
  * (spec: "If no account exists for the e-mail, one is created and invited").

@@ -355,3 +355,31 @@ describe('viewed_at', () => {
     expect((await operatorView(email))[0].viewed_at).toBe(viewedAt);
   });
 });
+
+describe('POST /admin/v1/platforms/:platform_id/participants/reinvite', () => {
+  const reinvite = (email: string) =>
+    stack.app.inject({ method: 'POST', url: `/admin/v1/platforms/${platform.id}/participants/reinvite`, headers: operator, payload: { email } });
+  const linkOf = (html: string) => /invitation=([\w-]+)/.exec(html)?.[1];
+
+  it('sends user_reinvitation with a fresh login link, once per request; 404 for an unknown participant', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const email = uniqueEmail('reinvited');
+    await grant(course, email);
+    const [invitation] = await mailsBecome(email, ['user_invitation']);
+
+    const res = await reinvite(email.toUpperCase());
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toEqual({ data: { email, template: 'user_reinvitation' } });
+    const log = await mailsBecome(email, ['user_invitation', 'user_reinvitation']);
+    const first = linkOf(log.find((m) => m.template === 'user_reinvitation')!.html);
+    expect(first).toEqual(expect.any(String));
+    expect(first).not.toBe(linkOf(invitation!.html));
+
+    expect((await reinvite(email)).statusCode).toBe(202);
+    const again = await mailsBecome(email, ['user_invitation', 'user_reinvitation', 'user_reinvitation']);
+    expect(new Set(again.filter((m) => m.template === 'user_reinvitation').map((m) => linkOf(m.html))).size).toBe(2);
+    await staysAt(email, ['user_invitation', 'user_reinvitation', 'user_reinvitation']);
+
+    expect((await reinvite(uniqueEmail('nobody'))).statusCode).toBe(404);
+  });
+});
