@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
 import { createActivities } from '../activities/index.ts';
 import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
-import { webhookSettingsFrom } from '../activities/webhooks/delivery.ts';
+import { webhookSettingsFrom } from '../activities/webhooks/settings.ts';
 import { openOrm } from '../db/orm.ts';
 import { parseConfig } from '../domain/shared/config.ts';
 import { bundleWorkflows, createWorker } from './create-worker.ts';

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { Platform, PlatformAppearance } from '../../db/entities/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,6 +8,16 @@ import type { ActivityDeps } from '../shared/deps.ts';
 import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailEndpoints, type OutboundMessage, type SendResult } from '../../api/shared/mail-transports/index.ts';
 import { openProvider, providerRows, type ProviderSettings } from './provider-settings.ts';
 import { tenantEm } from '../shared/tenant-em.ts';
+import { heartbeat } from '../shared/activity-context.ts';
+import { keepLease } from '../shared/lease.ts';
+import {
+  claimMailForSending,
+  mailDeliveryState,
+  recordMailDelivered,
+  recordMailFailure,
+  renewMailClaim,
+  type MailToSend,
+} from '../../db/repositories/shared/mail-log.ts';
 
 export interface DeliverMailInput {
   platformId: string;
@@ -20,41 +29,10 @@ export interface DeliveryOutcome {
   provider: MailSender | null;
 }
 
-interface MailRow {
-  id: string;
-  to: string;
-  subject: string;
-  html: string;
-  sender_name: string | null;
-  sender_email: string | null;
-  status: MailStatus;
-  provider: MailSender | null;
-}
-
-type Claim = { mail: MailRow } | { outcome: DeliveryOutcome };
+type Claim = { mail: MailToSend } | { outcome: DeliveryOutcome };
 
 /** How often an attempt looks again while another attempt holds the mail. */
 const CLAIM_POLL_MS = 250;
-/** How often a running attempt renews its claim and heartbeats. */
-const CLAIM_RENEW_MS = 2_000;
-
-/** Tells Temporal this attempt is alive; outside an activity (direct calls in tests) there is no one to tell. */
-function heartbeat(): void {
-  try {
-    Context.current().heartbeat();
-  } catch {
-    // not running as an activity
-  }
-}
-
-/** Keeps the claim of a running attempt fresh until `stop()`. */
-function keepClaim(em: EntityManager, mailId: string): { stop(): void } {
-  const timer = setInterval(() => {
-    heartbeat();
-    em.execute(`update mail_log set claimed_at = now() where id = ? and status = 'sending'`, [mailId]).catch(() => undefined);
-  }, CLAIM_RENEW_MS);
-  return { stop: () => clearInterval(timer) };
-}
 
 export const UNOPENABLE_SECRETS_ERROR = 'provider secrets cannot be opened with this SECRETS_KEY; save the provider again';
 
@@ -66,29 +44,14 @@ export const UNOPENABLE_SECRETS_ERROR = 'provider secrets cannot be opened with 
  */
 async function claimMail(em: EntityManager, platformId: string, mailId: string): Promise<Claim> {
   for (;;) {
-    const claimed: MailRow[] = await em.execute(
-      `update mail_log set status = 'sending', claimed_at = now()
-       where id = ? and platform_id = ?
-         and (status in ('pending', 'failed') or (status = 'sending' and claimed_at < now() - ? * interval '1 millisecond'))
-       returning id, "to", subject, html, sender_name, sender_email, status, provider`,
-      [mailId, platformId, MAIL_CLAIM_LEASE_MS],
-    );
-    if (claimed[0]) return { mail: claimed[0] };
-    const rows: Pick<MailRow, 'status' | 'provider'>[] = await em.execute('select status, provider from mail_log where id = ? and platform_id = ?', [mailId, platformId]);
-    const found = rows[0];
+    const claimed = await claimMailForSending(em, platformId, mailId, MAIL_CLAIM_LEASE_MS);
+    if (claimed) return { mail: claimed };
+    const found = await mailDeliveryState(em, platformId, mailId);
     if (!found) throw ApplicationFailure.nonRetryable(`mail ${mailId} is not in the mail log of platform ${platformId}`, 'MailNotFound');
     if (found.status === 'sent' || found.status === 'recorded') return { outcome: { status: found.status, provider: found.provider } };
     heartbeat();
     await sleep(CLAIM_POLL_MS);
   }
-}
-
-async function recordFailure(em: EntityManager, mailId: string, provider: MailSender, error: string): Promise<void> {
-  await em.execute(`update mail_log set status = 'failed', provider = ?, attempts = attempts + 1, last_error = ? where id = ? and status = 'sending'`, [
-    provider,
-    error.slice(0, 1000),
-    mailId,
-  ]);
 }
 
 /** The platform's `default_email_sender` (configuration interface, platform settings). */
@@ -98,7 +61,7 @@ async function platformSender(em: EntityManager): Promise<{ name: string | null;
   return { name: sender?.name ?? null, email: sender?.email ?? null };
 }
 
-async function outboundMessage(em: EntityManager, mail: MailRow, platformId: string, provider: { email?: string | null; name?: string | null } | null, endpoints: MailEndpoints): Promise<OutboundMessage> {
+async function outboundMessage(em: EntityManager, mail: MailToSend, platformId: string, provider: { email?: string | null; name?: string | null } | null, endpoints: MailEndpoints): Promise<OutboundMessage> {
   const platform = await em.findOneOrFail(Platform, platformId);
   const sender = chooseSender({
     provider,
@@ -142,7 +105,14 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
       const claim = await claimMail(em, platformId, mailId);
       if ('outcome' in claim) return claim.outcome;
       const { mail } = claim;
-      const lease = keepClaim(em, mailId);
+      // A renewal that fails is tried again at the next tick; the lease covers the gap.
+      const lease = keepLease({
+        renew: async () => {
+          heartbeat();
+          await renewMailClaim(em, mailId);
+          return true;
+        },
+      });
       try {
         return await deliverClaimed(em, platformId, mail);
       } finally {
@@ -152,7 +122,7 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
   };
 
   /** The rest of an attempt once it holds the mail: open the provider, send, record. */
-  async function deliverClaimed(em: EntityManager, platformId: string, mail: MailRow): Promise<DeliveryOutcome> {
+  async function deliverClaimed(em: EntityManager, platformId: string, mail: MailToSend): Promise<DeliveryOutcome> {
     const mailId = mail.id;
 
     // Only the provider that sends is opened: a stale secret of an inactive one never blocks mail.
@@ -162,7 +132,7 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
       try {
         opened = openProvider(sending, secrets());
       } catch {
-        await recordFailure(em, mailId, sending.provider, UNOPENABLE_SECRETS_ERROR);
+        await recordMailFailure(em, mailId, sending.provider, UNOPENABLE_SECRETS_ERROR);
         throw ApplicationFailure.nonRetryable(`${sending.provider}: ${UNOPENABLE_SECRETS_ERROR}`, 'MailDeliveryRefused');
       }
     }
@@ -175,17 +145,18 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
       result = await transport.send(message);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      await recordFailure(em, mailId, transport.name, failure.message);
+      await recordMailFailure(em, mailId, transport.name, failure.message);
       const retryable = !(failure instanceof MailTransportError) || failure.retryable;
       const text = `${transport.name}: ${failure.message}`;
       throw retryable ? ApplicationFailure.retryable(text, 'MailDeliveryFailed') : ApplicationFailure.nonRetryable(text, 'MailDeliveryRefused');
     }
     const status: MailStatus = result.recordedOnly ? 'recorded' : 'sent';
-    await em.execute(
-      `update mail_log set status = ?, provider = ?, provider_message_id = ?, attempts = attempts + 1, last_error = null, delivered_at = ?
-       where id = ?`,
-      [status, transport.name, result.providerMessageId ?? null, result.recordedOnly ? null : now(), mailId],
-    );
+    await recordMailDelivered(em, mailId, {
+      status,
+      provider: transport.name,
+      providerMessageId: result.providerMessageId ?? null,
+      deliveredAt: result.recordedOnly ? null : now(),
+    });
     return { status, provider: transport.name };
   }
 }

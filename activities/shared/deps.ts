@@ -1,5 +1,5 @@
 import type { Orm } from '../../db/orm.ts';
-import type { WebhookSettings } from '../webhooks/delivery.ts';
+import type { WebhookSettings } from '../webhooks/settings.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import type { ShopIntegrations } from '../shop/integrations/index.ts';
 

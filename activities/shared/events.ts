@@ -1,6 +1,6 @@
-import { Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
+import { activityContext } from './activity-context.ts';
 import { eventsOfOperation, insertEvents } from '../../db/repositories/shared/domain-events.ts';
 import type { NewDomainEvent, RecordedDomainEvent } from '../../domain/shared/events.ts';
 
@@ -9,12 +9,9 @@ import type { NewDomainEvent, RecordedDomainEvent } from '../../domain/shared/ev
  * Every retry of one activity shares it; a new run of the workflow does not.
  */
 export function currentOperationKey(): string {
-  try {
-    const { workflowExecution, activityId } = Context.current().info;
-    if (workflowExecution) return `${workflowExecution.workflowId}/${workflowExecution.runId}/${activityId}`;
-  } catch {
-    // Called outside an activity (a script or a test): every call is its own operation.
-  }
+  const info = activityContext()?.info;
+  if (info?.workflowExecution) return `${info.workflowExecution.workflowId}/${info.workflowExecution.runId}/${info.activityId}`;
+  // Called outside an activity (a script or a test): every call is its own operation.
   return `adhoc/${randomUUID()}`;
 }
 

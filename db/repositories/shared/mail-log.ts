@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MailSender, MailStatus } from '../../../domain/shared/mail-delivery.ts';
 
 /** The mail log (`mail_log`): every mail recorded once per dedupe key, then delivered. */
 
@@ -33,4 +34,60 @@ export async function mailAwaitingDelivery(em: EntityManager, platformId: string
     [platformId, dedupeKey],
   );
   return rows[0]?.id ?? null;
+}
+
+/** A mail as its delivery sends it. */
+export interface MailToSend {
+  id: string;
+  to: string;
+  subject: string;
+  html: string;
+  sender_name: string | null;
+  sender_email: string | null;
+  status: MailStatus;
+  provider: MailSender | null;
+}
+
+/**
+ * Claims the mail for one delivery attempt (`sending`) in one statement, so no transaction or row
+ * lock spans the provider call: a pending or failed mail, or one whose claim is older than the
+ * lease (its attempt is gone). Undefined when the mail cannot be claimed now.
+ */
+export async function claimMailForSending(em: EntityManager, platformId: string, mailId: string, leaseMs: number): Promise<MailToSend | undefined> {
+  const claimed: MailToSend[] = await em.execute(
+    `update mail_log set status = 'sending', claimed_at = now()
+     where id = ? and platform_id = ?
+       and (status in ('pending', 'failed') or (status = 'sending' and claimed_at < now() - ? * interval '1 millisecond'))
+     returning id, "to", subject, html, sender_name, sender_email, status, provider`,
+    [mailId, platformId, leaseMs],
+  );
+  return claimed[0];
+}
+
+export async function mailDeliveryState(em: EntityManager, platformId: string, mailId: string): Promise<Pick<MailToSend, 'status' | 'provider'> | undefined> {
+  const rows: Pick<MailToSend, 'status' | 'provider'>[] = await em.execute('select status, provider from mail_log where id = ? and platform_id = ?', [mailId, platformId]);
+  return rows[0];
+}
+
+/** Renews the claim of a mail still `sending`. */
+export async function renewMailClaim(em: EntityManager, mailId: string): Promise<void> {
+  await em.execute(`update mail_log set claimed_at = now() where id = ? and status = 'sending'`, [mailId]);
+}
+
+/** A failed attempt of a claimed mail: `failed`, the provider tried, one more attempt, the error. */
+export async function recordMailFailure(em: EntityManager, mailId: string, provider: MailSender, error: string): Promise<void> {
+  await em.execute(`update mail_log set status = 'failed', provider = ?, attempts = attempts + 1, last_error = ? where id = ? and status = 'sending'`, [
+    provider,
+    error.slice(0, 1000),
+    mailId,
+  ]);
+}
+
+/** A delivered (`sent`) or recorded-only mail. */
+export async function recordMailDelivered(em: EntityManager, mailId: string, d: { status: MailStatus; provider: MailSender; providerMessageId: string | null; deliveredAt: Date | null }): Promise<void> {
+  await em.execute(
+    `update mail_log set status = ?, provider = ?, provider_message_id = ?, attempts = attempts + 1, last_error = null, delivered_at = ?
+     where id = ?`,
+    [d.status, d.provider, d.providerMessageId, d.deliveredAt, mailId],
+  );
 }

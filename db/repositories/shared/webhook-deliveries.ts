@@ -1,0 +1,177 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DomainEventType } from '../../../domain/shared/events.ts';
+import type { WebhookDeliveryStatus } from '../../../domain/shared/webhooks.ts';
+
+/**
+ * Webhook deliveries as the delivery workflow's activities read and write them: one delivery per
+ * (event, webhook), its attempts, and the claim an attempt holds while it sends. The claim and the
+ * delivery's creation are single statements that decide under concurrency.
+ *
+ * A delivery belongs to a tenant that is a platform or a shop. Each kind has its own tables with
+ * the same columns (`webhooks`, `webhook_deliveries`, `webhook_delivery_attempts` with
+ * `platform_id`; `shop_webhooks`, ... with `shop_id`), so every statement of an attempt is written
+ * once here and runs on either table set, always filtered by the tenant column.
+ */
+
+export interface DeliveryRef {
+  platformId: string;
+  deliveryId: string;
+}
+
+/** The tables of one tenant kind's webhooks (constants: never built from input). */
+export interface WebhookTables {
+  webhooks: string;
+  deliveries: string;
+  attempts: string;
+  tenant: 'platform_id' | 'shop_id';
+  /** `event_id, type, payload, occurred_at` of the delivery `d`, and the join (if any) that gives them. */
+  event: { columns: string; join: string };
+}
+
+/** The platform's: the event comes from its outbox (`domain_events`). */
+export const PLATFORM_WEBHOOK_TABLES: WebhookTables = {
+  webhooks: 'webhooks',
+  deliveries: 'webhook_deliveries',
+  attempts: 'webhook_delivery_attempts',
+  tenant: 'platform_id',
+  event: { columns: 'e.id as event_id, e.type, e.payload, e.occurred_at', join: 'join domain_events e on e.id = d.event_id' },
+};
+
+/** A shop's: the event is stored with the delivery (db/entities/shop/webhook.ts). */
+export const SHOP_WEBHOOK_TABLES: WebhookTables = {
+  webhooks: 'shop_webhooks',
+  deliveries: 'shop_webhook_deliveries',
+  attempts: 'shop_webhook_delivery_attempts',
+  tenant: 'shop_id',
+  event: { columns: 'd.event_id, d.event_type as type, d.payload, d.occurred_at', join: '' },
+};
+
+/** One delivery of one tenant: where it lives and whose it is. */
+export interface TenantDelivery {
+  tables: WebhookTables;
+  tenantId: string;
+  deliveryId: string;
+}
+
+/** The platform's delivery `ref` as a TenantDelivery. */
+export const platformDelivery = (ref: DeliveryRef): TenantDelivery => ({ tables: PLATFORM_WEBHOOK_TABLES, tenantId: ref.platformId, deliveryId: ref.deliveryId });
+
+/** The platform's active webhooks subscribed to at least one of these event types, oldest first. */
+export function subscribedWebhooks(em: EntityManager, platformId: string, types: readonly DomainEventType[]): Promise<{ id: string; events: DomainEventType[] }[]> {
+  return em.getConnection().execute(
+    `select id, events from webhooks
+      where platform_id = ? and active and deleted_at is null and events && ?::text[]
+      order by created_at, id`,
+    [platformId, `{${types.join(',')}}`],
+  );
+}
+
+/** The delivery of an (event, webhook) pair, made once; a repeated call finds it. Undefined when the event is unknown. */
+export async function openDelivery(em: EntityManager, d: { platformId: string; webhookId: string; eventId: string }): Promise<string | undefined> {
+  const connection = em.getConnection();
+  await connection.execute(
+    `insert into webhook_deliveries (id, platform_id, webhook_id, event_id, event_type, status, attempt_count, redeliveries, created_at, updated_at)
+     select gen_random_uuid(), e.platform_id, ?, e.id, e.type, 'pending', 0, 0, clock_timestamp(), clock_timestamp()
+       from domain_events e where e.id = ? and e.platform_id = ?
+     on conflict (webhook_id, event_id) do nothing`,
+    [d.webhookId, d.eventId, d.platformId],
+  );
+  const rows: { id: string }[] = await connection.execute('select id from webhook_deliveries where webhook_id = ? and event_id = ? and platform_id = ?', [
+    d.webhookId,
+    d.eventId,
+    d.platformId,
+  ]);
+  return rows[0]?.id;
+}
+
+/** What an attempt needs: the delivery's state, its webhook and its event. */
+export interface DeliveryToAttempt {
+  status: WebhookDeliveryStatus;
+  next_attempt_at: string | Date | null;
+  url: string;
+  active: boolean;
+  deleted_at: string | Date | null;
+  secret_sealed: string;
+  webhook_id: string;
+  event_id: string;
+  /** A platform's domain event type or a shop's event (domain/shop/webhooks.ts). */
+  type: string;
+  payload: Record<string, unknown>;
+  occurred_at: string | Date;
+}
+
+export async function deliveryToAttempt(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery): Promise<DeliveryToAttempt | undefined> {
+  const rows: DeliveryToAttempt[] = await em.getConnection().execute(
+    `select d.status, d.next_attempt_at, w.id as webhook_id, w.url, w.active, w.deleted_at, w.secret_sealed, ${t.event.columns}
+       from ${t.deliveries} d
+       join ${t.webhooks} w on w.id = d.webhook_id
+       ${t.event.join}
+      where d.id = ? and d.${t.tenant} = ?`,
+    [deliveryId, tenantId],
+  );
+  return rows[0];
+}
+
+/** A delivery whose webhook was switched off or deleted ends `disabled`. */
+export async function disableDelivery(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery): Promise<void> {
+  await em.getConnection().execute(`update ${t.deliveries} set status = 'disabled', next_attempt_at = null, updated_at = now() where id = ? and ${t.tenant} = ?`, [deliveryId, tenantId]);
+}
+
+/**
+ * Claims the pending delivery until `until` (a lease in `next_attempt_at`) when it is due at `now`;
+ * false when another attempt holds it or it is not due.
+ */
+export async function claimDelivery(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery, until: Date, now: Date): Promise<boolean> {
+  const claimed: unknown[] = await em.getConnection().execute(
+    `update ${t.deliveries} set next_attempt_at = ?, updated_at = now()
+      where id = ? and ${t.tenant} = ? and status = 'pending' and (next_attempt_at is null or next_attempt_at <= ?)
+      returning id`,
+    [until, deliveryId, tenantId, now],
+  );
+  return claimed.length > 0;
+}
+
+/** Moves the lease from `held` to `until`; false when the claim is no longer this attempt's. */
+export async function renewDeliveryClaim(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery, held: Date, until: Date): Promise<boolean> {
+  const rows: unknown[] = await em.getConnection().execute(
+    `update ${t.deliveries} set next_attempt_at = ? where id = ? and ${t.tenant} = ? and status = 'pending' and next_attempt_at = ? returning id`,
+    [until, deliveryId, tenantId, held],
+  );
+  return rows.length > 0;
+}
+
+/** The automatic (not manual) attempts recorded so far. */
+export async function automaticAttemptCount(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery): Promise<number> {
+  const [row] = await em.getConnection().execute<{ n: string }[]>(`select count(*) as n from ${t.attempts} where delivery_id = ? and ${t.tenant} = ? and not manual`, [deliveryId, tenantId]);
+  return Number(row!.n);
+}
+
+export interface AttemptRecord {
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  manual: boolean;
+}
+
+/** Records one attempt and the delivery's new state (one more attempt); a 410 also switches the webhook off. */
+export async function recordAttempt(
+  tx: EntityManager,
+  ref: TenantDelivery & { webhookId: string },
+  attempt: AttemptRecord,
+  delivery: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null },
+): Promise<void> {
+  const t = ref.tables;
+  await tx.execute(
+    `insert into ${t.attempts} (id, ${t.tenant}, delivery_id, attempted_at, status_code, duration_ms, error, manual)
+     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?)`,
+    [ref.tenantId, ref.deliveryId, attempt.at, attempt.statusCode, attempt.durationMs, attempt.error, attempt.manual],
+  );
+  await tx.execute(`update ${t.deliveries} set status = ?, next_attempt_at = ?, attempt_count = attempt_count + 1, updated_at = now() where id = ? and ${t.tenant} = ?`, [
+    delivery.status,
+    delivery.nextAttemptAt,
+    ref.deliveryId,
+    ref.tenantId,
+  ]);
+  if (attempt.statusCode === 410) await tx.execute(`update ${t.webhooks} set active = false, updated_at = now() where id = ? and ${t.tenant} = ?`, [ref.webhookId, ref.tenantId]);
+}
