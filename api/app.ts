@@ -12,6 +12,8 @@ import { fileRoutes } from './shared/file-routes.ts';
 import { productPhotoRoutes } from './shop/products/photo-routes.ts';
 import { shopRoutes } from './shop/index.ts';
 import type { FileStorage } from '../db/file-storage/index.ts';
+import { localFileStorage } from '../db/file-storage/local.ts';
+import { downloadRoutes } from './shop/downloads/routes.ts';
 import { healthRoutes } from './shared/health.ts';
 import { inputGuard } from './shared/input-guard.ts';
 import { errorsPlugin, frameworkErrorReply } from './shared/errors-plugin.ts';
@@ -28,6 +30,10 @@ declare module 'fastify' {
     secretsKey: Buffer;
     /** Provider endpoints for the checks made when mail delivery settings are saved. */
     mailEndpoints: MailEndpoints;
+    /** Where the shop's photos and product files are kept (db/file-storage), for every interface. */
+    fileStorage: FileStorage;
+    /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links; null: the address each request came to. */
+    downloadBaseUrl: string | null;
   }
 }
 
@@ -51,6 +57,8 @@ export interface AppDeps {
   mailEndpoints?: MailEndpoints;
   /** Shop photos and product files (`S3_*`: db/file-storage); a folder under `storageDir` when unset. */
   fileStorage?: FileStorage;
+  /** `SHOP_DOWNLOAD_BASE_URL`: base of the download links (`{base}/downloads/<token>`); the request's address when unset. */
+  downloadBaseUrl?: string;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -71,6 +79,8 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('workflows', createWorkflowStarter(temporal, taskQueue));
   app.decorate('secretsKey', deps.secretsKey ?? secretsKeyFrom(undefined, (m) => app.log.warn(m)));
   app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
+  app.decorate('fileStorage', deps.fileStorage ?? localFileStorage(storageDir));
+  app.decorate('downloadBaseUrl', deps.downloadBaseUrl ?? null);
 
   await app.register(errorsPlugin);
   // Before every interface: NUL, unpaired surrogates and deep nesting never reach a route (any interface's).
@@ -82,9 +92,10 @@ export async function buildApp(deps: AppDeps) {
   await app.register(accessRoutes, { rateLimits });
   await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
   await app.register(configurationRoutes, { prefix: '/api/v1/configuration', storageDir, platformUrlTemplate, rateLimits });
-  await app.register(shopRoutes, { prefix: '/api/v1', storageDir, fileStorage: deps.fileStorage, rateLimits, taskQueue });
+  await app.register(shopRoutes, { prefix: '/api/v1', rateLimits, taskQueue });
   await app.register(fileRoutes, { storageDir });
-  await app.register(productPhotoRoutes, { storageDir });
+  await app.register(productPhotoRoutes);
+  await app.register(downloadRoutes);
 
   await app.ready();
   return app;

@@ -23,6 +23,7 @@ const app = await buildApp({
   logLevel: config.LOG_LEVEL,
   storageDir: config.STORAGE_DIR,
   fileStorage: fileStorageFrom(config),
+  downloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL,
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
   secretsKey,

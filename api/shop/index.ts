@@ -5,10 +5,9 @@ import { keyRateLimits } from '../shared/key-rate-limits.ts';
 import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
 import { scopedKeyAuth } from '../shared/scoped-key-auth.ts';
 import { AS_SENT_422, validationErrorHandler } from '../shared/validation-errors.ts';
-import { localFileStorage } from '../../db/file-storage/local.ts';
-import type { FileStorage } from '../../db/file-storage/index.ts';
 import { shopKeys } from './auth.ts';
 import { electronicContentRoutes } from './electronic-contents/routes.ts';
+import { orderDownloadRoutes } from './orders/downloads.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { orderTransitionRoutes } from './orders/transitions.ts';
 import { productRoutes } from './products/routes.ts';
@@ -16,19 +15,8 @@ import { discountCodeRoutes } from './discount-codes/routes.ts';
 import { referenceListRoutes } from './reference/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Where the shop's photos and product files are kept (db/file-storage). */
-    fileStorage: FileStorage;
-  }
-}
-
 export interface ShopOptions {
   rateLimits: RateLimitSettings;
-  /** `STORAGE_DIR`: product photos and files. */
-  storageDir: string;
-  /** Where photos and files are kept instead of `storageDir` (an S3 bucket: db/file-storage). */
-  fileStorage?: FileStorage;
   /** Where the shop's workflows are started. */
   taskQueue: string;
 }
@@ -39,8 +27,7 @@ export interface ShopOptions {
  * two per-key limits (429), then the body (422 `{error, errors}`). Every route declares its scope
  * in `config.scope`; a route without one stops the start.
  */
-export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLimits, storageDir, fileStorage, taskQueue }) => {
-  app.decorate('fileStorage', fileStorage ?? localFileStorage(storageDir));
+export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLimits, taskQueue }) => {
   await app.register(scopedKeyAuth, shopKeys);
   await app.register(jsonBodiesOnly, { interfaceName: 'shop API' });
   await app.register(keyRateLimits, {
@@ -60,5 +47,6 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
   await app.register(electronicContentRoutes);
   await app.register(orderRoutes);
   await app.register(orderTransitionRoutes, { taskQueue });
+  await app.register(orderDownloadRoutes);
   await app.register(reportRoutes);
 };

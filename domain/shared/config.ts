@@ -25,6 +25,8 @@ const configSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Base of the shop's download links (`{base}/downloads/<token>`), e.g. the public address behind a proxy; unset: the request's address. */
+  SHOP_DOWNLOAD_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `off` disables the request limits (load tests). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { localFileStorage } from '../../../db/file-storage/local.ts';
 import { photoFile } from '../../../db/repositories/shop/products.ts';
 import { notFound } from '../../shared/errors.ts';
 import { ErrorBody } from '../../shared/schemas.ts';
@@ -12,8 +11,8 @@ const PhotoParams = z.object({ file_id: z.uuid() });
  * (the id is a random UUID), served with the type sniffed at upload. Only files that are the photo
  * of a visible product are served; e-books and other files never are.
  */
-export const productPhotoRoutes: FastifyPluginAsyncZod<{ storageDir: string }> = async (app, { storageDir }) => {
-  const storage = localFileStorage(storageDir);
+export const productPhotoRoutes: FastifyPluginAsyncZod = async (app) => {
+  const storage = app.fileStorage;
   app.get(
     '/shop_files/:file_id',
     { schema: { tags: ['files'], params: PhotoParams, response: { 200: z.any().describe('the photo (image/png or image/jpeg)'), 404: ErrorBody } } },
