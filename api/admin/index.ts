@@ -7,6 +7,7 @@ import { participantAdminRoutes } from './participants.ts';
 import { platformRoutes } from './platforms.ts';
 import { quizResultAdminRoutes } from './quiz-results.ts';
 import { shopOrderAdminRoutes } from './shops/orders.ts';
+import { shopDiscountPoolAdminRoutes } from './shops/discount-code-pools.ts';
 import { shopAdminRoutes } from './shops/routes.ts';
 import { shopEffectAdminRoutes } from './shops/effects.ts';
 
@@ -22,4 +23,5 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopAdminRoutes);
   await app.register(shopEffectAdminRoutes);
   await app.register(shopOrderAdminRoutes);
+  await app.register(shopDiscountPoolAdminRoutes);
 };

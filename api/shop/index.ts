@@ -12,6 +12,7 @@ import { orderRoutes } from './orders/routes.ts';
 import { orderTransitionRoutes } from './orders/transitions.ts';
 import { productRoutes } from './products/routes.ts';
 import { discountCodeRoutes } from './discount-codes/routes.ts';
+import { discountCodePoolRoutes } from './discount-code-pools/routes.ts';
 import { referenceListRoutes } from './reference/routes.ts';
 import { reportRoutes } from './reports/routes.ts';
 
@@ -44,6 +45,7 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
   await app.register(referenceListRoutes);
   await app.register(productRoutes);
   await app.register(discountCodeRoutes);
+  await app.register(discountCodePoolRoutes);
   await app.register(electronicContentRoutes);
   await app.register(orderRoutes);
   await app.register(orderTransitionRoutes, { taskQueue });
