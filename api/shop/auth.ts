@@ -12,6 +12,8 @@ export interface AuthenticatedShopKey {
   scopes: ShopScope[];
   shopId: string;
   currency: string;
+  /** The shop's IANA time zone: calendar days of filters and reports are its days. */
+  timeZone: string;
 }
 
 /**
@@ -26,7 +28,7 @@ async function authenticate(request: FastifyRequest, token: string): Promise<Aut
   const shop = key.shop.getEntity();
   if (!shop.apiEnabled) throw unauthorized('API access is switched off for this shop');
   request.em.setFilterParams(SHOP_FILTER, { shopId: shop.id });
-  return { id: key.id, prefix: key.prefix, scopes: key.scopes, shopId: shop.id, currency: shop.currency };
+  return { id: key.id, prefix: key.prefix, scopes: key.scopes, shopId: shop.id, currency: shop.currency, timeZone: shop.timeZone };
 }
 
 /** Options of `scopedKeyAuth` for the shop interface: shop keys and their five scopes. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { findOrderDetail, listOrders, type OrderListFilters } from '../../../db/repositories/shop/orders.ts';
+import { nextDay, startOfDayIn } from '../../../domain/shared/time-zones.ts';
 import { notFound } from '../../shared/errors.ts';
 import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
@@ -7,16 +8,14 @@ import { shopKeyOf } from '../auth.ts';
 import { OrderDetailReply, OrderListItemReply, OrderListQuery, OrderParams, type OrderListQueryInput } from './schemas.ts';
 import { orderDetail, orderListItem } from './serialize.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The list query as repository filters; dates are whole UTC days, date_to inclusive. */
-function filtersOf(query: OrderListQueryInput): OrderListFilters {
+/** The list query as repository filters; dates are whole days in the shop's time zone, date_to inclusive. */
+function filtersOf(query: OrderListQueryInput, timeZone: string): OrderListFilters {
   return {
     statusId: query.status,
     internalStatus: query.internal_status,
     paid: query.payment_status === undefined ? undefined : query.payment_status === 'paid',
-    placedFrom: query.date_from ? new Date(`${query.date_from}T00:00:00Z`) : undefined,
-    placedBefore: query.date_to ? new Date(Date.parse(`${query.date_to}T00:00:00Z`) + DAY_MS) : undefined,
+    placedFrom: query.date_from ? startOfDayIn(query.date_from, timeZone) : undefined,
+    placedBefore: query.date_to ? startOfDayIn(nextDay(query.date_to), timeZone) : undefined,
     email: query.customer_email?.trim().toLowerCase(),
     ordinalNumber: query.search,
     productIds: query.product_id,
@@ -35,13 +34,13 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        description: 'Orders of the shop, newest first (placed_at). Dates are whole days in UTC, both inclusive. Unknown query parameters are refused (422).',
+        description: 'Orders of the shop, newest first (placed_at). Dates are whole days in the shop\'s time zone, both inclusive. Unknown query parameters are refused (422).',
         querystring: OrderListQuery,
         response: { 200: pageOf(OrderListItemReply), 422: ValidationErrorBody },
       },
     },
     async (request) => {
-      const [orders, total] = await listOrders(request.em, shopKeyOf(request).shopId, filtersOf(request.query), pageWindow(request.query));
+      const [orders, total] = await listOrders(request.em, shopKeyOf(request).shopId, filtersOf(request.query, shopKeyOf(request).timeZone), pageWindow(request.query));
       return { data: orders.map(orderListItem), meta: pageMeta(request.query, total) };
     },
   );

@@ -26,8 +26,8 @@ beforeAll(async () => {
     foreignA: await insertProduct(orm, other.id, { name: 'Foreign A', sku: 'A-1', price: '10.00' }),
   };
   const courier = await createDeliveryType(stack.app, shop.id, { name: 'Courier', default_price: '12.00' });
-  orders.o1 = await placeOrder(shop.id, { email: 'Anna@Example.com', items: [{ product_id: products.a }], delivery_type_id: courier, placed_at: '2026-01-10T23:30:00Z' });
-  orders.o2 = await placeOrder(shop.id, { email: 'bob@example.com', items: [{ product_id: products.b }], placed_at: '2026-01-11T00:00:00Z' });
+  orders.o1 = await placeOrder(shop.id, { email: 'Anna@Example.com', items: [{ product_id: products.a }], delivery_type_id: courier, placed_at: '2026-01-10T22:30:00Z' });
+  orders.o2 = await placeOrder(shop.id, { email: 'bob@example.com', items: [{ product_id: products.b }], placed_at: '2026-01-10T23:00:00Z' });
   orders.o3 = await placeOrder(shop.id, { email: 'bob@example.com', items: [{ product_id: products.a }, { product_id: products.c, quantity: 2 }], placed_at: '2026-02-01T12:00:00Z' });
   orders.foreign = await placeOrder(other.id, { email: 'anna@example.com', items: [{ product_id: products.foreignA }], placed_at: '2026-01-20T12:00:00Z' });
   packedStatus = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/order_statuses`, { name: 'Packed' })).id;
@@ -70,7 +70,7 @@ describe('GET /api/v1/orders', () => {
       ref: null,
       subscriber_identifier: null,
       delivery_method: 'Courier',
-      placed_at: '2026-01-10T23:30:00.000Z',
+      placed_at: '2026-01-10T22:30:00.000Z',
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
     });
@@ -99,7 +99,7 @@ describe('GET /api/v1/orders', () => {
     expect(await listIds('?payment_status=unpaid')).toEqual([orders.o3.id, orders.o1.id]);
   });
 
-  it('filters by date_from and date_to: whole UTC days, both inclusive, on placed_at', async () => {
+  it('filters by date_from and date_to: whole days in the shop\'s time zone (Warsaw), both inclusive, on placed_at', async () => {
     expect(await listIds('?date_to=2026-01-10')).toEqual([orders.o1.id]);
     expect(await listIds('?date_from=2026-01-11')).toEqual([orders.o3.id, orders.o2.id]);
     expect(await listIds('?date_from=2026-01-10&date_to=2026-01-11')).toEqual([orders.o2.id, orders.o1.id]);
