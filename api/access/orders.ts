@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { nextCommandSeqs } from '../../db/repositories/access/command-seq.ts';
-import { findOrderByExternalId, insertOrderUnlessKnown, markOrderCancelled } from '../../db/repositories/access/orders.ts';
+import { awaitsFulfilment, markOrderCancelled, registerOrder } from '../../db/repositories/access/orders.ts';
 import { OrderInput, orderedCourses } from '../../domain/access/order-contents.ts';
 import { badRequest, notFound } from '../shared/errors.ts';
 import { platformOf } from './api-key-auth.ts';
@@ -32,24 +31,17 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const platform = platformOf(request);
       const { order } = request.body;
       // A known external_id answers 200 with the stored order: a repeat never changes it.
-      let registered = await findOrderByExternalId(request.em, platform.id, order.external_id);
-      let created = false;
-      if (!registered) {
+      const { order: registered, created } = await registerOrder(request.em, platform.id, order, async () => {
         const courses = orderedCourses(order.ordered_contents);
         const known = await knownItemIds(request.em, 'course', courses.map((c) => c.courseId));
         const unknown = courses.filter((c) => !known.has(c.courseId)).map((c) => c.courseId);
         if (unknown.length > 0) {
           throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
         }
-        const [seq] = await nextCommandSeqs(request.em, 1);
-        registered = await insertOrderUnlessKnown(request.em, platform.id, order, seq!);
-        created = registered !== undefined;
-        // A concurrent identical request inserted it first: read what it stored.
-        registered ??= (await findOrderByExternalId(request.em, platform.id, order.external_id))!;
-      }
+      });
       // Also on a repeat: a first request that died between the insert and the start still gets its
       // fulfilment, from the stored order (the start is one-shot per order).
-      if (registered.status === 'registered' && !registered.fulfilled_at) {
+      if (awaitsFulfilment(registered)) {
         await app.workflows.fulfilOrder({
           platformId: platform.id,
           orderId: registered.id,

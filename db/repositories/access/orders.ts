@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderInput, OrderItem } from '../../../domain/access/order-contents.ts';
+import { nextCommandSeqs } from './command-seq.ts';
 
 /** An access-interface order as the API needs it (registration and cancellation). */
 export interface RegisteredOrder {
@@ -29,6 +30,32 @@ export async function insertOrderUnlessKnown(em: EntityManager, platformId: stri
     [platformId, order.external_id, order.email, order.ordinal_number ?? null, order.gift_code ?? null, JSON.stringify(order.ordered_contents), seq],
   );
   return rows[0];
+}
+
+/**
+ * Registers the order unless its `external_id` is known (the first registration wins; a repeat
+ * never changes it): the stored order and whether this call created it. `beforeInsert` checks a
+ * new order (e.g. unknown courses) and throws to refuse it. Used by `POST /api/orders` and by the
+ * shop's course access (issue 14).
+ */
+export async function registerOrder(
+  em: EntityManager,
+  platformId: string,
+  order: OrderInput,
+  beforeInsert: () => Promise<void> = async () => {},
+): Promise<{ order: RegisteredOrder; created: boolean }> {
+  const known = await findOrderByExternalId(em, platformId, order.external_id);
+  if (known) return { order: known, created: false };
+  await beforeInsert();
+  const [seq] = await nextCommandSeqs(em, 1);
+  const inserted = await insertOrderUnlessKnown(em, platformId, order, seq!);
+  // A concurrent identical registration inserted it first: read what it stored.
+  return { order: inserted ?? (await findOrderByExternalId(em, platformId, order.external_id))!, created: inserted !== undefined };
+}
+
+/** Whether the order's fulfilment still has to be started (also on a repeat: a first attempt may have died before the start). */
+export function awaitsFulfilment(order: RegisteredOrder): boolean {
+  return order.status === 'registered' && !order.fulfilled_at;
 }
 
 /** Marks the order cancelled (keeping the first cancellation time); false for an unknown order. */
