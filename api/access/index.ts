@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accessRateLimits } from './rate-limits.ts';
 import { apiKeyAuth } from './api-key-auth.ts';
-import { inputLimits } from '../shared/input-guard.ts';
 import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
 import { catalogueRoutes } from './catalogue.ts';
 import { accessCommandRoutes } from './access-commands.ts';
@@ -12,7 +11,6 @@ import { orderRoutes } from './orders.ts';
 export const accessRoutes: FastifyPluginAsync<{ rateLimits: RateLimitSettings }> = async (app, { rateLimits }) => {
   await app.register(accessRateLimits, rateLimits);
   await app.register(apiKeyAuth);
-  await app.register(inputLimits);
   await app.register(catalogueRoutes);
   await app.register(accessCommandRoutes);
   await app.register(enrollmentRoutes);

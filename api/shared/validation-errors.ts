@@ -29,10 +29,25 @@ export interface ValidationReplyStyle {
 export const QUALIFIED_400: ValidationReplyStyle = { status: 400, fieldNames: 'qualified' };
 export const AS_SENT_422: ValidationReplyStyle = { status: 422, fieldNames: 'as-sent' };
 
-interface ValidationIssue {
+export interface ValidationIssue {
   instancePath: string;
   message?: string;
   params?: Record<string, unknown>;
+}
+
+/**
+ * Input refused before the route's schema is applied (api/shared/input-guard.ts: NUL, unpaired
+ * surrogates, deep nesting), shaped like a schema failure so that every interface answers it in
+ * its own style.
+ */
+export class InputRefused extends Error {
+  constructor(
+    /** `body`, `querystring` or `params`. */
+    readonly validationContext: string,
+    readonly validation: readonly ValidationIssue[],
+  ) {
+    super('validation failed');
+  }
 }
 
 const joined = (...parts: (string | undefined)[]) => parts.filter(Boolean).join('.');
@@ -56,9 +71,9 @@ export function fieldErrors(context: string | undefined, issues: readonly Valida
   return errors;
 }
 
-/** The reply to a schema failure in the given style; null for any other error. */
-export function validationFailure(error: FastifyError, style: ValidationReplyStyle): HttpError | null {
-  if (!hasZodFastifySchemaValidationErrors(error)) return null;
+/** The reply to a schema failure (or an input refusal) in the given style; null for any other error. */
+export function validationFailure(error: FastifyError | InputRefused, style: ValidationReplyStyle): HttpError | null {
+  if (!(error instanceof InputRefused) && !hasZodFastifySchemaValidationErrors(error)) return null;
   const message = 'validation failed';
   return new HttpError(style.status, message, { error: message, errors: fieldErrors(error.validationContext, error.validation, style) });
 }
