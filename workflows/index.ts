@@ -3,7 +3,7 @@ export { grantCourseAccess } from './access/grant-course-access.ts';
 export { grantAudiobookAccess } from './access/grant-audiobook-access.ts';
 export { revokeCourseAccess, revokeAudiobookAccess } from './access/revoke-access.ts';
 export { fulfilOrder, cancelOrder } from './access/order.ts';
-export { courseEnrolmentMails, lessonCompleted } from './access/course-mails.ts';
+export { courseEnrolmentMails, courseMailRollout, lessonCompleted } from './access/course-mails.ts';
 export { reinviteParticipant } from './access/onboard-participant.ts';
 export { sendTestMail } from './shared/test-mail.ts';
 export { deliverWebhook } from './shared/webhook-delivery.ts';

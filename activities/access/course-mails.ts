@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Course, CourseMailTemplate, Enrolment, LessonCompletion, Participant, Platform } from '../../db/entities/index.ts';
 import { courseTemplateView, existingParticipantInvitation, platformTemplate, type EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
-import { courseMailPlan, type PlannedMail } from '../../domain/access/course-mail-schedule.ts';
+import { courseMailPlan, DAY_MS, type PlannedMail } from '../../domain/access/course-mail-schedule.ts';
 import { isCourseInvitationSlug } from '../../domain/access/mail-template-rules.ts';
 import type { MailTags } from '../../domain/access/mail-templates.ts';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
@@ -18,6 +18,21 @@ export interface CourseMailTarget {
 export interface PlanCourseMailsInput extends CourseMailTarget {
   /** Absent: mails timed from the enrolment; present: mails sent after this lesson. */
   lessonId?: string | null;
+}
+
+export interface CourseMailRolloutInput {
+  platformId: string;
+  courseId: string;
+  templateId: string;
+  /** Participants enrolled (or past the lesson) before the template was created get it too. */
+  notifyPrevious: boolean;
+  /** One rollout per change of the template (creation, switch-on, timing). */
+  revision: string;
+}
+
+export interface RolloutRecipient {
+  participantId: string;
+  delayMs: number;
 }
 
 export interface SendTestMailInput {
@@ -83,12 +98,50 @@ export function courseMailActivities({ orm, platformUrlTemplate, now = () => new
       return courseMailPlan(timed, completion?.completedAt ?? enrolment.startedAt, now());
     },
 
-    /** Sends one timed mail when its template is still active and the enrolment still is; once per participant. */
-    async sendCourseMail({ platformId, courseId, participantId, templateId }: CourseMailTarget & { templateId: string }): Promise<MailOutcome> {
+    /**
+     * The participants a timed mail is still owed to after a change of the template (creation,
+     * switch-on, `send_after` or lesson): active enrolments (`send_after`) or completions of its
+     * lesson, from the template's creation on, or all of them with `notifyPrevious`; without a
+     * mail under its dedupe key yet; with the delay until each is due by the template's timing now.
+     */
+    async courseMailRecipients({ platformId, courseId, templateId, notifyPrevious }: CourseMailRolloutInput): Promise<{ lessonId: string | null; recipients: RolloutRecipient[] }> {
+      const em = tenantEm(orm, platformId);
+      const template = await em.findOne(CourseMailTemplate, { id: templateId, course: courseId, active: true });
+      const lessonId = template?.sendAfterLesson?.id ?? null;
+      if (!template || isCourseInvitationSlug(template.slug) || (!lessonId && template.sendAfter == null)) return { lessonId, recipients: [] };
+      const since = notifyPrevious ? new Date(0) : template.createdAt;
+      const notMailed = `not exists (select 1 from mail_log m where m.platform_id = e.platform_id and m.dedupe_key = 'course-mail/' || ?::text || '/' || e.participant_id::text)`;
+      const rows: { participant_id: string; triggered_at: Date }[] = lessonId
+        ? await em.execute(
+            `select e.participant_id, c.completed_at as triggered_at from enrolments e
+               join lesson_completions c on c.participant_id = e.participant_id and c.lesson_id = ?
+              where e.platform_id = ? and e.course_id = ? and e.active and c.completed_at >= ? and ${notMailed}`,
+            [lessonId, platformId, courseId, since, templateId],
+          )
+        : await em.execute(
+            `select e.participant_id, e.started_at as triggered_at from enrolments e
+              where e.platform_id = ? and e.course_id = ? and e.active and e.started_at >= ? and ${notMailed}`,
+            [platformId, courseId, since, templateId],
+          );
+      const dueIn = (at: Date) => Math.max(0, new Date(at).getTime() + (template.sendAfter ?? 0) * DAY_MS - now().getTime());
+      return { lessonId, recipients: rows.map((r) => ({ participantId: r.participant_id, delayMs: dueIn(r.triggered_at) })).sort((a, b) => a.delayMs - b.delayMs) };
+    },
+
+    /**
+     * Sends one timed mail when its template is still active, still timed from this trigger (the
+     * enrolment, or `lessonId`) and due by its timing now, and the enrolment is still active; once
+     * per participant. A mail whose timing changed meanwhile is left to the rollout of that change.
+     */
+    async sendCourseMail({ platformId, courseId, participantId, templateId, lessonId }: CourseMailTarget & { templateId: string; lessonId?: string | null }): Promise<MailOutcome> {
       const em = tenantEm(orm, platformId);
       const template = await em.findOne(CourseMailTemplate, { id: templateId, course: courseId, active: true });
       const enrolment = await em.findOne(Enrolment, { participant: participantId, course: courseId, active: true });
       if (!template || !enrolment) return { sent: false, mailId: null };
+      if (lessonId !== undefined && (template.sendAfterLesson?.id ?? null) !== (lessonId ?? null)) return { sent: false, mailId: null };
+      const completion = lessonId ? await em.findOne(LessonCompletion, { participant: participantId, lesson: lessonId }) : null;
+      const triggeredAt = lessonId ? completion?.completedAt : enrolment.startedAt;
+      // A second of slack: the workflow's timer and this clock are not the same clock.
+      if (!triggeredAt || triggeredAt.getTime() + (template.sendAfter ?? 0) * DAY_MS > now().getTime() + 1000) return { sent: false, mailId: null };
       const target = { platformId, courseId, participantId };
       return outcome(await mailParticipant(em, target, courseTemplateView(template), `course-mail/${templateId}/${participantId}`));
     },

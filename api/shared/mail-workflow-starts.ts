@@ -1,4 +1,4 @@
-import { lessonCompletedWorkflowId, reinvitationWorkflowId, testMailWorkflowId } from '../../domain/shared/workflow-ids.ts';
+import { courseMailRolloutWorkflowId, lessonCompletedWorkflowId, reinvitationWorkflowId, testMailWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
 import type { StartOnce } from './start-once.ts';
 
@@ -7,6 +7,9 @@ export function mailWorkflowStarts(startOnce: StartOnce) {
   return {
     lessonCompleted(input: Parameters<typeof workflows.lessonCompleted>[0]) {
       return startOnce('lessonCompleted', lessonCompletedWorkflowId(input), [input]);
+    },
+    courseMailRollout(input: Parameters<typeof workflows.courseMailRollout>[0]) {
+      return startOnce('courseMailRollout', courseMailRolloutWorkflowId(input), [input]);
     },
     reinviteParticipant(input: Parameters<typeof workflows.reinviteParticipant>[0]) {
       return startOnce('reinviteParticipant', reinvitationWorkflowId(input), [input]);

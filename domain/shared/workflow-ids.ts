@@ -33,6 +33,11 @@ export function reinvitationWorkflowId(p: { platformId: string; participantId: s
   return `${platformPrefix(p.platformId)}/participant/${p.participantId}/reinvitation/${p.requestId}`;
 }
 
+/** One rollout of a timed course mail per change of the template. */
+export function courseMailRolloutWorkflowId(p: { platformId: string; templateId: string; revision: string }): string {
+  return `${platformPrefix(p.platformId)}/course-mail/${p.templateId}/rollout/${p.revision}`;
+}
+
 export function testMailWorkflowId(p: { platformId: string; slug: string; requestId: string }): string {
   return `${platformPrefix(p.platformId)}/mail-test/${p.slug}/${p.requestId}`;
 }

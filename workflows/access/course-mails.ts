@@ -1,5 +1,5 @@
 import { sleep } from '@temporalio/workflow';
-import type { PlanCourseMailsInput } from '../../activities/access/course-mails.ts';
+import type { CourseMailRolloutInput, PlanCourseMailsInput } from '../../activities/access/course-mails.ts';
 import { courseMailsWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import { db } from '../shared/activity-proxies.ts';
 import { dispatchEvents } from '../shared/dispatch-events.ts';
@@ -31,7 +31,7 @@ async function sendPlannedMails(trigger: PlanCourseMailsInput): Promise<string[]
       await sleep(delayMs - waitedMs);
       waitedMs = delayMs;
     }
-    const result = await db.sendCourseMail({ platformId: trigger.platformId, courseId: trigger.courseId, participantId: trigger.participantId, templateId });
+    const result = await db.sendCourseMail({ platformId: trigger.platformId, courseId: trigger.courseId, participantId: trigger.participantId, templateId, lessonId: trigger.lessonId ?? null });
     await deliverInBackground(trigger.platformId, result.mailId);
     if (result.sent) sent.push(templateId);
   }
@@ -55,6 +55,27 @@ export async function courseEnrolmentMails(input: CourseEnrolmentMailsInput): Pr
 export async function lessonCompleted(input: LessonCompletedInput): Promise<{ sent: string[] }> {
   await dispatchEvents(input.platformId, (await db.recordLessonCompletionEvents(input)).events);
   return { sent: await sendPlannedMails(input) };
+}
+
+/**
+ * A timed mail created or switched on with `notify_previous_users`, or whose `send_after` or lesson
+ * changed: every participant it is still owed to gets it when due by its timing now, once each
+ * (the dedupe key); a mail switched off or re-timed again before then is not sent by this run.
+ */
+export async function courseMailRollout(input: CourseMailRolloutInput): Promise<{ sent: number }> {
+  const { lessonId, recipients } = await db.courseMailRecipients(input);
+  let sent = 0;
+  let waitedMs = 0;
+  for (const { participantId, delayMs } of recipients) {
+    if (delayMs > waitedMs) {
+      await sleep(delayMs - waitedMs);
+      waitedMs = delayMs;
+    }
+    const result = await db.sendCourseMail({ platformId: input.platformId, courseId: input.courseId, participantId, templateId: input.templateId, lessonId });
+    await deliverInBackground(input.platformId, result.mailId);
+    if (result.sent) sent += 1;
+  }
+  return { sent };
 }
 
 /**

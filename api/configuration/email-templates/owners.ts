@@ -107,7 +107,10 @@ const TIMED_ONLY_FIELDS = ['send_after', 'send_after_lesson', 'notify_previous_u
  * A course's templates: its own invitation pair while the custom invitation is on, and the timed
  * mails created for it. Timed mails have no default: they are never `customized` and cannot be restored.
  */
-export function courseTemplates(em: EntityManager, platformId: string, course: ICourse, host: string) {
+/** A timed mail to roll out to the participants it is still owed to (workflows/access/course-mails.ts). */
+export type CourseMailRollout = (change: { templateId: string; notifyPrevious: boolean }) => Promise<unknown>;
+
+export function courseTemplates(em: EntityManager, platformId: string, course: ICourse, host: string, rollout: CourseMailRollout = async () => {}) {
   const find = async (slug: string) => {
     const template = await em.findOne(CourseMailTemplate, { course: course.id, slug });
     if (!template) throw notFound(`e-mail template ${slug} of this course`);
@@ -136,6 +139,7 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
       }
 
       const contentChanged = (['subject', 'description', 'sender_name', 'sender_email'] as const).some((f) => patch[f] !== undefined);
+      const before = { active: template.active, notify: template.notifyPreviousUsers, sendAfter: template.sendAfter ?? null, lesson: template.sendAfterLesson?.id ?? null };
       em.assign(template, {
         ...(patch.subject !== undefined && { subject: patch.subject }),
         ...(patch.description !== undefined && { description: patch.description }),
@@ -148,6 +152,11 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
         ...(invitation && contentChanged && { customized: true }),
       });
       await em.flush();
+      // notify_previous_users acts when the mail is switched on with it (either flag turning on);
+      // a new timing re-plans what is not sent yet, for the participants the mail is owed to.
+      const retimed = before.sendAfter !== (template.sendAfter ?? null) || before.lesson !== (template.sendAfterLesson?.id ?? null);
+      const notifyNow = template.notifyPreviousUsers && (!before.active || !before.notify);
+      if (!invitation && template.active && (retimed || notifyNow)) await rollout({ templateId: template.id, notifyPrevious: template.notifyPreviousUsers });
       return courseView(template, host);
     },
     async restore(slug: string) {
@@ -183,6 +192,7 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
         notifyPreviousUsers: body.notify_previous_users,
       });
       await em.flush();
+      if (template.active && template.notifyPreviousUsers) await rollout({ templateId: template.id, notifyPrevious: true });
       return courseView(template, host);
     },
 

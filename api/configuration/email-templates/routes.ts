@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -46,7 +47,9 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
   const forCourse = async (request: FastifyRequest) => {
     const { platformId, host } = await context(request);
     const course = await findCourse(request.em, (request.params as { course_id: string }).course_id);
-    return courseTemplates(request.em, platformId, course, host);
+    return courseTemplates(request.em, platformId, course, host, (change) =>
+      app.workflows.courseMailRollout({ platformId, courseId: course.id, ...change, revision: randomUUID() }),
+    );
   };
 
   await app.register(templateOwnerRoutes, {

@@ -383,3 +383,52 @@ describe('POST /admin/v1/platforms/:platform_id/participants/reinvite', () => {
     expect((await reinvite(uniqueEmail('nobody'))).statusCode).toBe(404);
   });
 });
+
+describe('notify_previous_users and re-planning', () => {
+  it('a mail created with notify_previous_users reaches the participants already enrolled, once each; without it they get nothing', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const early = uniqueEmail('early');
+    await grant(course, early);
+    await mailsBecome(early, ['user_invitation']);
+    await staysAt(early, ['user_invitation']); // its enrolment mails ran before the templates exist
+
+    const quiet = (await createTemplate(course, { send_after: 0, subject: 'Only for new ones' })).json().data;
+    const loud = (await createTemplate(course, { send_after: 0, subject: 'For everyone', notify_previous_users: true })).json().data;
+    await mailsBecome(early, ['user_invitation', loud.slug]);
+
+    const late = uniqueEmail('late');
+    await grant(course, late);
+    await mailsBecome(late, ['user_invitation', quiet.slug, loud.slug]);
+    await staysAt(early, ['user_invitation', loud.slug]);
+  });
+
+  it('an after-lesson mail switched on with notify_previous_users reaches those already past the lesson', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const lesson = course.sections[0]!.lessons[1]!.id;
+    const created = (await createTemplate(course, { send_after_lesson: lesson, active: false })).json().data;
+    const past = uniqueEmail('past');
+    const notYet = uniqueEmail('not-yet');
+    await grant(course, past);
+    await grant(course, notYet);
+    await completeWhenEnrolled(past, lesson);
+    await completeWhenEnrolled(notYet, course.sections[0]!.lessons[0]!.id);
+
+    const res = await configure(stack.app, 'PATCH', `${base(course)}/${created.slug}`, key, { active: true, notify_previous_users: true });
+    expect(res.statusCode, res.body).toBe(200);
+    await mailsBecome(past, ['user_invitation', created.slug]);
+    await staysAt(notYet, ['user_invitation']);
+  });
+
+  it('a change of send_after re-plans the mails not yet sent', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const created = (await createTemplate(course, { send_after: 5 })).json().data;
+    const email = uniqueEmail('replanned');
+    await grant(course, email);
+    await mailsBecome(email, ['user_invitation']);
+    await staysAt(email, ['user_invitation']);
+
+    expect((await configure(stack.app, 'PATCH', `${base(course)}/${created.slug}`, key, { send_after: 0 })).statusCode).toBe(200);
+    await mailsBecome(email, ['user_invitation', created.slug]);
+    await staysAt(email, ['user_invitation', created.slug]);
+  });
+});
