@@ -1,8 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { shopFilters } from '../../tenant.ts';
 import { Order, OrderItem } from './order.ts';
 import { ElectronicContent } from './product.ts';
-import { Shop } from './shop.ts';
+import { shopOwned } from './shop-owned.ts';
 
 /**
  * A buyer's download code for one electronic content of one paid order line. `token` is the
@@ -12,12 +11,9 @@ import { Shop } from './shop.ts';
 export const DownloadCode = defineEntity({
   name: 'DownloadCode',
   tableName: 'shop_download_codes',
-  filters: shopFilters,
   uniques: [{ properties: ['orderItem', 'content'] }, { properties: ['token'] }],
   indexes: [{ properties: ['order'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     order: () => p.manyToOne(Order).ref(),
     orderItem: () => p.manyToOne(OrderItem).ref(),
     content: () => p.manyToOne(ElectronicContent).ref().nullable().deleteRule('set null'),
@@ -27,6 +23,6 @@ export const DownloadCode = defineEntity({
     usagesToExpire: p.integer(),
     expiresAt: p.datetime(),
     createdAt: p.datetime().onCreate(() => new Date()),
-  },
+  }),
 });
 export type IDownloadCode = InferEntity<typeof DownloadCode>;

@@ -1,8 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { EffectStatus, OrderEffectName } from '../../../domain/shop/effects.ts';
-import { shopFilters } from '../../tenant.ts';
 import { Order } from './order.ts';
-import { Shop } from './shop.ts';
+import { shopOwned } from './shop-owned.ts';
 
 /**
  * One side effect of one order transition (the effect log): unique per order, transition
@@ -12,11 +11,8 @@ import { Shop } from './shop.ts';
 export const OrderEffect = defineEntity({
   name: 'OrderEffect',
   tableName: 'shop_order_effects',
-  filters: shopFilters,
   uniques: [{ properties: ['order', 'source', 'effect', 'target'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     order: () => p.manyToOne(Order).ref(),
     source: p.string().length(32),
     effect: p.string().length(32).$type<OrderEffectName>(),
@@ -24,7 +20,7 @@ export const OrderEffect = defineEntity({
     status: p.string().length(16).$type<EffectStatus>(),
     detail: p.text().default(''),
     at: p.datetime(),
-  },
+  }),
 });
 export type IOrderEffect = InferEntity<typeof OrderEffect>;
 
@@ -32,15 +28,12 @@ export type IOrderEffect = InferEntity<typeof OrderEffect>;
 export const OrderStatusChange = defineEntity({
   name: 'OrderStatusChange',
   tableName: 'shop_order_status_changes',
-  filters: shopFilters,
   indexes: [{ properties: ['order'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     order: () => p.manyToOne(Order).ref(),
     fromStatusId: p.integer(),
     toStatusId: p.integer(),
     at: p.datetime().onCreate(() => new Date()),
-  },
+  }),
 });
 export type IOrderStatusChange = InferEntity<typeof OrderStatusChange>;

@@ -1,7 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { OrderStatusKind } from '../../../domain/shop/order-statuses.ts';
-import { shopFilters } from '../../tenant.ts';
-import { Shop } from './shop.ts';
+import { shopOwned } from './shop-owned.ts';
 
 /**
  * An order status. Built-ins (`kind` other than `UserOrderStatus`) are made with the shop and
@@ -11,11 +10,8 @@ import { Shop } from './shop.ts';
 export const OrderStatus = defineEntity({
   name: 'OrderStatus',
   tableName: 'shop_order_statuses',
-  filters: shopFilters,
   indexes: [{ properties: ['shop'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     name: p.string(),
     kind: p.string().$type<OrderStatusKind>(),
     visible: p.boolean().default(true),
@@ -28,6 +24,6 @@ export const OrderStatus = defineEntity({
     email: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IOrderStatus = InferEntity<typeof OrderStatus>;

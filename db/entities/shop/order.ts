@@ -1,9 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { OrderAddress, OrderAttribute, OrderNote } from '../../../domain/shop/order.ts';
 import type { InternalStatus } from '../../../domain/shop/order.ts';
-import { shopFilters } from '../../tenant.ts';
 import { OrderStatus } from './order-status.ts';
-import { Shop } from './shop.ts';
+import { shopOwned } from './shop-owned.ts';
 
 const money = () => p.decimal('string').precision(12).scale(2);
 
@@ -14,7 +13,6 @@ const money = () => p.decimal('string').precision(12).scale(2);
 export const Order = defineEntity({
   name: 'Order',
   tableName: 'shop_orders',
-  filters: shopFilters,
   uniques: [{ properties: ['shop', 'ordinalNumber'] }, { properties: ['uuid'] }],
   indexes: [
     { properties: ['shop', 'placedAt'] },
@@ -30,9 +28,7 @@ export const Order = defineEntity({
         'create index "shop_orders_report_paid_index" on "shop_orders" ("shop_id", "paid_at") include ("internal_status", "total", "payment_method") where "paid"',
     },
   ],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     uuid: p.uuid(),
     ordinalNumber: p.integer(),
     internalStatus: p.string().length(16).$type<InternalStatus>().default('placed'),
@@ -75,7 +71,7 @@ export const Order = defineEntity({
     placedAt: p.datetime(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
-  },
+  }),
 });
 export type IOrder = InferEntity<typeof Order>;
 
@@ -83,11 +79,8 @@ export type IOrder = InferEntity<typeof Order>;
 export const OrderItem = defineEntity({
   name: 'OrderItem',
   tableName: 'shop_order_items',
-  filters: shopFilters,
   indexes: [{ properties: ['order'] }, { properties: ['shop', 'productId'] }, { properties: ['shop', 'sku'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     order: () => p.manyToOne(Order).ref(),
     productId: p.integer().nullable(),
     name: p.string(),
@@ -101,6 +94,6 @@ export const OrderItem = defineEntity({
     electronic: p.boolean().default(false),
     subscriberIdentifiers: p.array().columnType('text[]').default([]),
     ref: p.string().nullable(),
-  },
+  }),
 });
 export type IOrderItem = InferEntity<typeof OrderItem>;

@@ -1,31 +1,24 @@
 /** The shop's reference lists: categories, delivery and payment types, message senders. */
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { shopFilters } from '../../tenant.ts';
-import { Shop } from './shop.ts';
+import { shopOwned } from './shop-owned.ts';
 
 export const ProductCategory = defineEntity({
   name: 'ProductCategory',
   tableName: 'shop_product_categories',
-  filters: shopFilters,
   indexes: [{ properties: ['shop'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     name: p.string(),
     parentId: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-  },
+  }),
 });
 export type IProductCategory = InferEntity<typeof ProductCategory>;
 
 export const DeliveryType = defineEntity({
   name: 'DeliveryType',
   tableName: 'shop_delivery_types',
-  filters: shopFilters,
   indexes: [{ properties: ['shop'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     name: p.string(),
     nameDisplayed: p.string(),
     defaultPrice: p.decimal('string').precision(12).scale(2),
@@ -33,18 +26,15 @@ export const DeliveryType = defineEntity({
     active: p.boolean().default(true),
     domestic: p.boolean().default(true),
     createdAt: p.datetime().onCreate(() => new Date()),
-  },
+  }),
 });
 export type IDeliveryType = InferEntity<typeof DeliveryType>;
 
 export const PaymentType = defineEntity({
   name: 'PaymentType',
   tableName: 'shop_payment_types',
-  filters: shopFilters,
   indexes: [{ properties: ['shop'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     name: p.string(),
     nameDisplayed: p.string(),
     defaultPrice: p.decimal('string').precision(12).scale(2),
@@ -52,7 +42,7 @@ export const PaymentType = defineEntity({
     cashOnDelivery: p.boolean().default(false),
     active: p.boolean().default(true),
     createdAt: p.datetime().onCreate(() => new Date()),
-  },
+  }),
 });
 export type IPaymentType = InferEntity<typeof PaymentType>;
 
@@ -60,14 +50,11 @@ export type IPaymentType = InferEntity<typeof PaymentType>;
 export const Sender = defineEntity({
   name: 'Sender',
   tableName: 'shop_senders',
-  filters: shopFilters,
   indexes: [{ properties: ['shop'] }],
-  properties: {
-    id: p.integer().primary().autoincrement(),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwned({
     name: p.string(),
     email: p.string(),
     createdAt: p.datetime().onCreate(() => new Date()),
-  },
+  }),
 });
 export type ISender = InferEntity<typeof Sender>;

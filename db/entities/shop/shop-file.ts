@@ -1,7 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { shopFilters } from '../../tenant.ts';
-import { Shop } from './shop.ts';
+import { shopOwnedByUuid } from './shop-owned.ts';
 
 /**
  * Bytes a shop uploaded (a product photo or an e-book), kept in the file storage under
@@ -10,16 +8,13 @@ import { Shop } from './shop.ts';
 export const ShopFile = defineEntity({
   name: 'ShopFile',
   tableName: 'shop_files',
-  filters: shopFilters,
   indexes: [{ properties: ['shop'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwnedByUuid({
     storageKey: p.string(),
     filename: p.string(),
     contentType: p.string().length(64),
     byteSize: p.bigint('number'),
     createdAt: p.datetime().onCreate(() => new Date()),
-  },
+  }),
 });
 export type IShopFile = InferEntity<typeof ShopFile>;

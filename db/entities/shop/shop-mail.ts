@@ -1,7 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { randomUUID } from 'node:crypto';
-import { shopFilters } from '../../tenant.ts';
-import { Shop } from './shop.ts';
+import { shopOwnedByUuid } from './shop-owned.ts';
 
 export type ShopMailKind = 'status_mail' | 'test_mail' | 'sequence' | 'subscription';
 export type ShopMailStatus = 'sent' | 'recorded' | 'failed';
@@ -14,12 +12,9 @@ export type ShopMailStatus = 'sent' | 'recorded' | 'failed';
 export const ShopMail = defineEntity({
   name: 'ShopMail',
   tableName: 'shop_mails',
-  filters: shopFilters,
   uniques: [{ properties: ['shop', 'key'] }],
   indexes: [{ properties: ['shop', 'to'] }],
-  properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
-    shop: () => p.manyToOne(Shop).ref(),
+  ...shopOwnedByUuid({
     key: p.string(),
     kind: p.string().length(16).$type<ShopMailKind>(),
     fromAddress: p.string(),
@@ -30,6 +25,6 @@ export const ShopMail = defineEntity({
     status: p.string().length(16).$type<ShopMailStatus>(),
     error: p.text().nullable(),
     sentAt: p.datetime(),
-  },
+  }),
 });
 export type IShopMail = InferEntity<typeof ShopMail>;
