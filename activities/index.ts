@@ -7,6 +7,7 @@ import { orderActivities } from './access/orders.ts';
 import { participantActivities } from './access/participants.ts';
 import { progressEventActivities } from './access/progress-events.ts';
 import { orderEffectActivities } from './shop/order-effects.ts';
+import { shopCourseAccessActivities } from './shop/course-access.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
 
 export type { ActivityDeps } from './shared/deps.ts';
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...courseMailActivities(deps),
     ...mailDeliveryActivities(deps),
     ...orderEffectActivities(deps),
+    ...shopCourseAccessActivities(deps),
   };
 }
 

@@ -10,6 +10,7 @@ import { shopOrderAdminRoutes } from './shops/orders.ts';
 import { shopDiscountPoolAdminRoutes } from './shops/discount-code-pools.ts';
 import { shopAdminRoutes } from './shops/routes.ts';
 import { shopEffectAdminRoutes } from './shops/effects.ts';
+import { shopCoursePlatformAdminRoutes } from './shops/course-platform.ts';
 
 /** The operator API (`/admin/v1`, DESIGN.md section 5): the panel's side, bearer-token protected. */
 export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (app, { adminToken }) => {
@@ -23,5 +24,6 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopAdminRoutes);
   await app.register(shopEffectAdminRoutes);
   await app.register(shopOrderAdminRoutes);
+  await app.register(shopCoursePlatformAdminRoutes);
   await app.register(shopDiscountPoolAdminRoutes);
 };

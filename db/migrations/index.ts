@@ -8,6 +8,7 @@ import { Migration20261122044918_MailClaim } from './Migration20261122044918_Mai
 import { Migration20261123021522_Shop } from './Migration20261123021522_Shop.ts';
 import { Migration20261123022711_ShopReportIndexes } from './Migration20261123022711_ShopReportIndexes.ts';
 import { Migration20261123023535_ShopOrderEffects } from './Migration20261123023535_ShopOrderEffects.ts';
+import { Migration20261123030710_CourseAccessLink } from './Migration20261123030710_CourseAccessLink.ts';
 
 import { Migration20261123030743_DiscountCodes } from './Migration20261123030743_DiscountCodes.ts';
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
@@ -21,5 +22,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123021522_Shop', class: Migration20261123021522_Shop },
   { name: 'Migration20261123022711_ShopReportIndexes', class: Migration20261123022711_ShopReportIndexes },
   { name: 'Migration20261123023535_ShopOrderEffects', class: Migration20261123023535_ShopOrderEffects },
+  { name: 'Migration20261123030710_CourseAccessLink', class: Migration20261123030710_CourseAccessLink },
   { name: 'Migration20261123030743_DiscountCodes', class: Migration20261123030743_DiscountCodes },
 ];

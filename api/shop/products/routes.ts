@@ -31,6 +31,7 @@ import {
   ProductReply,
   type ProductPatch,
 } from './schemas.ts';
+import { courseAccessErrors } from './course-access.ts';
 import { PRODUCT_FIELD_PROPERTIES, photoUrlFor, productReply, productValues } from './serialize.ts';
 
 /** A photo of 5 MB in base64 is about 6.7 MB of JSON. */
@@ -94,11 +95,12 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   /** Checks a write: the photo's type from its bytes, then the ids against the shop and the product's state after it (one 422 with every problem). */
-  const checkedWrite = async (em: EntityManager, sent: ProductPatch, current: IProduct | null) => {
+  const checkedWrite = async (em: EntityManager, shopId: string, sent: ProductPatch, current: IProduct | null) => {
     const body = await sniffImages(sent, ['photo']);
     const photo = body.photo as ImageInput | null | undefined;
     const problems = fieldErrorMap();
     await referenceErrors(em, body, problems);
+    await courseAccessErrors(em, shopId, body, problems);
     const values = productValues(body);
     const after = { ...current, ...values } as IProduct;
     const priceProblem = minimalPriceProblem({
@@ -132,7 +134,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { shopId } = shopKeyOf(request);
       const { em } = request;
-      const { values, photo } = await checkedWrite(em, request.body, null);
+      const { values, photo } = await checkedWrite(em, shopId, request.body, null);
       const product = em.create(Product, { ...values, shop: shopId } as RequiredEntityData<IProduct>);
       if (photo) product.photo = (await storePhoto(em, shopId, photo)) as never;
       await em.flush();
@@ -147,7 +149,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       const { shopId } = shopKeyOf(request);
       const { em } = request;
       const product = await productOr404(em, request.params.id);
-      const { values, photo } = await checkedWrite(em, request.body ?? {}, product);
+      const { values, photo } = await checkedWrite(em, shopId, request.body ?? {}, product);
       const previousPhoto = photo !== undefined ? product.photo?.getEntity() : undefined;
       em.assign(product, values);
       if (photo !== undefined) product.photo = (photo ? await storePhoto(em, shopId, photo) : null) as never;

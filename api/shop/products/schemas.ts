@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DISTRIBUTIONS, isEan, isGtuCode, isWebUrl, lumpCodeOf, vatRateOf } from '../../../domain/shop/product-rules.ts';
+import { accessLevelSchema } from '../../../domain/access/access-level.ts';
 import { ImageUpload } from '../../shared/schemas.ts';
 import { moneyAmount } from '../shared/money-schema.ts';
 
@@ -33,6 +34,13 @@ const lumpCode = z
   })
   .meta({ type: 'string', example: '8.5' });
 
+/** Beyond the spec (issue 14): courses of the shop's linked platform that a cleared order grants, one entry per course. */
+const courseAccess = z
+  .array(z.strictObject({ course_id: z.uuid(), access_level: accessLevelSchema }))
+  .max(100)
+  .refine((entries) => new Set(entries.map((e) => e.course_id)).size === entries.length, 'names a course twice')
+  .describe('courses of the linked course platform a cleared order grants, each at access level 0 or 1; [] for none');
+
 /** Every write field of the spec (Product (write fields)); nullable ones take `null` to clear. */
 const productFields = {
   name,
@@ -65,6 +73,7 @@ const productFields = {
   no_invoice: z.boolean(),
   hide_invoice_address_fields: z.boolean(),
   payment_return_url: webUrl.nullable(),
+  course_access: courseAccess,
 };
 
 export const CreateProductBody = z
@@ -129,6 +138,7 @@ export const ProductReply = z
     no_invoice: z.boolean(),
     hide_invoice_address_fields: z.boolean(),
     payment_return_url: z.string().nullable(),
+    course_access: z.array(z.object({ course_id: z.string(), access_level: z.number() })).describe('beyond the spec: courses of the linked course platform this product grants'),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -33,6 +33,7 @@ export const PRODUCT_FIELD_PROPERTIES = {
   no_invoice: 'noInvoice',
   hide_invoice_address_fields: 'hideInvoiceAddressFields',
   payment_return_url: 'paymentReturnUrl',
+  course_access: 'courseAccess',
 } as const satisfies Record<Exclude<keyof ProductPatch, 'photo'>, keyof IProduct>;
 
 /** The product properties a write sets: only the fields sent. */
@@ -88,6 +89,7 @@ export function productReply(product: IProduct, categoryNames: ReadonlyMap<numbe
     no_invoice: product.noInvoice,
     hide_invoice_address_fields: product.hideInvoiceAddressFields,
     payment_return_url: product.paymentReturnUrl ?? null,
+    course_access: product.courseAccess,
     created_at: product.createdAt.toISOString(),
     updated_at: product.updatedAt.toISOString(),
   };

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { ProductCourseAccess } from '../../../domain/shop/course-access.ts';
 import { shopFilters } from '../../tenant.ts';
 import { ShopFile } from './shop-file.ts';
 import { Shop } from './shop.ts';
@@ -8,7 +9,8 @@ const intArray = () => p.array<number>((v) => Number(v), (v) => String(v)).colum
 /**
  * A shop product (spec: Product). Main categories, delivery and payment types are id arrays
  * checked against the shop on write; `feedCategoryId` is the write field `product_category_id`.
- * `hidden` marks a product deleted while orders still point at it.
+ * `hidden` marks a product deleted while orders still point at it. `courseAccess` lists courses of
+ * the shop's linked platform that a cleared order grants (issue 14).
  */
 export const Product = defineEntity({
   name: 'Product',
@@ -52,6 +54,7 @@ export const Product = defineEntity({
     hideInvoiceAddressFields: p.boolean().default(false),
     paymentReturnUrl: p.text().nullable(),
     hidden: p.boolean().default(false),
+    courseAccess: p.json<ProductCourseAccess[]>().default('[]'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

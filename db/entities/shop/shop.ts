@@ -1,11 +1,13 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import type { ShopScope } from '../../../domain/shop/scopes.ts';
+import { Platform } from '../access/platform.ts';
 
 /**
  * The shop tenant (DESIGN.md section 7). `apiEnabled` is the owner's switch: false answers every
  * shop request 401. `nextOrdinalNumber` and `nextInvoiceNumber` are per-shop counters taken with
- * `UPDATE ... RETURNING`, so concurrent orders never share a number.
+ * `UPDATE ... RETURNING`, so concurrent orders never share a number. `coursePlatform` is the course
+ * platform whose courses the shop's products sell (`course_access`); null when not linked.
  */
 export const Shop = defineEntity({
   name: 'Shop',
@@ -21,6 +23,7 @@ export const Shop = defineEntity({
     timeZone: p.string().length(64).default('Europe/Warsaw'),
     nextOrdinalNumber: p.integer().default(1),
     nextInvoiceNumber: p.integer().default(1),
+    coursePlatform: () => p.manyToOne(Platform).ref().nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

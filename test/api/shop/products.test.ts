@@ -55,7 +55,7 @@ describe('POST /api/v1/products', () => {
     expect(product).toMatchObject({
       name: 'Book', price: '49.90', sku: '', vat_rate: 23, active: true, electronic: false, distribution: 'normal', category: '', category_id: null,
       ean: null, gtu_code: null, minimal_price: null, delivery_type_ids: [], payment_type_ids: [], product_category_ids: [], feed_category_id: null,
-      lump_code: '', photo_url: '', payment_return_url: null, cart_quantity_limit: null,
+      lump_code: '', photo_url: '', payment_return_url: null, cart_quantity_limit: null, course_access: [],
     });
     expect(Object.keys(product).sort()).toEqual(
       [
@@ -63,6 +63,8 @@ describe('POST /api/v1/products', () => {
         'producer', 'invoice_item_name', 'pkwiu', 'product_link', 'gtu_code', 'regular_price_displayed', 'allow_price_change', 'minimal_price',
         'allow_zero_minimal_price', 'delivery_type_ids', 'payment_type_ids', 'cart_quantity_limit', 'lump_code', 'product_category_ids', 'feed_category_id',
         'photo_url', 'hide_in_xmls', 'no_invoice', 'hide_invoice_address_fields', 'payment_return_url', 'created_at', 'updated_at',
+        // Beyond the spec (issue 14): the courses of the linked platform the product grants.
+        'course_access',
       ].sort(),
     );
   });

@@ -36,6 +36,13 @@ const fakeActivities: Partial<Activities> = {
     count('status_mail');
     return ok('mail to buyer@example.com sent');
   },
+  // No product sells courses: the course_access effect is skipped (test/workflows/shop/course-access.test.ts has the rest).
+  async registerCourseAccessOrder() {
+    return { outcome: { status: 'skipped', detail: 'no product of this order sells courses' } };
+  },
+  async cancelCourseAccessOrder() {
+    return { outcome: { status: 'skipped', detail: 'this status does not withdraw course access' } };
+  },
   async recordOrderEffect({ effect, outcome, source }) {
     recorded.push({ effect, outcome, source });
   },
@@ -52,7 +59,7 @@ describe('clearOrder', () => {
     expect(calls.get('analytics')).toBe(1);
     const failed = recorded.find((r) => r.effect === 'analytics_purchase');
     expect(failed).toMatchObject({ source: 'clear', outcome: { status: 'failed', detail: 'analytics refused the event' } });
-    expect(recorded.filter((r) => r.outcome.status === 'skipped').map((r) => r.effect).sort()).toEqual(['mail_sequence', 'subscription', 'webhook']);
+    expect(recorded.filter((r) => r.outcome.status === 'skipped').map((r) => r.effect).sort()).toEqual(['course_access', 'mail_sequence', 'subscription', 'webhook']);
   });
 });
 
@@ -63,7 +70,7 @@ describe('changeOrderStatus', () => {
       .client()
       .workflow.execute<typeof changeOrderStatus>('changeOrderStatus', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId: 's1', orderId: 7, changeId: 42, statusId: 3 }] });
     expect(calls.get('status_mail')).toBe(1);
-    expect(recorded.map((r) => r.source)).toEqual(['status:42', 'status:42', 'status:42']);
-    expect(recorded.map((r) => r.effect).sort()).toEqual(['club_webhook', 'mail_sequence', 'webhook']);
+    expect(recorded.map((r) => r.source)).toEqual(['status:42', 'status:42', 'status:42', 'status:42']);
+    expect(recorded.map((r) => r.effect).sort()).toEqual(['club_webhook', 'course_access', 'mail_sequence', 'webhook']);
   });
 });

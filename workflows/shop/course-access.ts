@@ -1,0 +1,36 @@
+import type { CourseAccessStep } from '../../activities/shop/course-access.ts';
+import { orderWorkflowId } from '../../domain/shared/workflow-ids.ts';
+import { cancelOrder, fulfilOrder } from '../access/order.ts';
+import { db, orderEffect } from '../shared/activity-proxies.ts';
+import { startChildOnce } from '../shared/start-child-once.ts';
+import { runEffect, type OrderRef } from './order-effects.ts';
+
+/**
+ * The `course_access` effect (issue 14): the activity registers or cancels the access order on the
+ * shop's linked platform; the access workflow it names (the same fulfilOrder and cancelOrder that
+ * `POST /api/orders` and `DELETE /api/orders/:id` start, under the same one-shot ids) is started
+ * here, as a child of the shop's workflow, before the outcome is recorded.
+ */
+async function courseAccessEffect(ref: OrderRef, step: () => Promise<CourseAccessStep>): Promise<void> {
+  await runEffect(ref, 'course_access', async () => {
+    const { outcome, fulfil, cancel } = await step();
+    if (fulfil) {
+      await startChildOnce(fulfilOrder, { workflowId: orderWorkflowId({ ...fulfil, step: 'fulfil' }), args: [fulfil], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+    }
+    if (cancel) {
+      await startChildOnce(cancelOrder, { workflowId: orderWorkflowId({ ...cancel, step: 'cancel' }), args: [cancel], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+    }
+    await db.recordOrderEffect({ ...ref, effect: 'course_access', outcome });
+    return outcome;
+  });
+}
+
+/** Clearing: the order's courses granted on the linked platform. */
+export function grantShopCourseAccess(ref: OrderRef): Promise<void> {
+  return courseAccessEffect(ref, () => orderEffect.registerCourseAccessOrder(ref));
+}
+
+/** A status change: a canceled or returned order's access order cancelled. */
+export function withdrawShopCourseAccess(ref: OrderRef, statusId: number): Promise<void> {
+  return courseAccessEffect(ref, () => orderEffect.cancelCourseAccessOrder({ ...ref, statusId }));
+}
