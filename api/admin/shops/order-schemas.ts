@@ -35,7 +35,7 @@ export const PlaceOrderBody = z.strictObject({
   product_set_id: id.nullish().describe('not supported yet: any value is refused with 422'),
   delivery_type_id: id.nullish(),
   payment_type_id: id.nullish(),
-  discount_code: storableText(255).nullish().describe('discount codes come with the discounts work: only an empty value is accepted for now'),
+  discount_code: storableText(255).nullish().describe('a discount code of the shop (case as the code says); empty for none'),
   newsletter: z.boolean().default(false),
   delivery_address: AddressInput.nullish(),
   invoice_address: AddressInput.nullish(),

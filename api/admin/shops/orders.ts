@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IProduct } from '../../../db/entities/shop/index.ts';
 import { activeDeliveryType, activePaymentType, findOrderDetail, insertOrder, newOrderStatus, productsForCart } from '../../../db/repositories/shop/orders.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
-import { priceCart, type ProductSnapshot } from '../../../domain/shop/pricing.ts';
+import { priceCart, type CartContext, type PricedCart, type ProductSnapshot } from '../../../domain/shop/pricing.ts';
+import { codeForCheckout, DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
+import { codeAdjustments, codeRefusal, type CodeSnapshot, type DiscountCart } from '../../../domain/shop/discount-code-pricing.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, fieldErrorMap, unprocessable, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { OrderDetailReply } from '../../shop/orders/schemas.ts';
@@ -29,6 +32,49 @@ function snapshot(product: IProduct): ProductSnapshot {
   };
 }
 
+/** The shop's code matching `typed` (ignoring case) as checkout sees it; null when there is none. */
+async function codeSnapshot(em: EntityManager, shopId: string, typed: string): Promise<CodeSnapshot | null> {
+  const found = await codeForCheckout(em, shopId, typed);
+  if (!found) return null;
+  const { code, pool } = found;
+  return {
+    id: code.id,
+    code: code.code,
+    caseSensitive: code.caseSensitive,
+    discountType: code.discountType,
+    value: code.value ?? null,
+    minimumAmount: code.minimumAmount ?? null,
+    usages: code.usages,
+    usagesLimit: code.usagesLimit ?? null,
+    usagesPerCustomerLimit: code.usagesPerCustomerLimit ?? null,
+    active: code.active,
+    startDate: code.startDate ?? null,
+    endDate: code.endDate ?? null,
+    relationWithProducts: code.relationWithProducts,
+    productIds: code.productIds,
+    productCategoryIds: code.productCategoryIds,
+    relationWithDeliveryTypes: code.relationWithDeliveryTypes,
+    deliveryTypeIds: code.deliveryTypeIds,
+    pool: pool && { activateOnDraw: pool.activateOnDraw },
+    drawnAt: code.drawnAt ?? null,
+  };
+}
+
+/** The priced cart as a discount code sees it. */
+function discountCart(cart: PricedCart, products: Map<number, IProduct>, delivery: { id: number; domestic: boolean } | null): DiscountCart {
+  return {
+    lines: cart.lines.map((line) => ({
+      productId: line.productId,
+      categoryIds: products.get(line.productId)?.productCategoryIds ?? [],
+      unitPrice: line.unitPrice,
+      quantity: line.quantity,
+      price: line.price,
+    })),
+    productsCost: cart.productsCost,
+    delivery: delivery && { id: delivery.id, domestic: delivery.domestic, cost: cart.deliveryCost },
+  };
+}
+
 /** An address with all ten fields, '' for those not sent; null when none was sent. */
 function storedAddress(input: PlaceOrderInput['delivery_address']): OrderAddress | null {
   if (!input) return null;
@@ -50,7 +96,8 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['operator: shops'],
         description:
           'Places an order at catalogue prices (or the buyer\'s price for allow_price_change products), starting placed, unpaid, at the New status. ' +
-          '`product_set_id` is refused and `discount_code` accepted only empty until product sets and discounts exist.',
+          '`discount_code` (unknown, not issued, inactive, outside its dates, used up in total or by this customer, or below its minimum: 422) is applied by its rules and its use counted with the order. ' +
+          '`product_set_id` is refused until product sets exist.',
         params: ShopParams,
         body: PlaceOrderBody,
         response: { 201: data(OrderDetailReply), 404: ErrorBody, 422: ValidationErrorBody },
@@ -61,7 +108,6 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       const errors = fieldErrorMap();
       if (body.product_set_id != null) errors.product_set_id = ['product sets cannot be ordered yet'];
-      if (body.discount_code) errors.discount_code = ['is not a discount code of this shop'];
 
       const products = new Map((await productsForCart(request.em, [...new Set(body.items.map((i) => i.product_id))])).map((p) => [p.id, p]));
       body.items.forEach((line, index) => {
@@ -73,14 +119,27 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (body.payment_type_id != null && !payment) errors.payment_type_id = ['is not an active payment type of this shop'];
       if (Object.keys(errors).length > 0) throw unprocessable(errors);
 
-      const priced = priceCart({
+      const context: CartContext = {
         lines: body.items.map((line) => ({ product: snapshot(products.get(line.product_id)!), quantity: line.quantity, price: line.price })),
         delivery: delivery && { id: delivery.id, defaultPrice: delivery.defaultPrice, vatRate: delivery.vatRate },
         payment: payment && { id: payment.id, defaultPrice: payment.defaultPrice, vatRate: payment.vatRate },
-      });
+      };
+      let priced = priceCart(context);
       if (!priced.ok) {
         for (const error of priced.errors) (errors[error.field] ??= []).push(error.message);
         throw unprocessable(errors);
+      }
+      // The discount code: checked against the cart at catalogue (or buyer) prices, then its
+      // adjustments priced in; its use is counted when the order is stored.
+      const typed = body.discount_code?.trim() ?? '';
+      let code: CodeSnapshot | null = null;
+      if (typed) {
+        code = await codeSnapshot(request.em, shop.id, typed);
+        const cart = discountCart(priced.cart, products, delivery && { id: delivery.id, domestic: delivery.domestic });
+        const refusal = codeRefusal(code, typed, cart, new Date());
+        if (refusal) throw unprocessable({ discount_code: [refusal] });
+        priced = priceCart(context, codeAdjustments(code!, cart));
+        if (!priced.ok) throw unprocessable(Object.fromEntries(priced.errors.map((error) => [error.field, [error.message]])));
       }
 
       const status = await newOrderStatus(request.em);
@@ -99,6 +158,11 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         ref: body.ref || null,
         placedIp: body.placed_ip ?? null,
         placedAt: body.placed_at ? new Date(body.placed_at) : new Date(),
+        discount: code && { id: code.id, code: code.code, perCustomerLimit: code.usagesPerCustomerLimit },
+      }).catch((error: unknown) => {
+        // A limit reached by a concurrent order: the transaction rolled back, nothing is stored.
+        if (error instanceof DiscountCodeRefused) throw unprocessable({ discount_code: [error.message] });
+        throw error;
       });
       const placed = await findOrderDetail(request.em, orderId);
       return reply.code(201).send({ data: orderDetail(placed!.order, placed!.items) });

@@ -181,6 +181,13 @@ export async function codeForCheckout(em: EntityManager, shopId: string, typed: 
 
 export type UseRefusal = 'used_up' | 'used_up_by_customer';
 
+/** Thrown inside the placement's transaction when a code's use cannot be counted: nothing is stored. */
+export class DiscountCodeRefused extends Error {
+  constructor(readonly reason: UseRefusal) {
+    super(reason === 'used_up' ? 'has been used up' : 'has been used as many times as one customer may');
+  }
+}
+
 /**
  * Counts one use of a code inside the order placement's transaction (`tx`). The conditional
  * `UPDATE ... RETURNING` holds the code's row lock until the transaction ends, so placements with

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { DeliveryType, Order, OrderItem, OrderStatus, PaymentType, Product, type IOrder, type IOrderItem } from '../../entities/shop/index.ts';
 import type { InternalStatus, OrderAddress } from '../../../domain/shop/order.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
+import { countCodeUse, DiscountCodeRefused } from './discount-codes.ts';
 
 /** The shop's products among `ids` that a cart may hold (a hidden product counts as deleted). */
 export function productsForCart(em: EntityManager, ids: number[]) {
@@ -43,6 +44,8 @@ export interface NewOrder {
   ref: string | null;
   placedIp: string | null;
   placedAt: Date;
+  /** The discount code applied: its use is counted in the order's transaction (limits in total and per customer). */
+  discount?: { id: number; code: string; perCustomerLimit: number | null } | null;
 }
 
 /**
@@ -54,7 +57,11 @@ export async function insertOrder(em: EntityManager, input: NewOrder): Promise<n
   return em.transactional(async (tx) => {
     // tx.execute, not tx.getConnection().execute: only the former runs inside the transaction.
     const [counter] = await tx.execute<{ n: number }[]>('update shops set next_ordinal_number = next_ordinal_number + 1 where id = ? returning next_ordinal_number - 1 as n', [input.shopId]);
-    const { cart } = input;
+    const { cart, discount } = input;
+    if (discount) {
+      const refused = await countCodeUse(tx, input.shopId, discount.id, input.email, discount.perCustomerLimit);
+      if (refused) throw new DiscountCodeRefused(refused);
+    }
     const order = tx.create(Order, {
       shop: input.shopId,
       uuid: randomUUID(),
@@ -76,6 +83,8 @@ export async function insertOrder(em: EntityManager, input: NewOrder): Promise<n
       paymentMethod: input.payment?.name ?? null,
       paymentVatRate: input.payment?.vatRate ?? null,
       cashOnDelivery: input.payment?.cashOnDelivery ?? false,
+      discountCode: discount?.code ?? null,
+      discountCodeId: discount?.id ?? null,
       ref: input.ref,
       comment: input.comment,
       deliveryAddress: input.deliveryAddress,

@@ -1,0 +1,180 @@
+/**
+ * A discount code at checkout (spec: Discount code; DESIGN.md section 7, "Checkout"), pure: whether
+ * the code may be used on this cart (`codeRefusal`), and what it takes off as Medusa-style
+ * adjustment actions (`codeAdjustments`) that `priceCart` applies. No I/O, no clock: `now` and the
+ * code's counters come in. The usage limits are settled for good when the order is stored
+ * (db/repositories/shop/discount-codes.ts `countCodeUse`); the check here only refuses early.
+ *
+ * Amounts: lines are discounted on their gross `price` (unit × quantity, the buyer's unit price
+ * where the product allows one). Percentages are rounded per line to cents, half up; an order value
+ * is spread over the eligible lines pro rata by largest remainder, so the lines add up to the value
+ * to the cent. No line and no delivery goes below zero (`priceCart` also caps every adjustment).
+ */
+import type { Decimal } from 'decimal.js';
+import { cents, money, Money, toMoneyString, ZERO } from '../shared/money.ts';
+import {
+  FREE_DELIVERY_TYPES,
+  ORDER_VALUE_TYPES,
+  PER_PRODUCT_TYPES,
+  PERCENTAGE_TYPES,
+  type DeliveryRelation,
+  type DiscountType,
+  type ProductRelation,
+} from './discount-rules.ts';
+import type { Adjustment } from './pricing.ts';
+
+/** What checkout needs of a code. */
+export interface CodeSnapshot {
+  id: number;
+  code: string;
+  caseSensitive: boolean;
+  discountType: DiscountType;
+  value: string | null;
+  minimumAmount: string | null;
+  usages: number;
+  usagesLimit: number | null;
+  /** Settled when the order is stored (it needs the customer's orders). */
+  usagesPerCustomerLimit: number | null;
+  active: boolean;
+  startDate: Date | null;
+  endDate: Date | null;
+  relationWithProducts: ProductRelation;
+  productIds: readonly number[];
+  productCategoryIds: readonly number[];
+  relationWithDeliveryTypes: DeliveryRelation;
+  deliveryTypeIds: readonly number[];
+  /** The pool the code came from; an `activateOnDraw` pool's code counts only once drawn. */
+  pool: { activateOnDraw: boolean } | null;
+  drawnAt: Date | null;
+}
+
+/** A priced cart line as the code sees it (index = the cart line's index). */
+export interface DiscountLine {
+  productId: number;
+  /** The product's main categories. */
+  categoryIds: readonly number[];
+  unitPrice: string;
+  quantity: number;
+  /** unit × quantity. */
+  price: string;
+}
+
+export interface DiscountCart {
+  lines: readonly DiscountLine[];
+  /** products_cost before any discount. */
+  productsCost: string;
+  /** The chosen delivery and its cost; null without delivery. */
+  delivery: { id: number; domestic: boolean; cost: string } | null;
+}
+
+/** The label an adjustment from a code carries (`code:<text>`). */
+export const codeLabel = (code: CodeSnapshot) => `code:${code.code}`;
+
+/**
+ * Why the code cannot be used on this cart, as the message for `discount_code`; null when it can.
+ * The checks follow the order a buyer would fix them in.
+ */
+export function codeRefusal(code: CodeSnapshot | null, typed: string, cart: DiscountCart, now: Date): string | null {
+  if (!code || (code.caseSensitive && code.code !== typed)) return 'is not a discount code of this shop';
+  if (code.pool?.activateOnDraw && code.drawnAt === null) return 'has not been issued yet';
+  if (!code.active) return 'is not active';
+  if (code.startDate && now.getTime() < code.startDate.getTime()) return 'is not valid yet';
+  if (code.endDate && now.getTime() >= code.endDate.getTime()) return 'has expired';
+  if (code.usagesLimit !== null && code.usages >= code.usagesLimit) return 'has been used up';
+  if (code.minimumAmount !== null && money(cart.productsCost).lessThan(code.minimumAmount)) {
+    return `needs an order of at least ${toMoneyString(code.minimumAmount)} in products`;
+  }
+  return null;
+}
+
+/** Whether the code's product relation takes in this line. */
+export function lineEligible(code: Pick<CodeSnapshot, 'relationWithProducts' | 'productIds' | 'productCategoryIds'>, line: Pick<DiscountLine, 'productId' | 'categoryIds'>): boolean {
+  const inCategories = () => line.categoryIds.some((id) => code.productCategoryIds.includes(id));
+  switch (code.relationWithProducts) {
+    case 'all_products':
+      return true;
+    case 'selected_products':
+      return code.productIds.includes(line.productId);
+    case 'products_except':
+      return !code.productIds.includes(line.productId);
+    case 'selected_categories':
+      return inCategories();
+    case 'categories_except':
+      return !inCategories();
+  }
+}
+
+/** Whether the code's delivery relation takes in the chosen delivery (for its free delivery). */
+export function deliveryEligible(code: Pick<CodeSnapshot, 'relationWithDeliveryTypes' | 'deliveryTypeIds'>, delivery: DiscountCart['delivery']): boolean {
+  if (!delivery) return false;
+  switch (code.relationWithDeliveryTypes) {
+    case 'all_delivery_types':
+      return true;
+    case 'domestic_delivery_types_only':
+      return delivery.domestic;
+    case 'selected_delivery_types':
+      return code.deliveryTypeIds.includes(delivery.id);
+  }
+}
+
+/**
+ * `amount` spread over `weights` pro rata, in cents, adding up to `amount` exactly: every share
+ * rounded down, then the cents left go one each to the largest remainders (earlier lines first on
+ * a tie). No share exceeds its weight when `amount` ≤ Σ weights.
+ */
+export function spreadProRata(amount: Decimal, weights: readonly Decimal[]): Decimal[] {
+  const total = weights.reduce((sum, w) => sum.plus(w), ZERO);
+  if (total.isZero() || amount.lessThanOrEqualTo(0)) return weights.map(() => ZERO);
+  const exact = weights.map((w) => amount.times(w).dividedBy(total));
+  const shares = exact.map((e) => e.toDecimalPlaces(2, Money.ROUND_DOWN));
+  let left = amount.minus(shares.reduce((sum, s) => sum.plus(s), ZERO)).times(100).round().toNumber();
+  const order = exact.map((e, i) => ({ i, rest: e.minus(shares[i]!) })).sort((a, b) => b.rest.comparedTo(a.rest) || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    shares[i] = shares[i]!.plus('0.01');
+    left -= 1;
+  }
+  return shares;
+}
+
+/**
+ * What the code takes off this cart, per line and on the delivery (Medusa: compute-actions):
+ * - percentage types: that percentage of each eligible line, rounded per line;
+ * - value types (per order): the value, at most the eligible lines' worth, spread pro rata;
+ * - value per product: the value off each eligible unit, at most the unit's price;
+ * - unit_price_discount: each eligible unit brought down to the target price (value); a unit
+ *   already at or below it keeps its price; the quantity multiplies;
+ * - free delivery (alone or combined): the whole delivery cost, when the delivery relation takes in
+ *   the chosen delivery type;
+ * - free_contents: nothing off (the contents come with the order).
+ */
+export function codeAdjustments(code: CodeSnapshot, cart: DiscountCart): Adjustment[] {
+  const label = codeLabel(code);
+  const eligible = cart.lines.map((line, index) => ({ line, index })).filter(({ line }) => lineEligible(code, line));
+  const amounts = new Map<number, Decimal>();
+  const value = money(code.value ?? 0);
+  const type = code.discountType;
+
+  if (PERCENTAGE_TYPES.includes(type)) {
+    const percent = Money.min(value, 100);
+    for (const { line, index } of eligible) amounts.set(index, cents(money(line.price).times(percent).dividedBy(100)));
+  } else if (ORDER_VALUE_TYPES.includes(type)) {
+    const prices = eligible.map(({ line }) => money(line.price));
+    const worth = prices.reduce((sum, p) => sum.plus(p), ZERO);
+    const shares = spreadProRata(Money.min(cents(value), worth), prices);
+    eligible.forEach(({ index }, i) => amounts.set(index, shares[i]!));
+  } else if (PER_PRODUCT_TYPES.includes(type)) {
+    for (const { line, index } of eligible) amounts.set(index, Money.min(cents(value), money(line.unitPrice)).times(line.quantity));
+  } else if (type === 'unit_price_discount') {
+    for (const { line, index } of eligible) amounts.set(index, Money.max(money(line.unitPrice).minus(cents(value)), 0).times(line.quantity));
+  }
+
+  const actions: Adjustment[] = [];
+  for (const [line, amount] of [...amounts].sort(([a], [b]) => a - b)) {
+    if (amount.greaterThan(0)) actions.push({ action: 'addItemAdjustment', line, amount: toMoneyString(amount), code: label });
+  }
+  if (FREE_DELIVERY_TYPES.includes(type) && cart.delivery && deliveryEligible(code, cart.delivery) && money(cart.delivery.cost).greaterThan(0)) {
+    actions.push({ action: 'addShippingAdjustment', amount: toMoneyString(cart.delivery.cost), code: label });
+  }
+  return actions;
+}
