@@ -9,6 +9,7 @@ import { progressEventActivities } from './access/progress-events.ts';
 import { orderEffectActivities } from './shop/order-effects.ts';
 import { shopCourseAccessActivities } from './shop/course-access.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
+import { shopWebhookActivities } from './webhooks/shop.ts';
 
 export type { ActivityDeps } from './shared/deps.ts';
 
@@ -17,6 +18,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...participantActivities(deps),
     ...webhookActivities(deps),
+    ...shopWebhookActivities(deps),
     ...progressEventActivities(deps),
     ...courseAccessActivities(deps),
     ...audiobookAccessActivities(deps),

@@ -11,3 +11,4 @@ export { quizResultRecorded } from './access/quiz-result.ts';
 export { mailDelivery } from './shared/mail-delivery.ts';
 export { clearOrder } from './shop/clear-order.ts';
 export { changeOrderStatus } from './shop/change-order-status.ts';
+export { deliverShopWebhook } from './shop/webhooks.ts';

@@ -43,8 +43,11 @@ export function orderEffectActivities({ orm, now = () => new Date(), mailEndpoin
   }
 
   return {
-    /** Records an effect's final outcome when its activity gave up (`failed`) or has nothing to do yet (`skipped`). */
-    async recordOrderEffect({ effect, outcome, ...input }: OrderEffectInput & { effect: OrderEffectName; outcome: EffectOutcome }): Promise<void> {
+    /**
+     * Records an effect's final outcome when its activity gave up (`failed`), has nothing to do yet
+     * (`skipped`), or was handed to a workflow of its own (a shop webhook's delivery; `target` names it).
+     */
+    async recordOrderEffect({ effect, outcome, ...input }: OrderEffectInput & { effect: OrderEffectName; target?: string; outcome: EffectOutcome }): Promise<void> {
       await recordEffect(shopEm(orm, input.shopId), { ...input, effect }, outcome, now());
     },
 

@@ -10,6 +10,7 @@ import { shopOrderAdminRoutes } from './shops/orders.ts';
 import { shopDiscountPoolAdminRoutes } from './shops/discount-code-pools.ts';
 import { shopAdminRoutes } from './shops/routes.ts';
 import { shopEffectAdminRoutes } from './shops/effects.ts';
+import { shopWebhookAdminRoutes } from './shops/webhooks.ts';
 import { shopCoursePlatformAdminRoutes } from './shops/course-platform.ts';
 
 /** The operator API (`/admin/v1`, DESIGN.md section 5): the panel's side, bearer-token protected. */
@@ -23,6 +24,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(quizResultAdminRoutes);
   await app.register(shopAdminRoutes);
   await app.register(shopEffectAdminRoutes);
+  await app.register(shopWebhookAdminRoutes);
   await app.register(shopOrderAdminRoutes);
   await app.register(shopCoursePlatformAdminRoutes);
   await app.register(shopDiscountPoolAdminRoutes);

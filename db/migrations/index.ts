@@ -9,8 +9,9 @@ import { Migration20261123021522_Shop } from './Migration20261123021522_Shop.ts'
 import { Migration20261123022711_ShopReportIndexes } from './Migration20261123022711_ShopReportIndexes.ts';
 import { Migration20261123023535_ShopOrderEffects } from './Migration20261123023535_ShopOrderEffects.ts';
 import { Migration20261123030710_CourseAccessLink } from './Migration20261123030710_CourseAccessLink.ts';
-
 import { Migration20261123030743_DiscountCodes } from './Migration20261123030743_DiscountCodes.ts';
+import { Migration20261123030737_ShopWebhooks } from './Migration20261123030737_ShopWebhooks.ts';
+
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122030256_Initial', class: Migration20261122030256_Initial },
@@ -24,4 +25,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123023535_ShopOrderEffects', class: Migration20261123023535_ShopOrderEffects },
   { name: 'Migration20261123030710_CourseAccessLink', class: Migration20261123030710_CourseAccessLink },
   { name: 'Migration20261123030743_DiscountCodes', class: Migration20261123030743_DiscountCodes },
+  { name: 'Migration20261123030737_ShopWebhooks', class: Migration20261123030737_ShopWebhooks },
 ];

@@ -74,14 +74,15 @@ export function webhookUrlProblem(value: string): string | null {
   return null;
 }
 
-export interface WebhookEnvelope {
-  type: DomainEventType;
+export interface WebhookEnvelope<T extends string = DomainEventType> {
+  /** A platform's domain event type, or a shop's event (domain/shop/webhooks.ts). */
+  type: T;
   /** When the event happened (ISO 8601, UTC); the same on every attempt. */
   timestamp: string;
   /** The event's payload plus its id. */
   data: Record<string, unknown> & { id: string };
 }
 
-export function webhookEnvelope(event: { id: string; type: DomainEventType; payload: Record<string, unknown>; occurredAt: string }): WebhookEnvelope {
+export function webhookEnvelope<T extends string>(event: { id: string; type: T; payload: Record<string, unknown>; occurredAt: string }): WebhookEnvelope<T> {
   return { type: event.type, timestamp: event.occurredAt, data: { id: event.id, ...event.payload } };
 }

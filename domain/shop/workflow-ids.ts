@@ -15,3 +15,11 @@ export function clearOrderWorkflowId(p: { shopId: string; orderId: number }): st
 export function orderStatusWorkflowId(p: { shopId: string; orderId: number; changeId: number }): string {
   return `${shopPrefix(p.shopId)}/order/${p.orderId}/status/${p.changeId}`;
 }
+
+/**
+ * The delivery of one order transition's event to one shop webhook (`source`: `clear` or
+ * `status:<change id>`, written `status/<change id>`): a repeated start is rejected.
+ */
+export function shopWebhookDeliveryWorkflowId(p: { shopId: string; webhookId: string; orderId: number; source: string }): string {
+  return `${shopPrefix(p.shopId)}/webhook/${p.webhookId}/order/${p.orderId}/${p.source.replace(':', '/')}`;
+}

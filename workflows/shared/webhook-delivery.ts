@@ -18,9 +18,17 @@ export interface DeliverWebhookInput {
  */
 export async function deliverWebhook({ platformId, webhookId, eventId, manual = false }: DeliverWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
   const { deliveryId } = await webhook.openWebhookDelivery({ platformId, webhookId, eventId });
+  return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptWebhookDelivery({ platformId, deliveryId, manual })) };
+}
+
+/**
+ * The attempt loop of every webhook delivery (the platform's and a shop's): attempt, wait as long
+ * as the attempt says, attempt again, until the delivery is over.
+ */
+export async function attemptUntilSettled(attempt: () => Promise<{ status: WebhookDeliveryStatus; nextAttemptInMs: number | null }>): Promise<WebhookDeliveryStatus> {
   for (;;) {
-    const attempt = await webhook.attemptWebhookDelivery({ platformId, deliveryId, manual });
-    if (attempt.nextAttemptInMs === null) return { deliveryId, status: attempt.status };
-    await sleep(attempt.nextAttemptInMs);
+    const result = await attempt();
+    if (result.nextAttemptInMs === null) return result.status;
+    await sleep(result.nextAttemptInMs);
   }
 }

@@ -8,7 +8,8 @@ import { PageMeta, PageQuery } from '../../shared/pagination.ts';
 
 const eventName = z.enum(DOMAIN_EVENT_TYPES, { error: `must be one of ${DOMAIN_EVENT_TYPES.join(', ')}` });
 const name = z.string().trim().min(1, 'must not be empty').max(255);
-const url = z
+/** A webhook's address (domain/shared/webhooks.ts): also the rule of a shop's webhooks. */
+export const webhookUrl = z
   .string()
   .trim()
   .max(2048)
@@ -25,10 +26,10 @@ const events = z
 const secretKey = z.string().max(512).describe('write-only: signs deliveries; omitted or empty keeps the stored one');
 
 export const CreateWebhookBody = z
-  .strictObject({ name, url, events, active: z.boolean().default(true), secret_key: secretKey })
+  .strictObject({ name, url: webhookUrl, events, active: z.boolean().default(true), secret_key: secretKey })
   .describe('`secret_key` is required when creating a webhook; use 32 or more random bytes (a Standard Webhooks `whsec_<base64>` secret works too).');
 export const UpdateWebhookBody = z
-  .strictObject({ name, url, events, active: z.boolean(), secret_key: secretKey })
+  .strictObject({ name, url: webhookUrl, events, active: z.boolean(), secret_key: secretKey })
   .partial()
   .describe('Only the fields sent change; an omitted or empty `secret_key` keeps the stored one (a secret cannot be cleared).');
 

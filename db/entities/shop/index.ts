@@ -9,6 +9,7 @@ import { DownloadCode } from './download-code.ts';
 import { DiscountCode, DiscountCodePool } from './discount-code.ts';
 import { ShopMail } from './shop-mail.ts';
 import { Shop, ShopApiKey } from './shop.ts';
+import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
 
 export * from './discount-code.ts';
 export * from './download-code.ts';
@@ -20,8 +21,10 @@ export * from './reference.ts';
 export * from './shop-file.ts';
 export * from './shop-mail.ts';
 export * from './shop.ts';
+export * from './webhook.ts';
 
 export const shopEntities = [
   Shop, ShopApiKey, ProductCategory, DeliveryType, PaymentType, Sender, OrderStatus, ShopFile, Product, ElectronicContent, Order, OrderItem, OrderEffect, OrderStatusChange, DownloadCode, ShopMail,
+  ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt,
   DiscountCodePool, DiscountCode,
 ];

@@ -36,6 +36,10 @@ const fakeActivities: Partial<Activities> = {
     count('status_mail');
     return ok('mail to buyer@example.com sent');
   },
+  // No shop webhook subscribed: the webhook effect is skipped (test/workflows/shop/webhooks.test.ts has them).
+  async shopWebhookTargets() {
+    return [];
+  },
   // No product sells courses: the course_access effect is skipped (test/workflows/shop/course-access.test.ts has the rest).
   async registerCourseAccessOrder() {
     return { outcome: { status: 'skipped', detail: 'no product of this order sells courses' } };

@@ -1,0 +1,70 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { orderDetail } from '../../api/shop/orders/serialize.ts';
+import type { IOrder, IOrderItem } from '../../db/entities/shop/index.ts';
+import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-deliveries.ts';
+import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { openShopDelivery, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
+import type { EffectSource } from '../../domain/shop/effects.ts';
+import { shopEventKey, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import type { AttemptResult } from './attempt.ts';
+import { attemptDepsFrom, attemptInActivity } from './delivery.ts';
+
+export interface OpenShopDeliveryInput {
+  shopId: string;
+  webhookId: string;
+  orderId: number;
+  source: EffectSource;
+  type: ShopWebhookEvent;
+  eventId: string;
+  occurredAt: string;
+}
+
+/**
+ * The order in a shop webhook's body (`data.order`): the order detail of `GET /api/v1/orders/:id`
+ * (one serializer) plus `cleared_at`, without the `uuid` (a cart's access key, secret by the spec).
+ */
+export function orderWebhookPayload(order: IOrder, items: IOrderItem[]): Record<string, unknown> {
+  const { uuid: _secret, ...detail } = orderDetail(order, items);
+  return { order: { ...detail, cleared_at: order.clearedAt?.toISOString() ?? null } };
+}
+
+/**
+ * The activities of a shop webhook's delivery (workflows/shop/webhooks.ts). Only finding the
+ * targets and opening a delivery are the shop's own; the attempt is the platform's
+ * (activities/webhooks/attempt.ts) on the shop's tables.
+ */
+export function shopWebhookActivities(activityDeps: ActivityDeps) {
+  const { orm } = activityDeps;
+  const deps = attemptDepsFrom(activityDeps);
+
+  return {
+    /** The shop's active webhooks subscribed to `type`, with the host each goes to (for the effect log). */
+    async shopWebhookTargets({ shopId, type }: { shopId: string; type: ShopWebhookEvent }): Promise<{ webhookId: string; host: string }[]> {
+      const rows = await subscribedShopWebhooks(shopEm(orm, shopId), shopId, type);
+      return rows.map((r) => ({ webhookId: r.id, host: URL.canParse(r.url) ? new URL(r.url).host : '' }));
+    },
+
+    /** The delivery of the event to the webhook, with the order as it is now; made once, a repeat finds it. */
+    async openShopWebhookDelivery(input: OpenShopDeliveryInput): Promise<{ deliveryId: string }> {
+      const em = shopEm(orm, input.shopId);
+      const facts = await loadOrderFacts(em, input.orderId);
+      if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
+      const deliveryId = await openShopDelivery(em, input.shopId, input.webhookId, {
+        eventId: input.eventId,
+        eventKey: shopEventKey(input.orderId, input.source),
+        type: input.type,
+        occurredAt: new Date(input.occurredAt),
+        payload: orderWebhookPayload(facts.order, facts.items),
+      });
+      if (!deliveryId) throw ApplicationFailure.nonRetryable(`webhook ${input.webhookId} of shop ${input.shopId} not found`, 'WebhookNotFound');
+      return { deliveryId };
+    },
+
+    /** One attempt: the platform's, on the shop's tables. */
+    async attemptShopWebhookDelivery({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<AttemptResult> {
+      return attemptInActivity(deps, orm, { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId });
+    },
+  };
+}

@@ -1,0 +1,153 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { ShopWebhook, type IShopWebhook, type IShopWebhookDelivery, type IShopWebhookDeliveryAttempt } from '../../../db/entities/shop/index.ts';
+import { sealSecret } from '../../../db/secret-box.ts';
+import { findShopWebhook, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
+import { DELIVERIES_PER_PAGE, WEBHOOK_DELIVERY_STATUSES } from '../../../domain/shared/webhooks.ts';
+import { SHOP_WEBHOOK_EVENTS } from '../../../domain/shop/webhooks.ts';
+import { webhookUrl } from '../../configuration/webhooks/schemas.ts';
+import { notFound } from '../../shared/errors.ts';
+import { PageMeta, pageMeta, PageQuery, pageWindow } from '../../shared/pagination.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
+import { shopOf } from './routes.ts';
+import { ShopParams } from './schemas.ts';
+
+const events = z
+  .array(z.enum(SHOP_WEBHOOK_EVENTS, { error: `must be one of ${SHOP_WEBHOOK_EVENTS.join(', ')}` }))
+  .min(1, 'subscribe to at least one event')
+  .max(SHOP_WEBHOOK_EVENTS.length * 2)
+  .transform((list) => [...new Set(list)]);
+
+const CreateShopWebhookBody = z.object({
+  url: webhookUrl,
+  events,
+  secret_key: z
+    .string()
+    .max(512)
+    .refine((value) => value.trim() !== '', 'is required')
+    .describe('write-only: signs deliveries (use 32 or more random bytes; a Standard Webhooks `whsec_<base64>` secret works too)'),
+});
+
+const ShopWebhookReply = z
+  .object({ id: z.uuid(), url: z.string(), events: z.array(z.enum(SHOP_WEBHOOK_EVENTS)), active: z.boolean(), created_at: z.iso.datetime() })
+  .meta({ id: 'OperatorShopWebhook' });
+const ShopWebhookParams = ShopParams.extend({ id: z.uuid() });
+
+const AttemptReply = z.object({ attempted_at: z.iso.datetime(), status_code: z.number().nullable(), duration_ms: z.number(), error: z.string().nullable() });
+const ShopDeliveryReply = z.object({
+  id: z.uuid(),
+  event_id: z.uuid().describe('also the `webhook-id` header of every attempt'),
+  event_type: z.enum(SHOP_WEBHOOK_EVENTS),
+  order_id: z.number().nullable(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempt_count: z.number(),
+  next_attempt_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
+  attempts: z.array(AttemptReply).describe('newest first'),
+});
+
+const webhookView = (w: IShopWebhook): z.input<typeof ShopWebhookReply> => ({ id: w.id, url: w.url, events: w.events, active: w.active, created_at: w.createdAt.toISOString() });
+
+function deliveryViews(deliveries: readonly IShopWebhookDelivery[], attempts: readonly IShopWebhookDeliveryAttempt[]): z.input<typeof ShopDeliveryReply>[] {
+  return deliveries.map((d) => ({
+    id: d.id,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    order_id: Number((d.payload.order as { id?: unknown } | undefined)?.id ?? NaN) || null,
+    status: d.status,
+    attempt_count: d.attemptCount,
+    next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
+    created_at: d.createdAt.toISOString(),
+    attempts: attempts
+      .filter((a) => a.delivery.id === d.id)
+      .map((a) => ({ attempted_at: a.attemptedAt.toISOString(), status_code: a.statusCode ?? null, duration_ms: a.durationMs, error: a.error ?? null })),
+  }));
+}
+
+/**
+ * A shop's own webhooks (DESIGN.md section 8): `order_cleared` and `order_status_changed`,
+ * delivered and signed as the platform's webhooks. The secret is sealed with `SECRETS_KEY` and
+ * never returned.
+ */
+export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['operator: shops'];
+  app.setErrorHandler(validationErrorHandler(AS_SENT_422));
+
+  const webhookOr404 = async (em: EntityManager, shopId: string, id: string) => {
+    await shopOf(em, shopId);
+    const webhook = await findShopWebhook(em, id);
+    if (!webhook) throw notFound('webhook');
+    return webhook;
+  };
+
+  app.post(
+    '/shops/:shop_id/webhooks',
+    {
+      schema: {
+        tags,
+        description:
+          'Creates a shop webhook; 201 with the webhook (never its secret). Deliveries: `POST` of `{type, timestamp, data: {id, order: {...}}}` signed as the platform\'s webhooks (`X-Webhook-Signature`, Standard Webhooks headers), the same SSRF rules (a private address is accepted here and its deliveries fail), retry schedule and attempt history.',
+        params: ShopParams,
+        body: CreateShopWebhookBody,
+        response: { 201: data(ShopWebhookReply), 404: ErrorBody, 422: ValidationErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const { url, events: subscribed, secret_key } = request.body;
+      const webhook = request.em.create(ShopWebhook, { shop: shop.id, url, events: subscribed, secretSealed: sealSecret(secret_key, app.secretsKey) });
+      await request.em.flush();
+      return reply.code(201).send({ data: webhookView(webhook) });
+    },
+  );
+
+  app.get(
+    '/shops/:shop_id/webhooks',
+    { schema: { tags, description: "The shop's webhooks, oldest first.", params: ShopParams, response: { 200: data(z.array(ShopWebhookReply)), 404: ErrorBody } } },
+    async (request) => {
+      await shopOf(request.em, request.params.shop_id);
+      return { data: (await listShopWebhooks(request.em)).map(webhookView) };
+    },
+  );
+
+  app.delete(
+    '/shops/:shop_id/webhooks/:id',
+    {
+      schema: {
+        tags,
+        description: 'Deletes the webhook: nothing more is sent to it (deliveries under way end as `disabled`); its history stays.',
+        params: ShopWebhookParams,
+        response: { 200: data(z.object({ id: z.uuid(), deleted: z.literal(true) })), 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      const webhook = await webhookOr404(request.em, request.params.shop_id, request.params.id);
+      webhook.deletedAt = new Date();
+      webhook.active = false;
+      await request.em.flush();
+      return { data: { id: webhook.id, deleted: true as const } };
+    },
+  );
+
+  app.get(
+    '/shops/:shop_id/webhooks/:id/deliveries',
+    {
+      schema: {
+        tags,
+        description: `The webhook's deliveries (one per order transition), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error.`,
+        params: ShopWebhookParams,
+        querystring: PageQuery.pick({ page: true }),
+        response: { 200: z.object({ data: z.array(ShopDeliveryReply), meta: PageMeta }), 404: ErrorBody, 422: ValidationErrorBody },
+      },
+    },
+    async (request) => {
+      const webhook = await webhookOr404(request.em, request.params.shop_id, request.params.id);
+      const page = { page: request.query.page, per_page: DELIVERIES_PER_PAGE };
+      const [deliveries, total] = await shopDeliveryPage(request.em, webhook.id, pageWindow(page));
+      const attempts = await shopAttemptsOf(request.em, deliveries.map((d) => d.id));
+      return { data: deliveryViews(deliveries, attempts), meta: pageMeta(page, total) };
+    },
+  );
+};

@@ -1,0 +1,79 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import type { WebhookDeliveryStatus } from '../../../domain/shared/webhooks.ts';
+import type { ShopWebhookEvent } from '../../../domain/shop/webhooks.ts';
+import { shopFilters } from '../../tenant.ts';
+import { Shop } from './shop.ts';
+
+/**
+ * A shop's own webhook (DESIGN.md section 8), the shop-owned twin of the platform's `webhooks`:
+ * the same columns with `shop_id` as the tenant, so the delivery code (activities/webhooks/attempt.ts,
+ * db/repositories/shared/webhook-deliveries.ts) runs on either table set. `secretSealed` is the
+ * `secret_key` sealed with `SECRETS_KEY`; it is never returned.
+ */
+export const ShopWebhook = defineEntity({
+  name: 'ShopWebhook',
+  tableName: 'shop_webhooks',
+  filters: shopFilters,
+  indexes: [{ properties: ['shop', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    shop: () => p.manyToOne(Shop).ref(),
+    url: p.text(),
+    events: p.array().$type<ShopWebhookEvent[]>().columnType('text[]'),
+    active: p.boolean().default(true),
+    secretSealed: p.text(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    deletedAt: p.datetime().nullable(),
+  },
+});
+export type IShopWebhook = InferEntity<typeof ShopWebhook>;
+
+/**
+ * One shop event sent to one shop webhook (one delivery workflow). The shop has no event outbox:
+ * the event (id, type, key, payload, time) is stored with its delivery, the same for every webhook
+ * it goes to (the dispatching workflow chooses the id and the time).
+ */
+export const ShopWebhookDelivery = defineEntity({
+  name: 'ShopWebhookDelivery',
+  tableName: 'shop_webhook_deliveries',
+  filters: shopFilters,
+  uniques: [{ properties: ['webhook', 'eventKey'] }],
+  indexes: [{ properties: ['webhook', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    shop: () => p.manyToOne(Shop).ref(),
+    webhook: () => p.manyToOne(ShopWebhook).ref(),
+    eventId: p.uuid(),
+    eventKey: p.string().length(128),
+    eventType: p.string().length(32).$type<ShopWebhookEvent>(),
+    payload: p.json<Record<string, unknown>>(),
+    occurredAt: p.datetime(),
+    status: p.string().length(16).$type<WebhookDeliveryStatus>().default('pending'),
+    attemptCount: p.integer().default(0),
+    nextAttemptAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+});
+export type IShopWebhookDelivery = InferEntity<typeof ShopWebhookDelivery>;
+
+/** One HTTP attempt of a shop delivery (or its refusal), as `webhook_delivery_attempts`. */
+export const ShopWebhookDeliveryAttempt = defineEntity({
+  name: 'ShopWebhookDeliveryAttempt',
+  tableName: 'shop_webhook_delivery_attempts',
+  filters: shopFilters,
+  indexes: [{ properties: ['delivery', 'attemptedAt'] }],
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    shop: () => p.manyToOne(Shop).ref(),
+    delivery: () => p.manyToOne(ShopWebhookDelivery).ref(),
+    attemptedAt: p.datetime(),
+    statusCode: p.smallint().nullable(),
+    durationMs: p.integer(),
+    error: p.text().nullable(),
+    manual: p.boolean().default(false),
+  },
+});
+export type IShopWebhookDeliveryAttempt = InferEntity<typeof ShopWebhookDeliveryAttempt>;

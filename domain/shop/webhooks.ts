@@ -1,0 +1,15 @@
+/**
+ * A shop's own webhooks (DESIGN.md section 8): the events a shop webhook may subscribe to. Their
+ * delivery, signing, SSRF rules and retries are the platform's (domain/shared/webhooks.ts,
+ * activities/webhooks/); only the events and the tables differ.
+ */
+export const SHOP_WEBHOOK_EVENTS = ['order_cleared', 'order_status_changed'] as const;
+export type ShopWebhookEvent = (typeof SHOP_WEBHOOK_EVENTS)[number];
+
+/**
+ * The key of one shop event: an order's transition (`clear`, or `status:<change id>`). With the
+ * webhook it makes a delivery unique, so a repeated dispatch opens nothing twice.
+ */
+export function shopEventKey(orderId: number, source: string): string {
+  return `order/${orderId}/${source}`;
+}

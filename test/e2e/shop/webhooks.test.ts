@@ -1,0 +1,161 @@
+/**
+ * Shop webhooks end to end: the API, a worker with real activities and a receiver on loopback
+ * (reachable through the allowlist 127.0.0.1/32, as the platform's webhook tests do). Clearing an
+ * order and changing its status reach the shop's subscribed webhooks, signed exactly as the
+ * platform's; a private address is refused without connecting; the history shows every attempt.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActivities } from '../../../activities/index.ts';
+import { parseCidrList } from '../../../domain/shared/ip-ranges.ts';
+import { httpClient } from '../../helpers/http.ts';
+import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
+import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
+import { loopbackOnlyTransport, startWebhookReceiver, verifySignatures, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+
+const SECRET = 'shop-e2e-signing-secret-0123456789';
+const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const PRIVATE_URL = 'http://169.254.169.254/latest/meta-data';
+
+let stack: TestStack;
+let worker: RunningWorker;
+let receiver: WebhookReceiver;
+let http: ReturnType<typeof httpClient>;
+let shop: TestShop;
+let productId: number;
+const guard = loopbackOnlyTransport();
+const hooks: Record<'both' | 'statusOnly' | 'flaky' | 'private', string> = { both: '', statusOnly: '', flaky: '', private: '' };
+
+beforeAll(async () => {
+  stack = await startTestApp('e2e-shop-webhooks');
+  receiver = await startWebhookReceiver();
+  const activities = createActivities({
+    orm: stack.orm,
+    platformUrlTemplate: PLATFORM_URL_TEMPLATE,
+    webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule: [200, 200, 200], timeoutMs: 1000, transport: guard.transport },
+  });
+  worker = await startTestWorker({ taskQueue: stack.taskQueue, activities });
+  http = httpClient(await stack.app.listen({ port: 0, host: '127.0.0.1' }));
+  shop = await createTestShop(stack.app, 'hooks');
+  productId = await insertProduct(stack.orm, shop.id, { name: 'Atlas', sku: 'ATLAS', price: '120.00' });
+  const create = async (url: string, events: string[], secret_key: string) => (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/webhooks`, { url, events, secret_key })).id as string;
+  hooks.both = await create(receiver.url('/both'), ['order_cleared', 'order_status_changed'], SECRET);
+  hooks.statusOnly = await create(receiver.url('/status-only'), ['order_status_changed'], WHSEC);
+  hooks.flaky = await create(receiver.url('/flaky'), ['order_cleared'], SECRET);
+  hooks.private = await create(PRIVATE_URL, ['order_cleared'], SECRET);
+  // The first request to /flaky fails: the platform's retry schedule sends it again.
+  receiver.on('/flaky', (_request, nth) => (nth === 1 ? { status: 503 } : { status: 200 }));
+});
+afterAll(async () => {
+  await worker?.stop();
+  await receiver?.close();
+  await stack?.close();
+});
+
+const shopApi = (method: string, path: string, body?: unknown) => http(method, path, { headers: { 'x-api-key': shop.key }, body });
+const deliveries = async (webhookId: string) => {
+  const res = await http('GET', `/admin/v1/shops/${shop.id}/webhooks/${webhookId}/deliveries`, { operator: true });
+  expect(res.status).toBe(200);
+  return res.body.data as { event_id: string; event_type: string; order_id: number; status: string; attempts: { status_code: number | null; error: string | null }[] }[];
+};
+const webhookEffects = async (orderId: number) => {
+  const res = await http('GET', `/admin/v1/shops/${shop.id}/orders/${orderId}/effects`, { operator: true });
+  return (res.body.data as { effect: string; status: string; detail: string }[]).filter((e) => e.effect === 'webhook');
+};
+
+describe('shop webhooks', () => {
+  let order: { id: number; ordinal_number: number };
+
+  it('clearing sends order_cleared to every subscribed webhook, signed as the platform signs', async () => {
+    order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'ann@example.com', items: [{ product_id: productId, quantity: 2 }] });
+    expect((await shopApi('PATCH', `/api/v1/orders/${order.id}/clear`)).status).toBe(200);
+
+    const [cleared] = await eventually(async () => {
+      const requests = receiver.requests('/both');
+      expect(requests).toHaveLength(1);
+      return requests;
+    });
+    expect(verifySignatures(cleared!, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
+    expect(cleared!.headers['content-type']).toBe('application/json');
+    expect(Number(cleared!.headers['webhook-timestamp'])).toBeGreaterThan(Date.now() / 1000 - 60);
+    const body = cleared!.json;
+    expect(Object.keys(body).sort()).toEqual(['data', 'timestamp', 'type']);
+    expect(body.type).toBe('order_cleared');
+    expect(body.data.id).toBe(cleared!.headers['webhook-id']);
+    expect(body.data.order).toMatchObject({ id: order.id, ordinal_number: order.ordinal_number, paid: true, total: '240.00', currency: 'PLN', order_status: 'Paid', email: 'ann@example.com' });
+    expect(body.data.order.items).toEqual([expect.objectContaining({ product_id: productId, quantity: 2, sku: 'ATLAS' })]);
+    // The order's uuid (a cart's access key) is never sent.
+    expect(cleared!.body).not.toMatch(/"uuid"/);
+
+    // The flaky receiver got the same event twice (a 503, then the retry), with the same webhook-id.
+    const flaky = await eventually(async () => {
+      const requests = receiver.requests('/flaky');
+      expect(requests).toHaveLength(2);
+      return requests;
+    });
+    expect(flaky.map((r) => r.headers['webhook-id'])).toEqual([cleared!.headers['webhook-id'], cleared!.headers['webhook-id']]);
+    expect(flaky.map((r) => r.body)).toEqual([flaky[0]!.body, flaky[0]!.body]);
+    for (const request of flaky) expect(verifySignatures(request, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
+    expect(receiver.requests('/status-only')).toHaveLength(0);
+
+    // One effect-log line per webhook, done once its delivery started, naming the webhook.
+    const effects = await eventually(async () => {
+      const rows = await webhookEffects(order.id);
+      expect(rows).toHaveLength(3);
+      return rows;
+    });
+    expect(effects.every((e) => e.status === 'done')).toBe(true);
+    for (const id of [hooks.both, hooks.flaky, hooks.private]) expect(effects.some((e) => e.detail.includes(id))).toBe(true);
+  });
+
+  it('keeps the attempt history: succeeded after a retry, and a private address refused without connecting', async () => {
+    const [flaky] = await eventually(async () => {
+      const rows = await deliveries(hooks.flaky);
+      expect(rows[0]?.status).toBe('succeeded');
+      return rows;
+    });
+    expect(flaky).toMatchObject({ event_type: 'order_cleared', order_id: order.id });
+    expect(flaky!.attempts.map((a) => a.status_code)).toEqual([200, 503]);
+
+    const [refused] = await eventually(async () => {
+      const rows = await deliveries(hooks.private);
+      expect(rows[0]?.status).toBe('failed');
+      return rows;
+    });
+    expect(refused!.attempts).toHaveLength(1);
+    expect(refused!.attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining('refused') });
+    expect(guard.calls.some((call) => call.address === '169.254.169.254' || call.url.hostname === '169.254.169.254')).toBe(false);
+  });
+
+  it('a status change sends order_status_changed once to the webhooks subscribed to it, with either kind of secret', async () => {
+    const change = () => shopApi('PATCH', `/api/v1/orders/${order.id}/status`, { order_status_id: shop.statuses.Sent });
+    expect((await change()).status).toBe(200);
+    expect((await change()).status).toBe(200);
+    const [statusOnly] = await eventually(async () => {
+      const requests = receiver.requests('/status-only');
+      expect(requests).toHaveLength(1);
+      return requests;
+    });
+    const both = await eventually(async () => {
+      const requests = receiver.requests('/both');
+      expect(requests).toHaveLength(2);
+      return requests;
+    });
+    expect(verifySignatures(statusOnly!, WHSEC)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
+    expect(verifySignatures(both[1]!, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
+    expect(statusOnly!.json).toMatchObject({ type: 'order_status_changed', data: { order: { id: order.id, order_status: 'Sent', order_status_id: shop.statuses.Sent } } });
+    // One event: the same id for both webhooks, and not the clearing's.
+    expect(both[1]!.headers['webhook-id']).toBe(statusOnly!.headers['webhook-id']);
+    expect(both[1]!.headers['webhook-id']).not.toBe(both[0]!.headers['webhook-id']);
+
+    // The repeated PATCH changed nothing and sent nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.requests('/status-only')).toHaveLength(1);
+    expect(receiver.requests('/both')).toHaveLength(2);
+    expect((await deliveries(hooks.both)).map((d) => [d.event_type, d.status])).toEqual([
+      ['order_status_changed', 'succeeded'],
+      ['order_cleared', 'succeeded'],
+    ]);
+    expect(await webhookEffects(order.id)).toHaveLength(5);
+  });
+});

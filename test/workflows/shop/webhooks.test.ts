@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Activities } from '../../../activities/index.ts';
+import type { AttemptResult } from '../../../activities/webhooks/delivery.ts';
+import type { EffectOutcome } from '../../../domain/shop/effects.ts';
+import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import type { changeOrderStatus, clearOrder, deliverShopWebhook } from '../../../workflows/index.ts';
+import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
+
+/** The shop webhook effect and its delivery workflow on the real server, with fake activities. */
+const taskQueue = uniqueTaskQueue('shop-webhook-wf');
+const shopId = `s-${randomUUID()}`;
+const recorded: { effect: string; target?: string; outcome: EffectOutcome; source: string }[] = [];
+const opened: { webhookId: string; source: string; type: string; eventId: string; occurredAt: string }[] = [];
+const attempts = new Map<string, number>();
+const scripted = new Map<string, AttemptResult[]>();
+const ok = (detail: string): EffectOutcome => ({ status: 'done', detail });
+
+/** The course access effect of the same workflows (issue 14), with nothing to do here. */
+const courseAccessFakes = {
+  registerCourseAccessOrder: async () => ({ outcome: { status: 'skipped' as const, detail: 'no course products' } }),
+  cancelCourseAccessOrder: async () => ({ outcome: { status: 'skipped' as const, detail: 'no course products' } }),
+};
+
+const fakeActivities: Partial<Activities> = {
+  issueInvoice: async () => ok('FV/2026/1'),
+  createDownloadCodes: async () => ok('none'),
+  sendAnalyticsPurchase: async () => ok('sent'),
+  tagCustomer: async () => ok('customer'),
+  sendStatusMail: async () => ok('sent'),
+  ...courseAccessFakes,
+  async shopWebhookTargets({ type }) {
+    // hook-a takes both events, hook-b only clearings; order 99 has none.
+    return type === 'order_cleared'
+      ? [
+          { webhookId: 'hook-a', host: 'a.example.com' },
+          { webhookId: 'hook-b', host: 'b.example.com' },
+        ]
+      : [{ webhookId: 'hook-a', host: 'a.example.com' }];
+  },
+  async openShopWebhookDelivery(input) {
+    opened.push(input);
+    return { deliveryId: `${input.webhookId}/${input.orderId}/${input.source}` };
+  },
+  async attemptShopWebhookDelivery({ deliveryId }) {
+    attempts.set(deliveryId, (attempts.get(deliveryId) ?? 0) + 1);
+    return scripted.get(deliveryId)?.shift() ?? { status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
+  },
+  async recordOrderEffect({ effect, outcome, source, target }) {
+    recorded.push({ effect, outcome, source, target });
+  },
+};
+
+const temporal = useFakeWorker(taskQueue, fakeActivities);
+const clear = (orderId: number) =>
+  temporal.client().workflow.execute<typeof clearOrder>('clearOrder', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId }] });
+
+describe('the webhook effect of clearOrder', () => {
+  it('starts one delivery per subscribed webhook, records each as done with the webhook as target, and a repeat doubles nothing', async () => {
+    await clear(7);
+    const ids = ['hook-a', 'hook-b'].map((webhookId) => shopWebhookDeliveryWorkflowId({ shopId, webhookId, orderId: 7, source: 'clear' }));
+    expect(ids[0]).toBe(`shop/${shopId}/webhook/hook-a/order/7/clear`);
+    for (const id of ids) expect(await temporal.client().workflow.getHandle(id).result()).toMatchObject({ status: 'succeeded' });
+    const effects = recorded.filter((r) => r.effect === 'webhook' && r.source === 'clear');
+    expect(effects.map((e) => e.target).sort()).toEqual(['hook-a', 'hook-b']);
+    expect(effects.every((e) => e.outcome.status === 'done')).toBe(true);
+    expect(effects.find((e) => e.target === 'hook-b')!.outcome.detail).toContain('b.example.com');
+
+    const first = opened.filter((o) => o.source === 'clear');
+    expect(first).toHaveLength(2);
+    // One event: the same id and time for every webhook it goes to.
+    expect(new Set(first.map((o) => o.eventId)).size).toBe(1);
+    expect(new Set(first.map((o) => o.occurredAt)).size).toBe(1);
+    expect(first[0]!.type).toBe('order_cleared');
+
+    // The same transition dispatched again (a repeated or replayed run): the ids are taken, nothing more is delivered.
+    await clear(7);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(opened.filter((o) => o.source === 'clear')).toHaveLength(2);
+    expect(attempts.get('hook-a/7/clear')).toBe(1);
+  });
+});
+
+describe('the webhook effect of changeOrderStatus', () => {
+  it('notifies the webhooks subscribed to order_status_changed under the change\'s own source', async () => {
+    await temporal.client().workflow.execute<typeof changeOrderStatus>('changeOrderStatus', {
+      taskQueue,
+      workflowId: `test/${randomUUID()}`,
+      args: [{ shopId, orderId: 8, changeId: 42, statusId: 3 }],
+    });
+    const id = shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-a', orderId: 8, source: 'status:42' });
+    expect(id).toBe(`shop/${shopId}/webhook/hook-a/order/8/status/42`);
+    expect(await temporal.client().workflow.getHandle(id).result()).toMatchObject({ status: 'succeeded' });
+    await eventually(async () => expect(opened.filter((o) => o.source === 'status:42').map((o) => [o.webhookId, o.type])).toEqual([['hook-a', 'order_status_changed']]));
+    expect(recorded.filter((r) => r.effect === 'webhook' && r.source === 'status:42')).toEqual([
+      expect.objectContaining({ target: 'hook-a', outcome: expect.objectContaining({ status: 'done' }) }),
+    ]);
+  });
+});
+
+describe('deliverShopWebhook', () => {
+  it('runs the platform\'s attempt loop: sleeps the wait each attempt asks for and stops when the delivery is over', async () => {
+    const deliveryId = 'hook-x/9/clear';
+    scripted.set(deliveryId, [
+      { status: 'pending', statusCode: 500, nextAttemptInMs: 50 },
+      { status: 'pending', statusCode: null, nextAttemptInMs: 50 },
+      { status: 'failed', statusCode: null, nextAttemptInMs: null },
+    ]);
+    const result = await temporal.client().workflow.execute<typeof deliverShopWebhook>('deliverShopWebhook', {
+      taskQueue,
+      workflowId: `test/${randomUUID()}`,
+      args: [{ shopId, orderId: 9, source: 'clear', webhookId: 'hook-x', type: 'order_cleared', eventId: randomUUID(), occurredAt: new Date().toISOString() }],
+    });
+    expect(result).toEqual({ deliveryId, status: 'failed' });
+    expect(attempts.get(deliveryId)).toBe(3);
+  });
+});
