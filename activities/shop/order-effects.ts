@@ -95,7 +95,8 @@ export function orderEffectActivities({ orm, now = () => new Date(), mailEndpoin
         const { order, items } = await facts(em, input.orderId);
         await integrations.analytics.purchase({
           transactionId: `${input.shopId}:${order.ordinalNumber}`,
-          clientId: order.uuid,
+          // Not the order's uuid: that is the secret cart key.
+          clientId: `${input.shopId}.${order.id}`,
           currency: order.currency,
           value: order.total,
           items: items.map((i) => ({ item_id: i.sku || String(i.productId ?? i.id), item_name: i.name, price: i.unitPrice, quantity: i.quantity })),
@@ -140,7 +141,7 @@ export function orderEffectActivities({ orm, now = () => new Date(), mailEndpoin
         if (existing && existing.status !== 'failed') return done(`mail to ${existing.to} ${existing.status}`);
         const message = {
           id: mailKey,
-          messageId: `<${order.uuid}.${input.source.replace(':', '-')}@shop>`,
+          messageId: `<shop-${order.id}.${input.source.replace(':', '-')}.${input.shopId}@shop>`,
           from: { address: sender?.email ?? 'no-reply@shop.invalid', name: sender?.name ?? '' },
           replyTo: null,
           to: order.email,

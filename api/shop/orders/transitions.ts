@@ -5,6 +5,7 @@ import { changeOrderStatus, clearOrder, clearRefusal } from '../../../db/reposit
 import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
 import { clearOrderWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
+import { startOnceOn } from '../../shared/start-once.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
@@ -38,11 +39,7 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
   const tags = ['shop: orders'];
   const config = { scope: 'write_data' } as const;
 
-  const startOnce = async (type: 'clearOrder' | 'changeOrderStatus', workflowId: string, args: unknown[]) => {
-    await app.temporal.workflow.start(type, { taskQueue, workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE' }).catch((error: unknown) => {
-      if ((error as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
-    });
-  };
+  const startOnce = startOnceOn(app.temporal, taskQueue);
 
   app.patch(
     '/orders/:id/status',
@@ -62,8 +59,11 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
       const statusId = request.body.order_status_id;
       if (!(await findOrderDetail(request.em, orderId))) throw notFound('order');
       if (!(await request.em.count(OrderStatus, { id: statusId }))) throw unprocessable({ order_status_id: ['is not an order status of this shop'] });
-      const changeId = await changeOrderStatus(request.em, shopId, orderId, statusId);
-      if (changeId !== null) {
+      // Also when the status was set already: the change's workflow is started again, a no-op when
+      // it ran, so a crash between the change and its first start heals on the client's retry.
+      const change = await changeOrderStatus(request.em, shopId, orderId, statusId);
+      if (change) {
+        const { changeId } = change;
         await startOnce('changeOrderStatus', orderStatusWorkflowId({ shopId, orderId, changeId }), [{ shopId, orderId, changeId, statusId }]);
       }
       request.em.clear();
@@ -90,7 +90,12 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
       if (!cleared) {
         const refusal = await clearRefusal(request.em, shopId, orderId);
         if (refusal === 'missing') throw notFound('order');
-        if (refusal === 'paid') throw new HttpError(422, 'Already Cleared', { error: 'Already Cleared', message: 'the order is already paid' });
+        if (refusal === 'paid') {
+          // Joins (or re-runs, a no-op) the clearing workflow, so effects lost to a crash after the
+          // clearing committed are started by the retry.
+          await startOnce('clearOrder', clearOrderWorkflowId({ shopId, orderId }), [{ shopId, orderId }]);
+          throw new HttpError(422, 'Already Cleared', { error: 'Already Cleared', message: 'the order is already paid' });
+        }
         if (refusal === 'zero') throw new HttpError(422, 'Nothing to clear', { error: 'Nothing to clear', message: 'the order total is zero: no clearing is needed' });
         throw new HttpError(422, 'Not clearable', { error: 'Not clearable', message: 'only a placed order can be cleared' });
       }

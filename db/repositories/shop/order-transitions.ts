@@ -32,20 +32,35 @@ export async function clearRefusal(em: EntityManager, shopId: string, orderId: n
   return 'not_placed';
 }
 
+export interface StatusChange {
+  /** The change's id: the key of its workflow. */
+  changeId: number;
+  /** False when the order already had the status: `changeId` is then the change that set it (null if none did). */
+  changed: boolean;
+}
+
 /**
- * Sets an order's status and records the change, in one transaction with the order row locked:
- * null when the order already has that status (a repeated PATCH changes nothing and starts
- * nothing), else the change's id, the key of its workflow.
+ * Sets an order's status and records the change, in one transaction with the order row locked.
+ * When the order already has that status nothing changes, and the answer names the change that
+ * set it, so the caller can start that change's workflow again (a no-op when it ran) and a crash
+ * between the first commit and its workflow start heals on the client's retry.
  */
-export async function changeOrderStatus(em: EntityManager, shopId: string, orderId: number, statusId: number): Promise<number | null> {
+export async function changeOrderStatus(em: EntityManager, shopId: string, orderId: number, statusId: number): Promise<StatusChange | null> {
   return em.transactional(async (tx) => {
-        const [order] = await tx.execute<{ order_status_id: number }[]>('select order_status_id from shop_orders where shop_id = ? and id = ? for update', [shopId, orderId]);
-    if (!order || order.order_status_id === statusId) return null;
-    await tx.execute('update shop_orders set order_status_id = ?, updated_at = now() where id = ?', [statusId, orderId]);
+    const [order] = await tx.execute<{ order_status_id: number }[]>('select order_status_id from shop_orders where shop_id = ? and id = ? for update', [shopId, orderId]);
+    if (!order) return null;
+    if (order.order_status_id === statusId) {
+      const [last] = await tx.execute<{ id: number; to_status_id: number }[]>(
+        'select id, to_status_id from shop_order_status_changes where shop_id = ? and order_id = ? order by id desc limit 1',
+        [shopId, orderId],
+      );
+      return last && last.to_status_id === statusId ? { changeId: last.id, changed: false } : null;
+    }
+    await tx.execute('update shop_orders set order_status_id = ?, updated_at = now() where shop_id = ? and id = ?', [statusId, shopId, orderId]);
     const [change] = await tx.execute<{ id: number }[]>(
       'insert into shop_order_status_changes (shop_id, order_id, from_status_id, to_status_id, at) values (?, ?, ?, ?, now()) returning id',
       [shopId, orderId, order.order_status_id, statusId],
     );
-    return change!.id;
+    return { changeId: change!.id, changed: true };
   });
 }

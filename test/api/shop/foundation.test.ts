@@ -67,9 +67,9 @@ describe('shop API keys', () => {
   });
 
   it('a platform API key is a 401 on a shop path', async () => {
-    const platform = await adminPost(stack.app, '/admin/v1/platforms', { subdomain: `p-${Date.now()}`, title: 'P' }).catch(() => null);
-    const token = platform?.api_key ?? 'ak_none';
-    expect((await get('/api/v1/delivery_types', token)).statusCode).toBe(401);
+    const platform = await adminPost(stack.app, '/admin/v1/platforms', { subdomain: `p-${Date.now()}`, title: 'P' });
+    expect((await get('/api/courses', platform.api_key)).statusCode).toBe(200);
+    expect((await get('/api/v1/delivery_types', platform.api_key)).statusCode).toBe(401);
   });
 
   it('reads need scope read: every other single-scope key gets 403 {error}', async () => {

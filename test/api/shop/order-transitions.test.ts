@@ -69,6 +69,16 @@ describe('PATCH /api/v1/orders/:id/clear', () => {
     expect(await workflowIds(id)).toEqual([`shop/${shop.id}/order/${id}/clear`]);
   });
 
+  it('starts the clearing workflow on a retry when a crash lost its first start (the order paid, no workflow)', async () => {
+    const id = await placeOrder();
+    await stack.orm.em.fork().getConnection().execute("update shop_orders set paid = true, paid_at = now(), cleared_at = now() where id = ?", [id]);
+    expect(await workflowIds(id)).toEqual([]);
+    const retry = await patch(`/api/v1/orders/${id}/clear`);
+    expect(retry.statusCode).toBe(422);
+    expect(retry.json().error).toBe('Already Cleared');
+    expect(await workflowIds(id)).toEqual([`shop/${shop.id}/order/${id}/clear`]);
+  });
+
   it('answers 404 for another shop\'s order and 403 without write_data', async () => {
     const id = await placeOrder();
     expect((await patch(`/api/v1/orders/${id}/clear`, undefined, other.key)).statusCode).toBe(404);
@@ -98,6 +108,20 @@ describe('PATCH /api/v1/orders/:id/status', () => {
     const sent = shop.statuses.Sent!;
     await Promise.all([patch(`/api/v1/orders/${id}/status`, { order_status_id: sent }), patch(`/api/v1/orders/${id}/status`, { order_status_id: sent })]);
     expect(await workflowIds(id)).toHaveLength(1);
+  });
+
+  it('starts the change\'s workflow on a retry when a crash lost its first start', async () => {
+    const id = await placeOrder();
+    const sent = shop.statuses.Sent!;
+    const connection = stack.orm.em.fork().getConnection();
+    await connection.execute('update shop_orders set order_status_id = ? where id = ?', [sent, id]);
+    const [change] = await connection.execute(
+      'insert into shop_order_status_changes (shop_id, order_id, from_status_id, to_status_id, at) values (?, ?, ?, ?, now()) returning id',
+      [shop.id, id, shop.statuses.New, sent],
+    );
+    expect(await workflowIds(id)).toEqual([]);
+    expect((await patch(`/api/v1/orders/${id}/status`, { order_status_id: sent })).statusCode).toBe(200);
+    expect(await workflowIds(id)).toEqual([`shop/${shop.id}/order/${id}/status/${change.id}`]);
   });
 
   it('answers 422 naming order_status_id for a status of another shop or none, 404 for another shop\'s order', async () => {
