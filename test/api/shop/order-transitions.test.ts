@@ -121,7 +121,7 @@ describe('PATCH /api/v1/orders/:id/status', () => {
     );
     expect(await workflowIds(id)).toEqual([]);
     expect((await patch(`/api/v1/orders/${id}/status`, { order_status_id: sent })).statusCode).toBe(200);
-    expect(await workflowIds(id)).toEqual([`shop/${shop.id}/order/${id}/status/${change.id}`]);
+    expect(await workflowIds(id)).toEqual([`shop/${shop.id}/order/${id}/status/${change!.id}`]);
   });
 
   it('answers 422 naming order_status_id for a status of another shop or none, 404 for another shop\'s order', async () => {
