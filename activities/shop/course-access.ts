@@ -52,6 +52,9 @@ export function shopCourseAccessActivities({ orm }: ActivityDeps) {
       const contents = accessOrderContents(lines, known);
       if (contents.length === 0) return { outcome: skipped('no course of this order is on the linked platform') };
       const order = await orderOf(em, input.orderId);
+      // A cancel that ran before this clearing effect found no access order to cancel: never
+      // grant for an order that is canceled or returned by now.
+      if (withdrawsCourseAccess(order.orderStatus.getEntity().kind)) return { outcome: skipped('the order is canceled or returned') };
       const externalId = accessOrderExternalId(input.shopId, order.ordinalNumber);
       const { order: registered } = await registerOrder(em, platformId, {
         email: normalizeEmail(order.email),

@@ -1,3 +1,4 @@
+import { createActivities } from '../../../activities/index.ts';
 /**
  * Issue 14 end to end: a course sold in the shop grants access on the linked course platform.
  * From a shop order to visible lessons, the cancellation, and a shop of another platform.
@@ -134,6 +135,15 @@ describe('a cleared shop order of a course product', () => {
     const byCourse = Object.fromEntries(participant.courses.map((c: any) => [c.course_id, c]));
     expect(byCourse[basics.id]).toMatchObject({ active: true, access_level: 0 });
     expect(byCourse[masterclass.id]).toMatchObject({ active: false, visible_lesson_ids: [] });
+  });
+
+  it('grants nothing when the order is canceled by the time the clearing effect runs (a cancel that ran first found nothing)', async () => {
+    const order = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: uniqueEmail('race'), items: [{ product_id: productId }] });
+    await e2e.stack.orm.em.fork().getConnection().execute('update shop_orders set paid = true, order_status_id = ? where id = ?', [shop.statuses.Canceled, order.id]);
+    const activities = createActivities({ orm: e2e.stack.orm, platformUrlTemplate: 'https://{subdomain}.test.local' });
+    const step = await activities.registerCourseAccessOrder({ shopId: shop.id, orderId: order.id, source: 'clear' });
+    expect(step).toEqual({ outcome: { status: 'skipped', detail: 'the order is canceled or returned' } });
+    expect(await accessOrderOf(platform.id, `shop-${shop.id}-${order.ordinal_number}`)).toBeUndefined();
   });
 
   it('a status that is neither canceled nor returned leaves the access order alone', async () => {
