@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { hasExited, lineSplitter, signalGroup, waitForExit, withParentDeathSignal } from '../../scripts/stack/lifecycle.ts';
+import { secretsKeyFrom } from '../../db/secret-box.ts';
 import { PLATFORM_URL_TEMPLATE } from './stack.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,6 +29,9 @@ export function spawnWorkerProcess({ taskQueue, readyTimeoutMs = 60_000, env: ex
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: taskQueue,
     PLATFORM_URL_TEMPLATE,
+    // The key the test process's app seals with (its per-process key), so this worker opens what
+    // that app sealed (webhook and provider secrets).
+    SECRETS_KEY: secretsKeyFrom(undefined, () => undefined).toString('base64'),
     ...extraEnv,
   };
   // The test runner's own loader options are not the worker's business.
