@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IProduct } from '../../../db/entities/shop/index.ts';
-import { activeDeliveryType, activePaymentType, findOrderDetail, insertOrder, newOrderStatus, productsForCart } from '../../../db/repositories/shop/orders.ts';
+import { activeDeliveryType, activePaymentType, findOrderDetail, insertOrder, newOrderStatus, ProductsUnavailable, productsForCart } from '../../../db/repositories/shop/orders.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
 import { priceCart, type CartContext, type PricedCart, type ProductSnapshot } from '../../../domain/shop/pricing.ts';
 import { codeForCheckout, DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
@@ -162,6 +162,13 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       }).catch((error: unknown) => {
         // A limit reached by a concurrent order: the transaction rolled back, nothing is stored.
         if (error instanceof DiscountCodeRefused) throw unprocessable({ discount_code: [error.message] });
+        if (error instanceof ProductsUnavailable) {
+          const errors = fieldErrorMap();
+          body.items.forEach((item, index) => {
+            if (error.productIds.includes(item.product_id)) errors[`items.${index}.product_id`] = ['is no longer available (removed, hidden or inactive)'];
+          });
+          throw unprocessable(errors);
+        }
         throw error;
       });
       const placed = await findOrderDetail(request.em, orderId);

@@ -11,8 +11,7 @@ import {
   existingIds,
   findProduct,
   listProducts,
-  productHasOrders,
-  removeProduct,
+  deleteOrHideProduct,
   unusedFiles,
 } from '../../../db/repositories/shop/products.ts';
 import { cloneName, minimalPriceProblem, pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
@@ -174,13 +173,9 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       const { em } = request;
       const product = await productOr404(em, request.params.id);
       const { id } = product;
-      if (await productHasOrders(em, id)) {
-        product.hidden = true;
-        await em.flush();
-        return { data: { id, deleted: false, hidden: true, message: 'the product has orders, so it was hidden instead of deleted' } };
-      }
-      const removed = await em.transactional((tx) => removeProduct(tx, product));
-      await Promise.all(removed.map((file) => storage.delete(file.storageKey)));
+      const outcome = await deleteOrHideProduct(em, shopKeyOf(request).shopId, product);
+      if (outcome.hidden) return { data: { id, deleted: false, hidden: true, message: 'the product has orders, so it was hidden instead of deleted' } };
+      await Promise.all(outcome.removedFiles.map((file) => storage.delete(file.storageKey)));
       return { data: { id, deleted: true, hidden: false } };
     },
   );

@@ -48,6 +48,13 @@ export interface NewOrder {
   discount?: { id: number; code: string; perCustomerLimit: number | null } | null;
 }
 
+/** Products of the cart that were removed, hidden or switched off while the order was priced. */
+export class ProductsUnavailable extends Error {
+  constructor(readonly productIds: number[]) {
+    super(`products ${productIds.join(', ')} are no longer available`);
+  }
+}
+
 /**
  * Stores a priced order. The shop's counter is taken with `UPDATE ... RETURNING` in the same
  * transaction as the insert: the row lock makes concurrent placements wait for each other, so no
@@ -58,6 +65,18 @@ export async function insertOrder(em: EntityManager, input: NewOrder): Promise<n
     // tx.execute, not tx.getConnection().execute: only the former runs inside the transaction.
     const [counter] = await tx.execute<{ n: number }[]>('update shops set next_ordinal_number = next_ordinal_number + 1 where id = ? returning next_ordinal_number - 1 as n', [input.shopId]);
     const { cart, discount } = input;
+    // The products stay as priced until this order is stored: a concurrent DELETE (which locks the
+    // product FOR UPDATE and checks for orders after) waits, then finds this order and hides the
+    // product; a product removed, hidden or switched off in the meantime refuses the placement.
+    const productIds = [...new Set(cart.lines.map((line) => line.productId))];
+    const available = await tx.execute<{ id: number }[]>(
+      `select id from shop_products where shop_id = ? and id in (${productIds.map(() => '?').join(', ')}) and active and not hidden for share`,
+      [input.shopId, ...productIds],
+    );
+    if (available.length !== productIds.length) {
+      const gone = productIds.filter((id) => !available.some((row) => row.id === id));
+      throw new ProductsUnavailable(gone);
+    }
     if (discount) {
       const refused = await countCodeUse(tx, input.shopId, discount.id, input.email, discount.perCustomerLimit);
       if (refused) throw new DiscountCodeRefused(refused);

@@ -3,7 +3,7 @@
  * products (deleted while orders point at them) are outside every read here.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DeliveryType, ElectronicContent, OrderItem, PaymentType, Product, ProductCategory, ShopFile, type IProduct, type IShopFile } from '../../entities/shop/index.ts';
+import { DeliveryType, ElectronicContent, PaymentType, Product, ProductCategory, ShopFile, type IProduct, type IShopFile } from '../../entities/shop/index.ts';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
 import type { ListWindow } from './reference.ts';
 
@@ -55,10 +55,6 @@ export async function existingIds(em: EntityManager, list: ShopList, ids: readon
   return new Set(rows.map((row) => row.id));
 }
 
-export async function productHasOrders(em: EntityManager, productId: number): Promise<boolean> {
-  return (await em.count(OrderItem, { productId })) > 0;
-}
-
 /** A file row for bytes already put in the storage. */
 export function addShopFile(em: EntityManager, shopId: string, file: { storageKey: string; filename: string; contentType: string; byteSize: number }): IShopFile {
   return em.create(ShopFile, { shop: shopId, ...file });
@@ -74,6 +70,23 @@ export async function unusedFiles(em: EntityManager, candidates: readonly IShopF
   ]);
   const used = new Set([...photos.map((p) => p.photo?.id), ...contents.map((c) => c.file.id)]);
   return candidates.filter((file) => !used.has(file.id));
+}
+
+/**
+ * DELETE of a product, in one transaction with the product row locked (FOR UPDATE): a placement
+ * holding it (FOR SHARE, db/repositories/shop/orders.ts) commits first, so the check for order
+ * lines sees every order and a product with orders is hidden, never removed under an order.
+ */
+export async function deleteOrHideProduct(em: EntityManager, shopId: string, product: IProduct): Promise<{ hidden: true } | { hidden: false; removedFiles: IShopFile[] }> {
+  return em.transactional(async (tx) => {
+    await tx.execute('select id from shop_products where shop_id = ? and id = ? for update', [shopId, product.id]);
+    const [lines] = await tx.execute<{ n: number }[]>('select count(*)::int as n from shop_order_items where shop_id = ? and product_id = ?', [shopId, product.id]);
+    if (lines!.n > 0) {
+      await tx.execute('update shop_products set hidden = true, updated_at = now() where shop_id = ? and id = ?', [shopId, product.id]);
+      return { hidden: true as const };
+    }
+    return { hidden: false as const, removedFiles: await removeProduct(tx, product) };
+  });
 }
 
 /**
