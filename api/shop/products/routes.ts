@@ -12,6 +12,7 @@ import {
   findProduct,
   listProducts,
   deleteOrHideProduct,
+  lockFiles,
   unusedFiles,
 } from '../../../db/repositories/shop/products.ts';
 import { cloneName, minimalPriceProblem, pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
@@ -86,10 +87,12 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   /** Drops rows of files nothing uses any more, then (after the commit) their bytes. */
   const discardUnused = async (em: EntityManager, candidates: IShopFile[]) => {
-    const unused = await unusedFiles(em, candidates);
-    if (unused.length === 0) return;
-    em.remove(unused);
-    await em.flush();
+    // Under the files' row locks: a clone pointing at one of them commits first or sees it gone.
+    const unused = await em.transactional(async (tx) => {
+      const found = await unusedFiles(tx, await lockFiles(tx, candidates.map((file) => file.id), 'update'));
+      tx.remove(found);
+      return found;
+    });
     await Promise.all(unused.map((file) => storage.delete(file.storageKey)));
   };
 
@@ -188,17 +191,22 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       const source = await productOr404(em, request.params.id);
       const clone = await em.transactional(async (tx) => {
         const settings = Object.fromEntries(Object.values(PRODUCT_FIELD_PROPERTIES).map((property) => [property, source[property]]));
+        // The shared files locked (FOR SHARE) so a concurrent release cannot remove one under the copy.
+        const contents = await contentsOf(tx, source.id);
+        const files = new Set(
+          (await lockFiles(tx, [...(source.photo ? [source.photo.id] : []), ...contents.map((content) => content.file.id)], 'share')).map((file) => file.id),
+        );
         const copy = tx.create(Product, {
           ...settings,
           shop: source.shop,
-          photo: source.photo,
+          photo: source.photo && files.has(source.photo.id) ? source.photo : null,
           deliveryTypeIds: [...source.deliveryTypeIds],
           paymentTypeIds: [...source.paymentTypeIds],
           productCategoryIds: [...source.productCategoryIds],
           name: cloneName(source.name, request.body?.name),
           active: request.body?.active ?? false,
         } as RequiredEntityData<IProduct>);
-        for (const content of await contentsOf(tx, source.id)) {
+        for (const content of contents.filter((c) => files.has(c.file.id))) {
           tx.create(ElectronicContent, {
             shop: content.shop,
             product: copy,

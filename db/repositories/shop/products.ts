@@ -2,6 +2,7 @@
  * Products of one shop (the request's entity manager is scoped to it by the shop filter). Hidden
  * products (deleted while orders point at them) are outside every read here.
  */
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeliveryType, ElectronicContent, PaymentType, Product, ProductCategory, ShopFile, type IProduct, type IShopFile } from '../../entities/shop/index.ts';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
@@ -58,6 +59,17 @@ export async function existingIds(em: EntityManager, list: ShopList, ids: readon
 /** A file row for bytes already put in the storage. */
 export function addShopFile(em: EntityManager, shopId: string, file: { storageKey: string; filename: string; contentType: string; byteSize: number }): IShopFile {
   return em.create(ShopFile, { shop: shopId, ...file });
+}
+
+/**
+ * Locks file rows until the transaction ends (`share`: a clone about to point at them; `update`:
+ * about to remove them when unused), so a clone and a release never cross. Rows already gone are
+ * left out of the answer.
+ */
+export function lockFiles(em: EntityManager, ids: readonly string[], mode: 'share' | 'update'): Promise<IShopFile[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  const lockMode = mode === 'update' ? LockMode.PESSIMISTIC_WRITE : LockMode.PESSIMISTIC_READ;
+  return em.find(ShopFile, { id: { $in: [...ids] } }, { lockMode, refresh: true });
 }
 
 /** Files no product photo and no electronic content uses any more, among `candidates`. */
