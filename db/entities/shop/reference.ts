@@ -14,19 +14,21 @@ export const ProductCategory = defineEntity({
 });
 export type IProductCategory = InferEntity<typeof ProductCategory>;
 
+/** What delivery and payment types share: a named way the buyer chooses, with its gross price and VAT rate. */
+const checkoutMethod = () => ({
+  name: p.string(),
+  nameDisplayed: p.string(),
+  defaultPrice: p.decimal('string').precision(12).scale(2),
+  vatRate: p.integer().default(23),
+  active: p.boolean().default(true),
+  createdAt: p.datetime().onCreate(() => new Date()),
+});
+
 export const DeliveryType = defineEntity({
   name: 'DeliveryType',
   tableName: 'shop_delivery_types',
   indexes: [{ properties: ['shop'] }],
-  ...shopOwned({
-    name: p.string(),
-    nameDisplayed: p.string(),
-    defaultPrice: p.decimal('string').precision(12).scale(2),
-    vatRate: p.integer().default(23),
-    active: p.boolean().default(true),
-    domestic: p.boolean().default(true),
-    createdAt: p.datetime().onCreate(() => new Date()),
-  }),
+  ...shopOwned({ ...checkoutMethod(), domestic: p.boolean().default(true) }),
 });
 export type IDeliveryType = InferEntity<typeof DeliveryType>;
 
@@ -34,15 +36,7 @@ export const PaymentType = defineEntity({
   name: 'PaymentType',
   tableName: 'shop_payment_types',
   indexes: [{ properties: ['shop'] }],
-  ...shopOwned({
-    name: p.string(),
-    nameDisplayed: p.string(),
-    defaultPrice: p.decimal('string').precision(12).scale(2),
-    vatRate: p.integer().default(23),
-    cashOnDelivery: p.boolean().default(false),
-    active: p.boolean().default(true),
-    createdAt: p.datetime().onCreate(() => new Date()),
-  }),
+  ...shopOwned({ ...checkoutMethod(), cashOnDelivery: p.boolean().default(false) }),
 });
 export type IPaymentType = InferEntity<typeof PaymentType>;
 
