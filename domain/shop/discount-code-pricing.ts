@@ -17,32 +17,21 @@ import {
   ORDER_VALUE_TYPES,
   PER_PRODUCT_TYPES,
   PERCENTAGE_TYPES,
-  type DeliveryRelation,
-  type DiscountType,
-  type ProductRelation,
+  type DiscountSettings,
 } from './discount-rules.ts';
 import type { Adjustment } from './pricing.ts';
 
-/** What checkout needs of a code. */
-export interface CodeSnapshot {
+/** What checkout needs of a code: its settings (as a write checks them) and its state. */
+export interface CodeSnapshot extends DiscountSettings {
   id: number;
   code: string;
   caseSensitive: boolean;
-  discountType: DiscountType;
-  value: string | null;
   minimumAmount: string | null;
   usages: number;
   usagesLimit: number | null;
   /** Settled when the order is stored (it needs the customer's orders). */
   usagesPerCustomerLimit: number | null;
   active: boolean;
-  startDate: Date | null;
-  endDate: Date | null;
-  relationWithProducts: ProductRelation;
-  productIds: readonly number[];
-  productCategoryIds: readonly number[];
-  relationWithDeliveryTypes: DeliveryRelation;
-  deliveryTypeIds: readonly number[];
   /** The pool the code came from; an `activateOnDraw` pool's code counts only once drawn. */
   pool: { activateOnDraw: boolean } | null;
   drawnAt: Date | null;
