@@ -23,3 +23,8 @@ export function orderStatusWorkflowId(p: { shopId: string; orderId: number; chan
 export function shopWebhookDeliveryWorkflowId(p: { shopId: string; webhookId: string; orderId: number; source: string }): string {
   return `${shopPrefix(p.shopId)}/webhook/${p.webhookId}/order/${p.orderId}/${p.source.replace(':', '/')}`;
 }
+
+/** One renewal workflow per subscriber, continued-as-new per period (issue 12). */
+export function subscriberWorkflowId(p: { shopId: string; subscriberId: number }): string {
+  return `${shopPrefix(p.shopId)}/subscriber/${p.subscriberId}`;
+}
