@@ -8,6 +8,8 @@ import { OrderEffect, OrderStatusChange } from './order-effect.ts';
 import { DownloadCode } from './download-code.ts';
 import { DiscountCode, DiscountCodePool } from './discount-code.ts';
 import { ShopMail } from './shop-mail.ts';
+import { ProductSet, ProductSetItem } from './product-set.ts';
+import { ProductRecommendationGroup, ProductRecommendationItem } from './recommendation-group.ts';
 import { Shop, ShopApiKey } from './shop.ts';
 import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
 
@@ -17,6 +19,8 @@ export * from './order.ts';
 export * from './order-effect.ts';
 export * from './order-status.ts';
 export * from './product.ts';
+export * from './product-set.ts';
+export * from './recommendation-group.ts';
 export * from './reference.ts';
 export * from './shop-file.ts';
 export * from './shop-mail.ts';
@@ -27,4 +31,5 @@ export const shopEntities = [
   Shop, ShopApiKey, ProductCategory, DeliveryType, PaymentType, Sender, OrderStatus, ShopFile, Product, ElectronicContent, Order, OrderItem, OrderEffect, OrderStatusChange, DownloadCode, ShopMail,
   ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt,
   DiscountCodePool, DiscountCode,
+  ProductSet, ProductSetItem, ProductRecommendationGroup, ProductRecommendationItem,
 ];
