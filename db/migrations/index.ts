@@ -11,7 +11,10 @@ import { Migration20261123023535_ShopOrderEffects } from './Migration20261123023
 import { Migration20261123030710_CourseAccessLink } from './Migration20261123030710_CourseAccessLink.ts';
 import { Migration20261123030743_DiscountCodes } from './Migration20261123030743_DiscountCodes.ts';
 import { Migration20261123030737_ShopWebhooks } from './Migration20261123030737_ShopWebhooks.ts';
+import { Migration20261123044733_NewsletterSubscribers } from './Migration20261123044733_NewsletterSubscribers.ts';
 import { Migration20261123044802_ProductSetsAndUpsellGroups } from './Migration20261123044802_ProductSetsAndUpsellGroups.ts';
+import { Migration20261123044807_AutomaticDiscounts } from './Migration20261123044807_AutomaticDiscounts.ts';
+import { Migration20261123044829_SubscriptionPlansAndSubscribers } from './Migration20261123044829_SubscriptionPlansAndSubscribers.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -27,5 +30,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123030710_CourseAccessLink', class: Migration20261123030710_CourseAccessLink },
   { name: 'Migration20261123030743_DiscountCodes', class: Migration20261123030743_DiscountCodes },
   { name: 'Migration20261123030737_ShopWebhooks', class: Migration20261123030737_ShopWebhooks },
+  { name: 'Migration20261123044733_NewsletterSubscribers', class: Migration20261123044733_NewsletterSubscribers },
   { name: 'Migration20261123044802_ProductSetsAndUpsellGroups', class: Migration20261123044802_ProductSetsAndUpsellGroups },
+  { name: 'Migration20261123044807_AutomaticDiscounts', class: Migration20261123044807_AutomaticDiscounts },
+  { name: 'Migration20261123044829_SubscriptionPlansAndSubscribers', class: Migration20261123044829_SubscriptionPlansAndSubscribers },
 ];

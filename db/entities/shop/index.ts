@@ -7,14 +7,19 @@ import { ShopFile } from './shop-file.ts';
 import { OrderEffect, OrderStatusChange } from './order-effect.ts';
 import { DownloadCode } from './download-code.ts';
 import { DiscountCode, DiscountCodePool } from './discount-code.ts';
+import { AutomaticDiscount, ProductPriceChange } from './automatic-discount.ts';
 import { ShopMail } from './shop-mail.ts';
 import { ProductSet, ProductSetItem } from './product-set.ts';
 import { ProductRecommendationGroup, ProductRecommendationItem } from './recommendation-group.ts';
+import { NewsletterSubscriber } from './newsletter-subscriber.ts';
 import { Shop, ShopApiKey } from './shop.ts';
+import { Subscriber, SubscriberPeriod, SubscriptionPlan, SubscriptionPlanProduct } from './subscription.ts';
 import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
 
+export * from './automatic-discount.ts';
 export * from './discount-code.ts';
 export * from './download-code.ts';
+export * from './newsletter-subscriber.ts';
 export * from './order.ts';
 export * from './order-effect.ts';
 export * from './order-status.ts';
@@ -25,11 +30,15 @@ export * from './reference.ts';
 export * from './shop-file.ts';
 export * from './shop-mail.ts';
 export * from './shop.ts';
+export * from './subscription.ts';
 export * from './webhook.ts';
 
 export const shopEntities = [
   Shop, ShopApiKey, ProductCategory, DeliveryType, PaymentType, Sender, OrderStatus, ShopFile, Product, ElectronicContent, Order, OrderItem, OrderEffect, OrderStatusChange, DownloadCode, ShopMail,
   ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt,
   DiscountCodePool, DiscountCode,
+  AutomaticDiscount, ProductPriceChange,
   ProductSet, ProductSetItem, ProductRecommendationGroup, ProductRecommendationItem,
+  NewsletterSubscriber,
+  SubscriptionPlan, SubscriptionPlanProduct, Subscriber, SubscriberPeriod,
 ];
