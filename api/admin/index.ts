@@ -12,6 +12,7 @@ import { shopAdminRoutes } from './shops/routes.ts';
 import { shopEffectAdminRoutes } from './shops/effects.ts';
 import { shopWebhookAdminRoutes } from './shops/webhooks.ts';
 import { shopCoursePlatformAdminRoutes } from './shops/course-platform.ts';
+import { shopNewsletterAdminRoutes } from './shops/newsletter-subscribers.ts';
 
 /** The operator API (`/admin/v1`, DESIGN.md section 5): the panel's side, bearer-token protected. */
 export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (app, { adminToken }) => {
@@ -28,4 +29,5 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopOrderAdminRoutes);
   await app.register(shopCoursePlatformAdminRoutes);
   await app.register(shopDiscountPoolAdminRoutes);
+  await app.register(shopNewsletterAdminRoutes);
 };
