@@ -7,7 +7,12 @@ import { orderActivities } from './access/orders.ts';
 import { participantActivities } from './access/participants.ts';
 import { progressEventActivities } from './access/progress-events.ts';
 import { orderEffectActivities } from './shop/order-effects.ts';
+import { mailSequenceActivities } from './shop/mail-sequences.ts';
+import { clubWebhookActivities } from './shop/club-webhook.ts';
+import { automaticStatusActivities } from './shop/automatic-status.ts';
 import { shopCourseAccessActivities } from './shop/course-access.ts';
+import { timeLimitedDiscountActivities } from './shop/time-limited-discount.ts';
+import { subscriberRenewalActivities } from './shop/subscriber-renewal.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
 import { shopWebhookActivities } from './webhooks/shop.ts';
 
@@ -19,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...participantActivities(deps),
     ...webhookActivities(deps),
     ...shopWebhookActivities(deps),
+    ...clubWebhookActivities(deps),
     ...progressEventActivities(deps),
     ...courseAccessActivities(deps),
     ...audiobookAccessActivities(deps),
@@ -26,7 +32,11 @@ export function createActivities(deps: ActivityDeps) {
     ...courseMailActivities(deps),
     ...mailDeliveryActivities(deps),
     ...orderEffectActivities(deps),
+    ...mailSequenceActivities(deps),
+    ...automaticStatusActivities(deps),
     ...shopCourseAccessActivities(deps),
+    ...timeLimitedDiscountActivities(deps),
+    ...subscriberRenewalActivities(deps),
   };
 }
 

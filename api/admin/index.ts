@@ -13,6 +13,7 @@ import { shopEffectAdminRoutes } from './shops/effects.ts';
 import { shopWebhookAdminRoutes } from './shops/webhooks.ts';
 import { shopCoursePlatformAdminRoutes } from './shops/course-platform.ts';
 import { shopNewsletterAdminRoutes } from './shops/newsletter-subscribers.ts';
+import { shopEmailSequenceAdminRoutes } from './shops/email-sequences.ts';
 
 /** The operator API (`/admin/v1`, DESIGN.md section 5): the panel's side, bearer-token protected. */
 export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (app, { adminToken }) => {
@@ -30,4 +31,5 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopCoursePlatformAdminRoutes);
   await app.register(shopDiscountPoolAdminRoutes);
   await app.register(shopNewsletterAdminRoutes);
+  await app.register(shopEmailSequenceAdminRoutes);
 };

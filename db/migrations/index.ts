@@ -15,6 +15,9 @@ import { Migration20261123044733_NewsletterSubscribers } from './Migration202611
 import { Migration20261123044802_ProductSetsAndUpsellGroups } from './Migration20261123044802_ProductSetsAndUpsellGroups.ts';
 import { Migration20261123044807_AutomaticDiscounts } from './Migration20261123044807_AutomaticDiscounts.ts';
 import { Migration20261123044829_SubscriptionPlansAndSubscribers } from './Migration20261123044829_SubscriptionPlansAndSubscribers.ts';
+import { Migration20261123044956_ClubIntegration } from './Migration20261123044956_ClubIntegration.ts';
+import { Migration20261123045133_MailSequences } from './Migration20261123045133_MailSequences.ts';
+import { Migration20261123045420_SubscriberBilling } from './Migration20261123045420_SubscriberBilling.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +37,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123044802_ProductSetsAndUpsellGroups', class: Migration20261123044802_ProductSetsAndUpsellGroups },
   { name: 'Migration20261123044807_AutomaticDiscounts', class: Migration20261123044807_AutomaticDiscounts },
   { name: 'Migration20261123044829_SubscriptionPlansAndSubscribers', class: Migration20261123044829_SubscriptionPlansAndSubscribers },
+  { name: 'Migration20261123044956_ClubIntegration', class: Migration20261123044956_ClubIntegration },
+  { name: 'Migration20261123045133_MailSequences', class: Migration20261123045133_MailSequences },
+  { name: 'Migration20261123045420_SubscriberBilling', class: Migration20261123045420_SubscriberBilling },
 ];

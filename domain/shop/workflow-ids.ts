@@ -24,7 +24,31 @@ export function shopWebhookDeliveryWorkflowId(p: { shopId: string; webhookId: st
   return `${shopPrefix(p.shopId)}/webhook/${p.webhookId}/order/${p.orderId}/${p.source.replace(':', '/')}`;
 }
 
+/**
+ * The timer of one automatic status: the order reached its status by `source` (`clear` or
+ * `status:<change id>`, written `status/<change id>`), and `toStatusId` is due after the offset.
+ * One per transition and target status: a repeated start is rejected.
+ */
+export function automaticStatusWorkflowId(p: { shopId: string; orderId: number; source: string; toStatusId: number }): string {
+  return `${shopPrefix(p.shopId)}/order/${p.orderId}/auto-status/${p.source.replace(':', '/')}/to/${p.toStatusId}`;
+}
+
+/** The club webhook of an order at a status (an order status id): once per order and status, a repeated start is rejected. */
+export function clubWebhookWorkflowId(p: { shopId: string; orderId: number; statusId: number }): string {
+  return `${shopPrefix(p.shopId)}/order/${p.orderId}/club-webhook/at-status/${p.statusId}`;
+}
+
 /** One renewal workflow per subscriber, continued-as-new per period (issue 12). */
 export function subscriberWorkflowId(p: { shopId: string; subscriberId: number }): string {
   return `${shopPrefix(p.shopId)}/subscriber/${p.subscriberId}`;
+}
+
+/** The price schedule of one time-limited price-history discount: signalled on every change. */
+export function timeLimitedDiscountWorkflowId(p: { shopId: string; discountId: number }): string {
+  return `${shopPrefix(p.shopId)}/time-limited-discount/${p.discountId}`;
+}
+
+/** One run of a mail sequence per recipient (address lower case), ever: REJECT_DUPLICATE. */
+export function mailSequenceWorkflowId(p: { shopId: string; sequenceId: number; email: string }): string {
+  return `${shopPrefix(p.shopId)}/sequence/${p.sequenceId}/${p.email.trim().toLowerCase()}`;
 }

@@ -1,7 +1,10 @@
 import { statusSource } from '../../domain/shop/effects.ts';
 import { orderEffect } from '../shared/activity-proxies.ts';
+import { scheduleAutomaticStatuses } from './automatic-status.ts';
+import { notifyClub } from './club-webhook.ts';
 import { withdrawShopCourseAccess } from './course-access.ts';
-import { runEffect, skipEffect, type OrderRef } from './order-effects.ts';
+import { startOrderMailSequences } from './mail-sequence.ts';
+import { runEffect, type OrderRef } from './order-effects.ts';
 import { notifyShopWebhooks } from './webhooks.ts';
 
 export interface ChangeOrderStatusInput {
@@ -16,7 +19,7 @@ export interface ChangeOrderStatusInput {
  * Order: any -> the status set through `PATCH /orders/:id/status`, with the panel's side effects,
  * each its own activity recorded in the effect log: the status mail, the course access withdrawn
  * at a canceled or returned status, the shop webhooks subscribed to `order_status_changed`, then
- * the hook points of the club webhook and the mail sequences.
+ * the club webhook at its status, and the mail sequences the status starts.
  */
 export async function changeOrderStatus({ shopId, orderId, changeId, statusId }: ChangeOrderStatusInput): Promise<void> {
   const ref: OrderRef = { shopId, orderId, source: statusSource(changeId) };
@@ -24,7 +27,8 @@ export async function changeOrderStatus({ shopId, orderId, changeId, statusId }:
     runEffect(ref, 'status_mail', () => orderEffect.sendStatusMail({ ...ref, statusId })),
     withdrawShopCourseAccess(ref, statusId),
     notifyShopWebhooks(ref, 'order_status_changed'),
-    skipEffect(ref, 'club_webhook', 'no club integration at this status'),
-    skipEffect(ref, 'mail_sequence', 'no mail sequence starts at this status'),
+    notifyClub(ref, statusId),
+    startOrderMailSequences(ref, statusId),
+    scheduleAutomaticStatuses(ref),
   ]);
 }

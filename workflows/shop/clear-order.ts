@@ -1,6 +1,10 @@
 import { orderEffect } from '../shared/activity-proxies.ts';
+import { scheduleAutomaticStatuses } from './automatic-status.ts';
+import { notifyClub } from './club-webhook.ts';
 import { grantShopCourseAccess } from './course-access.ts';
-import { runEffect, skipEffect, type OrderRef } from './order-effects.ts';
+import { startOrderMailSequences } from './mail-sequence.ts';
+import { runEffect, type OrderRef } from './order-effects.ts';
+import { activateSubscriptions } from './subscription-effect.ts';
 import { notifyShopWebhooks } from './webhooks.ts';
 
 export interface ClearOrderInput {
@@ -19,13 +23,14 @@ export interface ClearOrderInput {
 export async function clearOrder({ shopId, orderId }: ClearOrderInput): Promise<void> {
   const ref: OrderRef = { shopId, orderId, source: 'clear' };
   await Promise.all([
-    // The webhooks go once the invoice is settled, so their body carries its number.
-    runEffect(ref, 'invoice', () => orderEffect.issueInvoice(ref)).then(() => notifyShopWebhooks(ref, 'order_cleared')),
+    // The webhooks (the club's too: clearing sets the Paid status) go once the invoice is settled, so their body carries its number.
+    runEffect(ref, 'invoice', () => orderEffect.issueInvoice(ref)).then(() => Promise.all([notifyShopWebhooks(ref, 'order_cleared'), notifyClub(ref, null)])),
     runEffect(ref, 'download_codes', () => orderEffect.createDownloadCodes(ref)),
     runEffect(ref, 'analytics_purchase', () => orderEffect.sendAnalyticsPurchase(ref)),
     runEffect(ref, 'marketing_tags', () => orderEffect.tagCustomer(ref)),
     grantShopCourseAccess(ref),
-    skipEffect(ref, 'mail_sequence', 'no mail sequence starts at the paid status'),
-    skipEffect(ref, 'subscription', 'no product of an automatic subscription plan'),
+    startOrderMailSequences(ref, null),
+    activateSubscriptions(ref),
+    scheduleAutomaticStatuses(ref),
   ]);
 }

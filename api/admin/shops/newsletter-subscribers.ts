@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sequencesForTrigger } from '../../../db/repositories/shop/mail-sequences.ts';
 import { signUpForNewsletter } from '../../../db/repositories/shop/newsletter-subscribers.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 
-const NewsletterSignUpBody = z.object({ email: z.email().max(254).transform((email) => email.trim().toLowerCase()) });
+const NewsletterSignUpBody = z.object({ email: z.string().trim().toLowerCase().pipe(z.email().max(254)).describe('stored trimmed and lower case') });
 const NewsletterSubscriberReply = z
   .object({ id: z.number(), email: z.string(), created_at: z.iso.datetime() })
   .meta({ id: 'OperatorNewsletterSubscriber' });
@@ -34,6 +35,13 @@ export const shopNewsletterAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const { subscriber, created } = await signUpForNewsletter(request.em, shop.id, request.body.email);
+      // Also on a repeated sign-up: a run is started once per sequence and address, so this only
+      // completes what a first attempt may have left unstarted.
+      const trigger = { kind: 'newsletter' } as const;
+      const triggeredAt = new Date().toISOString();
+      for (const sequence of await sequencesForTrigger(request.em, trigger)) {
+        await app.workflows.mailSequence({ shopId: shop.id, sequenceId: sequence.id, email: subscriber.email, trigger, triggeredAt });
+      }
       return reply.code(created ? 201 : 200).send({ data: { id: subscriber.id, email: subscriber.email, created_at: subscriber.createdAt.toISOString() } });
     },
   );

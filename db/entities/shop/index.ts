@@ -12,13 +12,18 @@ import { ShopMail } from './shop-mail.ts';
 import { ProductSet, ProductSetItem } from './product-set.ts';
 import { ProductRecommendationGroup, ProductRecommendationItem } from './recommendation-group.ts';
 import { NewsletterSubscriber } from './newsletter-subscriber.ts';
+import { MailSequence, MailSequenceItem } from './mail-sequence.ts';
 import { Shop, ShopApiKey } from './shop.ts';
 import { Subscriber, SubscriberPeriod, SubscriptionPlan, SubscriptionPlanProduct } from './subscription.ts';
+import { ShopPaymentGateway, SubscriberCharge } from './subscription-billing.ts';
 import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
+import { ClubIntegration, ClubProduct, ClubWebhookDelivery, ClubWebhookDeliveryAttempt } from './club.ts';
 
 export * from './automatic-discount.ts';
+export * from './club.ts';
 export * from './discount-code.ts';
 export * from './download-code.ts';
+export * from './mail-sequence.ts';
 export * from './newsletter-subscriber.ts';
 export * from './order.ts';
 export * from './order-effect.ts';
@@ -31,14 +36,18 @@ export * from './shop-file.ts';
 export * from './shop-mail.ts';
 export * from './shop.ts';
 export * from './subscription.ts';
+export * from './subscription-billing.ts';
 export * from './webhook.ts';
 
 export const shopEntities = [
   Shop, ShopApiKey, ProductCategory, DeliveryType, PaymentType, Sender, OrderStatus, ShopFile, Product, ElectronicContent, Order, OrderItem, OrderEffect, OrderStatusChange, DownloadCode, ShopMail,
   ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt,
+  ClubIntegration, ClubProduct, ClubWebhookDelivery, ClubWebhookDeliveryAttempt,
   DiscountCodePool, DiscountCode,
   AutomaticDiscount, ProductPriceChange,
   ProductSet, ProductSetItem, ProductRecommendationGroup, ProductRecommendationItem,
   NewsletterSubscriber,
+  MailSequence, MailSequenceItem,
   SubscriptionPlan, SubscriptionPlanProduct, Subscriber, SubscriberPeriod,
+  ShopPaymentGateway, SubscriberCharge,
 ];

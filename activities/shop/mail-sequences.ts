@@ -1,0 +1,109 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { MailSequence, MailSequenceItem, OrderStatus, Sender, Shop } from '../../db/entities/shop/index.ts';
+import { hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
+import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { recipientCode } from '../../db/repositories/shop/recipient-codes.ts';
+import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
+import { orderStartsSequence, sendInstant, triggerStillSet, type SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
+import { fillTags, orderMailTags } from '../../domain/shop/mail-tags.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import { sendShopMailOnce } from './shop-mail-send.ts';
+
+/** One recipient's run of one sequence (workflows/shop/mail-sequence.ts). */
+export interface MailSequenceRun {
+  shopId: string;
+  sequenceId: number;
+  /** Lower case. */
+  email: string;
+  trigger: SequenceTrigger;
+  /** When the trigger happened (ISO 8601): the offsets count from it. */
+  triggeredAt: string;
+}
+
+export interface PlannedMessage {
+  itemId: number;
+  /** ISO 8601. */
+  sendAt: string;
+}
+
+/** What a send did: `sent` (now or before), `stopped` (sequence off or trigger removed: no more messages), `skipped` (the message was removed). */
+export type SequenceSendOutcome = 'sent' | 'stopped' | 'skipped';
+
+/** The shop's mail sequences at run time: which start on a trigger, when each message goes, and each send. */
+export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps) {
+  return {
+    /**
+     * The sequences an order reaching `statusId` (null: the shop's Paid status) starts (status, product and code narrowing,
+     * `only_first_purchase`), and the buyer's address.
+     */
+    async orderMailSequences({ shopId, orderId, statusId: reached }: { shopId: string; orderId: number; statusId: number | null }): Promise<{ email: string; statusId: number; sequenceIds: number[] }> {
+      const em = shopEm(orm, shopId);
+      const facts = await loadOrderFacts(em, orderId);
+      if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
+      const email = facts.order.email.trim().toLowerCase();
+      const statusId = reached ?? (await em.findOneOrFail(OrderStatus, { kind: 'PaidDefaultOrderStatus' })).id;
+      const candidates = await sequencesForTrigger(em, { kind: 'order_status', statusId, orderId });
+      if (candidates.length === 0) return { email, statusId, sequenceIds: [] };
+      const orderFacts = {
+        statusId,
+        productIds: facts.items.flatMap((item) => (item.productId == null ? [] : [item.productId])),
+        discountCodeId: facts.order.discountCodeId ?? null,
+        firstPurchase: !(await hasEarlierOrder(em, shopId, email, orderId)),
+      };
+      const sequenceIds = candidates.filter((s) => orderStartsSequence({ triggers: triggersOf(s), onlyFirstPurchase: s.onlyFirstPurchase }, orderFacts)).map((s) => s.id);
+      return { email, statusId, sequenceIds };
+    },
+
+    /** The active sequences a newsletter sign-up or a first entry into a subscription plan starts. */
+    async triggeredMailSequences({ shopId, trigger }: { shopId: string; trigger: SequenceTrigger }): Promise<number[]> {
+      return (await sequencesForTrigger(shopEm(orm, shopId), trigger)).map((s) => s.id);
+    },
+
+    /** When each message of the sequence goes for a run, in sending order (the shop's zone and `sending_time` for days). */
+    async planMailSequence(run: MailSequenceRun): Promise<PlannedMessage[]> {
+      const em = shopEm(orm, run.shopId);
+      const sequence = await em.findOne(MailSequence, run.sequenceId);
+      if (!sequence) return [];
+      const [shop, items] = await Promise.all([em.findOneOrFail(Shop, run.shopId), em.find(MailSequenceItem, { sequence: sequence.id }, { orderBy: { position: 'asc', id: 'asc' } })]);
+      const triggeredAt = new Date(run.triggeredAt);
+      return items
+        .map((item) => ({ itemId: item.id, sendAt: sendInstant(triggeredAt, item, sequence.sendingTime, shop.timeZone).toISOString() }))
+        .sort((a, b) => a.sendAt.localeCompare(b.sendAt));
+    },
+
+    /**
+     * Sends one message of a run, once: re-checks that the sequence is on and still has the
+     * trigger that started the run (else `stopped`), fills the tags (`{{EMAIL}}`, the order's tags
+     * for an order trigger, `{{KOD_RABATOWY}}` with the recipient's own code when enabled) and
+     * records it in the shop's mail log under `sequence/<id>/<email>/item/<item id>`.
+     */
+    async sendMailSequenceItem(run: MailSequenceRun & { itemId: number }): Promise<SequenceSendOutcome> {
+      const em = shopEm(orm, run.shopId);
+      const key = `sequence/${run.sequenceId}/${run.email}/item/${run.itemId}`;
+      const sequence = await em.findOne(MailSequence, run.sequenceId);
+      if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), run.trigger)) return 'stopped';
+      const item = await em.findOne(MailSequenceItem, { id: run.itemId, sequence: sequence.id });
+      if (!item) return 'skipped';
+      const sender = sequence.senderId ? await em.findOne(Sender, sequence.senderId) : null;
+      const order = run.trigger.kind === 'order_status' ? await loadOrderFacts(em, run.trigger.orderId) : null;
+      const tags = {
+        ...orderMailTags(null),
+        ...(order && { NUMER_ZAMOWIENIA: String(order.order.ordinalNumber), KWOTA: `${order.order.total} ${order.order.currency}`, STATUS: order.status.name }),
+        EMAIL: run.email,
+        KOD_RABATOWY: sequence.recipientDiscountCode.enabled ? await recipientCode(em, run.shopId, sequence.id, run.email, sequence.recipientDiscountCode, now()) : '',
+      };
+      await sendShopMailOnce(em, mailEndpoints, now(), {
+        shopId: run.shopId,
+        key,
+        kind: 'sequence',
+        messageId: `<shop-sequence-${sequence.id}.${item.id}.${Buffer.from(run.email).toString('hex')}.${run.shopId}@shop>`,
+        from: { address: sender?.email ?? 'no-reply@shop.invalid', name: sender?.name ?? '' },
+        to: run.email,
+        subject: fillTags(item.subject, tags),
+        html: fillTags(item.content, tags),
+      });
+      return 'sent';
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { createMailSequence, shopHas } from '../../../db/repositories/shop/mail-sequences.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { AS_SENT_422, unprocessable, validationErrorHandler } from '../../shared/validation-errors.ts';
+import { CreateSequenceBody, SequenceReply } from '../../shop/configuration/email-sequences/schemas.ts';
+import { sequenceReply } from '../../shop/configuration/email-sequences/serialize.ts';
+import { shopOf } from './routes.ts';
+import { ShopParams } from './schemas.ts';
+
+/**
+ * The panel's creation of a mail sequence (DESIGN.md section 8; the shop interface only reads and
+ * changes sequences, rule 1). It starts without triggers: nothing is sent until a PATCH sets one.
+ */
+export const shopEmailSequenceAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.setErrorHandler(validationErrorHandler(AS_SENT_422));
+
+  app.post(
+    '/shops/:shop_id/email_sequences',
+    {
+      schema: {
+        tags: ['operator: shops'],
+        description: 'Creates a sequence with its messages in the order sent; `offset_unit` is `minutes`, `hours` or `days`. 201 with the sequence as `GET /api/v1/configuration/email_sequences/:id` returns it.',
+        params: ShopParams,
+        body: CreateSequenceBody,
+        response: { 201: data(SequenceReply), 404: ErrorBody, 422: ValidationErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const shop = await shopOf(request.em, request.params.shop_id);
+      const { name, sender_id: senderId = null, items } = request.body;
+      if (senderId !== null && !(await shopHas.sender(request.em, senderId))) throw unprocessable({ sender_id: ['is not a sender of this shop'] });
+      const created = await createMailSequence(request.em, shop.id, {
+        name,
+        senderId,
+        items: items.map((item) => ({ subject: item.email.subject, content: item.email.content, offsetAmount: item.offset_amount, offsetUnit: item.offset_unit })),
+      });
+      return reply.code(201).send({ data: sequenceReply(created, shop.timeZone) });
+    },
+  );
+};

@@ -1,0 +1,90 @@
+/**
+ * Mail sequences of one shop (the entity manager is scoped to it by the shop filter; raw SQL names
+ * the shop itself): reads with their items, the operator's creation, the id checks of a PATCH, and
+ * the sequences a trigger starts.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DiscountCode, MailSequence, MailSequenceItem, OrderStatus, Product, Sender, type IMailSequence, type IMailSequenceItem } from '../../entities/shop/index.ts';
+import { DEFAULT_RECIPIENT_CODE, type ItemTiming, type SequenceTrigger, type SequenceTriggers } from '../../../domain/shop/mail-sequence-rules.ts';
+import type { ListWindow } from './reference.ts';
+
+/** The stored trigger columns as the rules see them. */
+export function triggersOf(s: IMailSequence): SequenceTriggers {
+  return {
+    statusId: s.statusId ?? null,
+    productsDependent: s.productsDependent,
+    productIds: [...s.productIds],
+    discountCodeId: s.discountCodeId ?? null,
+    subscriptionPlanId: s.subscriptionPlanId ?? null,
+    newsletterSubscription: s.newsletterSubscription,
+    firstSubscriptionEntry: s.firstSubscriptionEntry,
+  };
+}
+
+export interface SequenceWithItems {
+  sequence: IMailSequence;
+  items: IMailSequenceItem[];
+}
+
+async function withItems(em: EntityManager, sequences: IMailSequence[]): Promise<SequenceWithItems[]> {
+  const items = sequences.length ? await em.find(MailSequenceItem, { sequence: { $in: sequences.map((s) => s.id) } }, { orderBy: { position: 'asc', id: 'asc' } }) : [];
+  return sequences.map((sequence) => ({ sequence, items: items.filter((item) => item.sequence.id === sequence.id) }));
+}
+
+export async function listMailSequences(em: EntityManager, window: ListWindow): Promise<[SequenceWithItems[], number]> {
+  const [rows, total] = await em.findAndCount(MailSequence, {}, { orderBy: { id: 'asc' }, ...window });
+  return [await withItems(em, rows), total];
+}
+
+/** A sequence of the shop with its items; null for another shop's or an unknown id. */
+export async function findMailSequence(em: EntityManager, id: number): Promise<SequenceWithItems | null> {
+  const sequence = await em.findOne(MailSequence, { id });
+  return sequence ? (await withItems(em, [sequence]))[0]! : null;
+}
+
+export interface NewSequenceItem extends ItemTiming {
+  subject: string;
+  content: string;
+}
+
+/** The operator's sequence, with its items in the order sent, in one flush; no triggers yet. */
+export async function createMailSequence(em: EntityManager, shopId: string, input: { name: string; senderId: number | null; items: NewSequenceItem[] }): Promise<SequenceWithItems> {
+  const sequence = em.create(MailSequence, { shop: shopId, name: input.name, senderId: input.senderId, recipientDiscountCode: DEFAULT_RECIPIENT_CODE });
+  const items = input.items.map((item, position) => em.create(MailSequenceItem, { shop: shopId, sequence, position, ...item }));
+  await em.flush();
+  return { sequence, items };
+}
+
+/** Whether the shop has these rows (each check answers false for another shop's id). */
+export const shopHas = {
+  sender: async (em: EntityManager, id: number) => (await em.count(Sender, { id })) > 0,
+  status: async (em: EntityManager, id: number) => (await em.count(OrderStatus, { id })) > 0,
+  /** The shop's discount code of kind extra contents (`free_contents`); the only codes that narrow a sequence. */
+  extraContentsCode: async (em: EntityManager, id: number) => (await em.count(DiscountCode, { id, discountType: 'free_contents' })) > 0,
+  subscriptionPlan: async (em: EntityManager, shopId: string, id: number) =>
+    (await em.execute<{ n: number }[]>('select 1 as n from shop_subscription_plans where shop_id = ? and id = ?', [shopId, id])).length > 0,
+};
+
+/** Which of `ids` are visible products of the shop. */
+export async function knownProductIds(em: EntityManager, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await em.find(Product, { id: { $in: [...ids] }, hidden: false }, { fields: ['id'] });
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Active sequences that may start on this trigger (the order narrowing is decided by the caller). */
+export function sequencesForTrigger(em: EntityManager, trigger: SequenceTrigger): Promise<IMailSequence[]> {
+  const where =
+    trigger.kind === 'order_status'
+      ? { statusId: trigger.statusId }
+      : trigger.kind === 'newsletter'
+        ? { newsletterSubscription: true }
+        : { firstSubscriptionEntry: true, subscriptionPlanId: trigger.subscriptionPlanId };
+  return em.find(MailSequence, { active: true, ...where }, { orderBy: { id: 'asc' } });
+}
+
+/** Whether `email` placed an order in the shop before `orderId` (for `only_first_purchase`). */
+export async function hasEarlierOrder(em: EntityManager, shopId: string, email: string, orderId: number): Promise<boolean> {
+  const rows = await em.execute<{ n: number }[]>('select 1 as n from shop_orders where shop_id = ? and lower(email) = lower(?) and id < ? limit 1', [shopId, email, orderId]);
+  return rows.length > 0;
+}

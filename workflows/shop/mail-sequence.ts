@@ -1,0 +1,87 @@
+import { ActivityFailure, sleep } from '@temporalio/workflow';
+import type { MailSequenceRun } from '../../activities/shop/mail-sequences.ts';
+import { done, skipped, type EffectOutcome } from '../../domain/shop/effects.ts';
+import type { SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
+import { mailSequenceWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { db, orderEffect } from '../shared/activity-proxies.ts';
+import { startChildOnce } from '../shared/start-child-once.ts';
+import type { OrderRef } from './order-effects.ts';
+
+export interface MailSequenceResult {
+  sent: number;
+  /** True when the sequence was turned off or lost the trigger before its last message. */
+  stopped: boolean;
+}
+
+/**
+ * One recipient's run of one mail sequence (`shop/<s>/sequence/<id>/<email>`): each message at
+ * its instant, which the plan activity computes from the trigger time (so a test passes instants
+ * milliseconds apart). Before every message the send activity re-checks the sequence: turned off
+ * or without the trigger that started the run, the rest is not sent. A message whose send gave up
+ * after its retries is left out and the run goes on with the next.
+ */
+export async function mailSequence(run: MailSequenceRun): Promise<MailSequenceResult> {
+  const plan = await db.planMailSequence(run);
+  let sent = 0;
+  for (const message of plan) {
+    const wait = Date.parse(message.sendAt) - Date.now();
+    if (wait > 0) await sleep(wait);
+    try {
+      const outcome = await orderEffect.sendMailSequenceItem({ ...run, itemId: message.itemId });
+      if (outcome === 'stopped') return { sent, stopped: true };
+      if (outcome === 'sent') sent += 1;
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+    }
+  }
+  return { sent, stopped: false };
+}
+
+/**
+ * Starts one run per sequence for the recipient, as children that outlive the caller. The id
+ * carries sequence and address and is never reused (REJECT_DUPLICATE), so the same trigger twice,
+ * or two triggers of one sequence, never send a sequence twice to one address.
+ */
+export async function startMailSequences(shopId: string, email: string, sequenceIds: readonly number[], trigger: SequenceTrigger): Promise<void> {
+  const triggeredAt = new Date().toISOString();
+  const recipient = email.trim().toLowerCase();
+  await Promise.all(
+    sequenceIds.map((sequenceId) => {
+      const run: MailSequenceRun = { shopId, sequenceId, email: recipient, trigger, triggeredAt };
+      return startChildOnce(mailSequence, { workflowId: mailSequenceWorkflowId(run), args: [run], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+    }),
+  );
+}
+
+/**
+ * The `mail_sequence` effect of an order reaching `statusId` (a status change; null: the shop's
+ * Paid status, reached by clearing): the runs of the sequences the order starts, recorded in the
+ * effect log.
+ */
+export async function startOrderMailSequences(ref: OrderRef, reached: number | null): Promise<void> {
+  let outcome: EffectOutcome;
+  try {
+    const { email, statusId, sequenceIds } = await orderEffect.orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
+    if (sequenceIds.length === 0) {
+      outcome = skipped('no mail sequence starts at this status for this order');
+    } else {
+      await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
+      outcome = done(`sequences ${sequenceIds.join(', ')} started for ${email}`);
+    }
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    outcome = { status: 'failed', detail: error.cause?.message ?? error.message };
+  }
+  await db.recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
+}
+
+/**
+ * For the subscription workflow: the customer's first entry into `subscriptionPlanId` starts the
+ * sequences with `first_subscription_entry` on that plan. Calling it on a later entry sends
+ * nothing new (one run per recipient and sequence, ever).
+ */
+export async function startSubscriptionMailSequences(input: { shopId: string; email: string; subscriptionPlanId: number }): Promise<void> {
+  const trigger: SequenceTrigger = { kind: 'subscription_entry', subscriptionPlanId: input.subscriptionPlanId };
+  const sequenceIds = await db.triggeredMailSequences({ shopId: input.shopId, trigger });
+  await startMailSequences(input.shopId, input.email, sequenceIds, trigger);
+}
