@@ -1,0 +1,22 @@
+import { applyDiscountPrices, restoreDiscountPrices } from '../../db/repositories/shop/automatic-discounts.ts';
+import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+
+export interface DiscountRef {
+  shopId: string;
+  discountId: number;
+}
+
+/** The price steps of a time-limited price-history discount's workflow; both are idempotent. */
+export function timeLimitedDiscountActivities({ orm, now = () => new Date() }: ActivityDeps) {
+  return {
+    /** Recalculates the affected products' prices from the discount's current settings; returns how many changed. */
+    async applyDiscountPrices({ shopId, discountId }: DiscountRef): Promise<number> {
+      return applyDiscountPrices(shopEm(orm, shopId), shopId, discountId, now());
+    },
+    /** Restores the prices the discount changed; returns how many. */
+    async restoreDiscountPrices({ shopId, discountId }: DiscountRef): Promise<number> {
+      return restoreDiscountPrices(shopEm(orm, shopId), shopId, discountId, now());
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import type { FilterQuery, RequiredEntityData } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AutomaticDiscount, type IAutomaticDiscount } from '../../../db/entities/shop/index.ts';
+import { bumpRevision, deleteAutomaticDiscount, findAutomaticDiscount, listAutomaticDiscounts } from '../../../db/repositories/shop/automatic-discounts.ts';
+import { existingReferenceIds } from '../../../db/repositories/shop/discount-codes.ts';
+import { automaticDiscountProblems, isPriceHistoryType } from '../../../domain/shop/automatic-discount-rules.ts';
+import { pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
+import { notFound } from '../../shared/errors.ts';
+import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
+import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
+import { unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
+import { shopKeyOf } from '../auth.ts';
+import { priceSchedule } from './price-schedule.ts';
+import { AUTOMATIC_DISCOUNT_RESOURCES, type AutomaticDiscountResource } from './resources.ts';
+import {
+  AutomaticDiscountParams,
+  createBody,
+  DeleteAutomaticDiscountReply,
+  listQuery,
+  patchBody,
+  replySchema,
+  type AutomaticDiscountListQuery,
+  type AutomaticDiscountWrite,
+} from './schemas.ts';
+import { automaticDiscountReply, automaticDiscountValues, settingsAfter } from './serialize.ts';
+
+/** Every problem of a write (one 422): the rules of the settings after it, and ids the shop does not have. */
+async function writeProblems(em: EntityManager, resource: AutomaticDiscountResource, current: IAutomaticDiscount | null, values: Partial<IAutomaticDiscount>, now: Date): Promise<FieldErrors> {
+  const startChanged = values.startDate !== undefined && values.startDate?.getTime() !== current?.startDate?.getTime();
+  const problems: FieldErrors = automaticDiscountProblems(settingsAfter(resource, current, values), now, startChanged || !current);
+  const sent = { product_ids: values.productIds, product_category_ids: values.productCategoryIds } as const;
+  for (const field of ['product_ids', 'product_category_ids'] as const) {
+    const ids = sent[field];
+    if (!ids?.length) continue;
+    const missing = unknownIds(ids, await existingReferenceIds(em, field, ids));
+    if (missing.length > 0) (problems[field] ??= []).push(`unknown ids: ${missing.join(', ')}`);
+  }
+  return problems;
+}
+
+/** The list filter of the resource, as a query on its rows. */
+function listWhere(query: AutomaticDiscountListQuery, now: Date): FilterQuery<IAutomaticDiscount> {
+  if (query.email !== undefined) return { email: query.email };
+  if (query.email_domain !== undefined) return { emailDomain: query.email_domain };
+  if (query.active === true) return { active: true, startDate: { $lte: now }, endDate: { $gt: now } };
+  if (query.active === false) return { $or: [{ active: false }, { startDate: { $gt: now } }, { endDate: { $lte: now } }] };
+  return {};
+}
+
+/**
+ * The five routes of one automatic-discount resource (spec: Endpoints, Automatic discounts): the
+ * resource descriptor says what differs (kind, path, own fields, list filter); the code is one.
+ * Reads need `read`, writes `write_data`. A time-limited discount's write is told to its price
+ * workflow after the commit (price-schedule.ts).
+ */
+function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnType<typeof priceSchedule>): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = [`shop: ${resource.name}s`];
+    const read = { scope: 'read' } as const;
+    const write = { scope: 'write_data' } as const;
+    const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
+    const Reply = replySchema(resource);
+    const { kind, path } = resource;
+
+    async function discountOr404(em: EntityManager, segment: string): Promise<IAutomaticDiscount> {
+      const id = pathId(segment);
+      const discount = id === null ? null : await findAutomaticDiscount(em, kind, id);
+      if (!discount) throw notFound(resource.name);
+      return discount;
+    }
+
+    /** After a committed write of a time-limited discount whose prices are (or were) recalculated. */
+    async function tellSchedule(em: EntityManager, shopId: string, discount: IAutomaticDiscount, typeBefore: string | null): Promise<void> {
+      if (kind !== 'time_limited') return;
+      if (!isPriceHistoryType(discount.discountType) && !(typeBefore && isPriceHistoryType(typeBefore))) return;
+      const stored = await bumpRevision(em, shopId, discount.id);
+      if (stored) await schedule.changed({ shopId, discountId: discount.id }, stored);
+    }
+
+    app.get(path, { config: read, schema: { tags, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
+      const query = request.query as AutomaticDiscountListQuery;
+      const now = new Date();
+      const [rows, total] = await listAutomaticDiscounts(request.em, kind, listWhere(query, now), pageWindow(query));
+      return { data: rows.map((row) => automaticDiscountReply(resource, row, now)), meta: pageMeta(query, total) };
+    });
+
+    app.get(`${path}/:id`, { config: read, schema: { tags, params: AutomaticDiscountParams, response: { 200: data(Reply), ...errors } } }, async (request) => ({
+      data: automaticDiscountReply(resource, await discountOr404(request.em, request.params.id), new Date()),
+    }));
+
+    app.post(path, { config: write, schema: { tags, body: createBody(resource), response: { 201: data(Reply), ...errors } } }, async (request, reply) => {
+      const { shopId } = shopKeyOf(request);
+      const { em } = request;
+      const now = new Date();
+      const values = automaticDiscountValues(request.body as AutomaticDiscountWrite);
+      const problems = await writeProblems(em, resource, null, values, now);
+      if (Object.keys(problems).length > 0) throw unprocessable(problems);
+      const discount = em.create(AutomaticDiscount, { ...values, kind, shop: shopId } as RequiredEntityData<IAutomaticDiscount>);
+      await em.flush();
+      await tellSchedule(em, shopId, discount, null);
+      return reply.code(201).send({ data: automaticDiscountReply(resource, discount, now) });
+    });
+
+    app.patch(`${path}/:id`, { config: write, schema: { tags, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors } } }, async (request) => {
+      const { shopId } = shopKeyOf(request);
+      const { em } = request;
+      const now = new Date();
+      const discount = await discountOr404(em, request.params.id);
+      const typeBefore = discount.discountType;
+      const values = automaticDiscountValues((request.body ?? {}) as AutomaticDiscountWrite);
+      const problems = await writeProblems(em, resource, discount, values, now);
+      if (Object.keys(problems).length > 0) throw unprocessable(problems);
+      em.assign(discount, values);
+      await em.flush();
+      await tellSchedule(em, shopId, discount, typeBefore);
+      return { data: automaticDiscountReply(resource, discount, now) };
+    });
+
+    app.delete(
+      `${path}/:id`,
+      {
+        config: write,
+        schema: {
+          tags,
+          params: AutomaticDiscountParams,
+          description: 'Deletes the discount; a time-limited one restores the product prices it changed.',
+          response: { 200: DeleteAutomaticDiscountReply, ...errors },
+        },
+      },
+      async (request) => {
+        const { shopId } = shopKeyOf(request);
+        const discount = await discountOr404(request.em, request.params.id);
+        const { id } = discount;
+        await deleteAutomaticDiscount(request.em, discount);
+        if (kind === 'time_limited') await schedule.removed({ shopId, discountId: id });
+        return { data: { id, deleted: true as const } };
+      },
+    );
+  };
+}
+
+/** The four automatic-discount resources, one descriptor each. */
+export const automaticDiscountRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
+  const schedule = priceSchedule(app.temporal, taskQueue);
+  for (const resource of AUTOMATIC_DISCOUNT_RESOURCES) await app.register(resourceRoutes(resource, schedule));
+};

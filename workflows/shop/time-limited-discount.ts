@@ -1,0 +1,56 @@
+import { condition, setHandler } from '@temporalio/workflow';
+import { db } from '../shared/activity-proxies.ts';
+import {
+  discountChangedSignal,
+  discountPriceStateQuery,
+  discountRemovedSignal,
+  type DiscountSchedule,
+  type TimeLimitedDiscountInput,
+} from './time-limited-discount-signals.ts';
+
+/**
+ * The price schedule of one time-limited price-history discount (id
+ * `shop/<shop>/time-limited-discount/<id>`): sleeps to `startDate`, recalculates the affected
+ * products' prices (the activity keeps each original price), sleeps to `endDate`, restores them.
+ * A change signal restores what is applied and starts over with the new schedule (so new dates,
+ * value or products always take effect); a removal restores and ends. Both activities are
+ * idempotent, so a retried attempt never discounts a price twice.
+ */
+export async function timeLimitedDiscount({ shopId, discountId, schedule: initial }: TimeLimitedDiscountInput): Promise<void> {
+  let schedule: DiscountSchedule = initial;
+  let removed = false;
+  let appliedRevision: number | null = null;
+  setHandler(discountChangedSignal, (next) => {
+    if (next.revision >= schedule.revision) schedule = next;
+  });
+  setHandler(discountRemovedSignal, () => {
+    removed = true;
+  });
+  setHandler(discountPriceStateQuery, () => ({ schedule, appliedRevision, removed }));
+
+  const ref = { shopId, discountId };
+  for (;;) {
+    if (removed) {
+      await db.restoreDiscountPrices(ref);
+      return;
+    }
+    const now = Date.now();
+    const start = Date.parse(schedule.startDate);
+    const end = Date.parse(schedule.endDate);
+    const inWindow = now >= start && now < end;
+    if (appliedRevision !== null && (!inWindow || appliedRevision !== schedule.revision)) {
+      await db.restoreDiscountPrices(ref);
+      appliedRevision = null;
+      continue;
+    }
+    if (appliedRevision === null && inWindow) {
+      const { revision } = schedule;
+      await db.applyDiscountPrices(ref);
+      appliedRevision = revision;
+      continue;
+    }
+    if (now >= end) return;
+    const seen = schedule;
+    await condition(() => removed || schedule !== seen, (appliedRevision === null ? start : end) - now);
+  }
+}
