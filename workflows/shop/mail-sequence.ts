@@ -66,7 +66,7 @@ export async function startOrderMailSequences(ref: OrderRef, reached: number | n
       outcome = skipped('no mail sequence starts at this status for this order');
     } else {
       await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
-      outcome = done(`sequences ${sequenceIds.join(', ')} started for ${email}`);
+      outcome = done(`sequences ${sequenceIds.join(', ')} started for ${email.trim().toLowerCase()}`);
     }
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;

@@ -38,8 +38,10 @@ const fakeActivities: Partial<Activities> = {
   },
 };
 // Other effects of the same workflows that have nothing to do here (no shop webhook subscribed).
-Object.assign(fakeActivities, { shopWebhookTargets: async () => [] });
+Object.assign(fakeActivities, { shopWebhookTargets: async () => [], planAutomaticStatuses: async () => [], openClubWebhookDelivery: async () => ({ skipped: 'no club integration' }) });
 
+// Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
+Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const children: string[] = [];
 afterEach(async () => {

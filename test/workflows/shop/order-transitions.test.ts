@@ -50,8 +50,18 @@ const fakeActivities: Partial<Activities> = {
   async recordOrderEffect({ effect, outcome, source }) {
     recorded.push({ effect, outcome, source });
   },
+  // No club integration: the club_webhook effect is skipped (test/workflows/shop/club-webhook.test.ts has it).
+  async openClubWebhookDelivery() {
+    return { skipped: 'no club integration' };
+  },
+  // No automatic status follows (test/workflows/shop/automatic-status.test.ts has them).
+  async planAutomaticStatuses() {
+    return [];
+  },
 };
 
+// Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
+Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 describe('clearOrder', () => {
@@ -63,7 +73,7 @@ describe('clearOrder', () => {
     expect(calls.get('analytics')).toBe(1);
     const failed = recorded.find((r) => r.effect === 'analytics_purchase');
     expect(failed).toMatchObject({ source: 'clear', outcome: { status: 'failed', detail: 'analytics refused the event' } });
-    expect(recorded.filter((r) => r.outcome.status === 'skipped').map((r) => r.effect).sort()).toEqual(['course_access', 'mail_sequence', 'subscription', 'webhook']);
+    expect(recorded.filter((r) => r.outcome.status === 'skipped').map((r) => r.effect).sort()).toEqual(['club_webhook', 'course_access', 'mail_sequence', 'subscription', 'webhook']);
   });
 });
 

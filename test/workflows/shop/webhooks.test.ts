@@ -30,6 +30,7 @@ const fakeActivities: Partial<Activities> = {
   tagCustomer: async () => ok('customer'),
   sendStatusMail: async () => ok('sent'),
   ...courseAccessFakes,
+  openClubWebhookDelivery: async () => ({ skipped: 'no club integration' }),
   async shopWebhookTargets({ type }) {
     // hook-a takes both events, hook-b only clearings; order 99 has none.
     return type === 'order_cleared'
@@ -50,8 +51,14 @@ const fakeActivities: Partial<Activities> = {
   async recordOrderEffect({ effect, outcome, source, target }) {
     recorded.push({ effect, outcome, source, target });
   },
+  // No automatic status follows (test/workflows/shop/automatic-status.test.ts has them).
+  async planAutomaticStatuses() {
+    return [];
+  },
 };
 
+// Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
+Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const clear = (orderId: number) =>
   temporal.client().workflow.execute<typeof clearOrder>('clearOrder', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId }] });

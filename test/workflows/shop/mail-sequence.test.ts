@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Activities } from '../../../activities/index.ts';
+import type { MailSequenceRun, SequenceSendOutcome } from '../../../activities/shop/mail-sequences.ts';
+import type { EffectOutcome } from '../../../domain/shop/effects.ts';
+import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import type { changeOrderStatus, mailSequence } from '../../../workflows/index.ts';
+import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
+
+/**
+ * Sequence runs on the real server with fake activities: the plan's instants are milliseconds
+ * apart where production has minutes to days.
+ */
+const taskQueue = uniqueTaskQueue('shop-mail-sequence');
+const shopId = `seq-${randomUUID().slice(0, 8)}`;
+const skipped = async (): Promise<EffectOutcome> => ({ status: 'skipped', detail: 'fake' });
+
+/** Per sequence id: the offsets (ms from the plan call) and the answer of each send. */
+const offsets = new Map<number, number[]>();
+const answers = new Map<number, SequenceSendOutcome[]>();
+const sends: { run: MailSequenceRun & { itemId: number }; at: number; planned: number }[] = [];
+const planned = new Map<string, number>();
+const recorded: { effect: string; outcome: EffectOutcome }[] = [];
+let nextOrderSequences: number[] = [];
+
+const fakeActivities: Partial<Activities> = {
+  async planMailSequence(run) {
+    const now = Date.now();
+    return (offsets.get(run.sequenceId) ?? []).map((ms, i) => {
+      const sendAt = new Date(now + ms).toISOString();
+      planned.set(`${run.sequenceId}/${run.email}/${i + 1}`, now + ms);
+      return { itemId: i + 1, sendAt };
+    });
+  },
+  async sendMailSequenceItem(run) {
+    sends.push({ run, at: Date.now(), planned: planned.get(`${run.sequenceId}/${run.email}/${run.itemId}`)! });
+    return answers.get(run.sequenceId)?.[run.itemId - 1] ?? 'sent';
+  },
+  async orderMailSequences({ statusId }) {
+    return { email: 'Buyer@Example.com', statusId: statusId ?? 0, sequenceIds: nextOrderSequences };
+  },
+  async recordOrderEffect({ effect, outcome }) {
+    recorded.push({ effect, outcome });
+  },
+  // The other effects of a status change: nothing to do here.
+  sendStatusMail: skipped,
+  async shopWebhookTargets() {
+    return [];
+  },
+  async cancelCourseAccessOrder() {
+    return { outcome: { status: 'skipped', detail: 'fake' } };
+  },
+  async openClubWebhookDelivery() {
+    return { skipped: 'no club integration' };
+  },
+  async planAutomaticStatuses() {
+    return [];
+  },
+};
+const temporal = useFakeWorker(taskQueue, fakeActivities);
+
+const run = (sequenceId: number, email = 'reader@example.com'): MailSequenceRun => ({ shopId, sequenceId, email, trigger: { kind: 'newsletter' }, triggeredAt: new Date().toISOString() });
+const execute = (input: MailSequenceRun) => temporal.client().workflow.execute<typeof mailSequence>('mailSequence', { taskQueue, workflowId: mailSequenceWorkflowId(input), args: [input] });
+const sendsOf = (sequenceId: number) => sends.filter((s) => s.run.sequenceId === sequenceId);
+
+describe('mailSequence', () => {
+  it('sends each message at its planned instant, in order', async () => {
+    offsets.set(1, [0, 600, 1200]);
+    expect(await execute(run(1))).toEqual({ sent: 3, stopped: false });
+    const done = sendsOf(1);
+    expect(done.map((s) => s.run.itemId)).toEqual([1, 2, 3]);
+    for (const send of done) expect(send.at).toBeGreaterThanOrEqual(send.planned - 5);
+    expect(done[2]!.at - done[0]!.planned).toBeGreaterThanOrEqual(1195);
+  });
+
+  it('stops the pending messages once the send finds the sequence off or its trigger removed', async () => {
+    offsets.set(2, [0, 300, 600]);
+    answers.set(2, ['sent', 'stopped', 'sent']);
+    expect(await execute(run(2))).toEqual({ sent: 1, stopped: true });
+    expect(sendsOf(2).map((s) => s.run.itemId)).toEqual([1, 2]);
+  });
+
+  it('goes on past a removed message', async () => {
+    offsets.set(3, [0, 100]);
+    answers.set(3, ['skipped', 'sent']);
+    expect(await execute(run(3))).toEqual({ sent: 1, stopped: false });
+  });
+});
+
+describe('a status change starts the sequences of the order', () => {
+  it('one run per sequence and address, recorded as mail_sequence; the same trigger again starts nothing new', async () => {
+    offsets.set(10, [0]);
+    offsets.set(11, [0]);
+    nextOrderSequences = [10, 11];
+    const change = (changeId: number) =>
+      temporal.client().workflow.execute<typeof changeOrderStatus>('changeOrderStatus', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId: 5, changeId, statusId: 3 }] });
+    await change(1);
+    expect(recorded.find((r) => r.effect === 'mail_sequence')?.outcome).toEqual({ status: 'done', detail: 'sequences 10, 11 started for buyer@example.com' });
+    const ids = [10, 11].map((sequenceId) => mailSequenceWorkflowId({ shopId, sequenceId, email: 'buyer@example.com' }));
+    expect(ids[0]).toBe(`shop/${shopId}/sequence/10/buyer@example.com`);
+    for (const id of ids) expect(await temporal.client().workflow.getHandle(id).result()).toEqual({ sent: 1, stopped: false });
+    const runs = sendsOf(10)[0]!.run;
+    expect(runs.trigger).toEqual({ kind: 'order_status', statusId: 3, orderId: 5 });
+
+    await change(2);
+    await eventually(async () => expect(recorded.filter((r) => r.effect === 'mail_sequence')).toHaveLength(2));
+    // A moment for a (wrong) second run to send.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(sendsOf(10)).toHaveLength(1);
+    expect(sendsOf(11)).toHaveLength(1);
+  });
+
+  it('records skipped when no sequence starts', async () => {
+    nextOrderSequences = [];
+    recorded.length = 0;
+    await temporal.client().workflow.execute<typeof changeOrderStatus>('changeOrderStatus', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId: 6, changeId: 3, statusId: 4 }] });
+    expect(recorded.find((r) => r.effect === 'mail_sequence')?.outcome.status).toBe('skipped');
+  });
+});
