@@ -24,6 +24,7 @@ const worker = await createWorker({
     secretsKey,
     mailEndpoints: mailEndpointsFrom(config),
     webhooks: webhookSettingsFrom(config),
+    shopDownloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
   }),
   workflowBundle: await bundleWorkflows(),
 });

@@ -17,4 +17,6 @@ export interface ActivityDeps {
   mailEndpoints?: MailEndpoints;
   /** The shop's analytics and marketing tools (`ANALYTICS_*`, `MARKETING_*`); none configured when unset. */
   shopIntegrations?: ShopIntegrations;
+  /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links in shop mails (`{{LINKI_DO_POBRANIA}}`); relative links when unset. */
+  shopDownloadBaseUrl?: string;
 }

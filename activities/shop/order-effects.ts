@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import { platformDefaultTransport } from '../../api/shared/mail-transports/platform-default.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
-import { ShopMail } from '../../db/entities/shop/index.ts';
 import { recordEffect, recordedEffect, shopEm, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
-import { recordShopMail } from '../../db/repositories/shop/shop-mails.ts';
-import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts, loadStatusWithSender } from '../../db/repositories/shop/order-facts.ts';
+import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
+import { OrderStatus } from '../../db/entities/shop/index.ts';
+import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { done, invoiceNumber, skipped, type EffectOutcome, type EffectSource, type OrderEffectName } from '../../domain/shop/effects.ts';
-import { fillTags, orderMailTags } from '../../domain/shop/mail-tags.ts';
+import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { shopIntegrations } from './integrations/index.ts';
+import { sendShopMailOnce } from './shop-mail-send.ts';
 
 export interface OrderEffectInput {
   shopId: string;
@@ -24,7 +24,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * section 7). Each is idempotent: it answers an outcome already recorded for the same order,
  * transition and effect instead of doing the work again, and records its own outcome.
  */
-export function orderEffectActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, shopIntegrations: integrations = shopIntegrations() }: ActivityDeps) {
+export function orderEffectActivities({
+  orm,
+  now = () => new Date(),
+  mailEndpoints = DEFAULT_MAIL_ENDPOINTS,
+  shopIntegrations: integrations = shopIntegrations(),
+  shopDownloadBaseUrl = '',
+}: ActivityDeps) {
   /** Runs `perform` unless the effect already has an outcome other than `failed`, and records it. */
   async function once(input: OrderEffectInput, effect: OrderEffectName, perform: (em: ReturnType<typeof shopEm>) => Promise<EffectOutcome>): Promise<EffectOutcome> {
     const key: EffectKey = { ...input, effect };
@@ -116,55 +122,28 @@ export function orderEffectActivities({ orm, now = () => new Date(), mailEndpoin
       });
     },
 
-    /** The status's mail to the customer, when the status has one and sending is on. */
+    /**
+     * The status's mail to the customer, when the status has one and sending is on: its delivery
+     * block, electronic substitution, tags and download links (db/repositories/shop/status-mails.ts),
+     * and a copy to the status's bcc address.
+     */
     async sendStatusMail(input: OrderEffectInput & { statusId: number }): Promise<EffectOutcome> {
       return once(input, 'status_mail', async (em) => {
-        const { status, sender } = await loadStatusWithSender(em, input.statusId);
-        const template = status?.email as { subject?: string; content?: string } | null | undefined;
-        if (!status || !template?.subject || !template.content) return skipped('the status has no mail');
+        const status = await em.findOne(OrderStatus, input.statusId);
+        const template = storedTemplate(status?.email);
+        if (!status || !template) return skipped('the status has no mail');
         if (!status.sendEmailOnStatusChange) return skipped('sending on status change is off');
         const { order } = await facts(em, input.orderId);
-        const address = (order.deliveryAddress ?? order.invoiceAddress ?? {}) as Record<string, string | undefined>;
-        const tags = orderMailTags({
-          ordinalNumber: order.ordinalNumber,
-          email: order.email,
-          firstName: address.first_name ?? '',
-          lastName: address.last_name ?? '',
-          total: order.total,
-          currency: order.currency,
-          statusName: status.name,
-          trackingNumber: order.trackingNumber,
-          deliveryMethod: order.deliveryMethod ?? '',
-        });
-        const mailKey = `order/${order.id}/${input.source}/status_mail`;
-        const existing = await em.findOne(ShopMail, { key: mailKey });
-        if (existing && existing.status !== 'failed') return done(`mail to ${existing.to} ${existing.status}`);
-        const message = {
-          id: mailKey,
-          messageId: `<shop-${order.id}.${input.source.replace(':', '-')}.${input.shopId}@shop>`,
-          from: { address: sender?.email ?? 'no-reply@shop.invalid', name: sender?.name ?? '' },
-          replyTo: null,
-          to: order.email,
-          subject: fillTags(template.subject, tags),
-          html: fillTags(template.content, tags),
-          text: '',
-        };
-        const result = await platformDefaultTransport(mailEndpoints).send(message);
-        const mailStatus = result.recordedOnly ? 'recorded' : 'sent';
-        await recordShopMail(em, {
-          shopId: input.shopId,
-          key: mailKey,
-          kind: 'status_mail',
-          fromAddress: message.from.address,
-          fromName: message.from.name,
-          to: message.to,
-          subject: message.subject,
-          html: message.html,
-          status: mailStatus,
-          error: null,
-          sentAt: now(),
-        });
-        return done(`mail to ${order.email} ${mailStatus}`);
+        const composed = await composeOrderStatusMail(em, status, template, order, shopDownloadBaseUrl);
+        const recipients = [order.email, ...(status.bccEmailAddress ? [status.bccEmailAddress] : [])];
+        const outcomes: string[] = [];
+        for (const [i, to] of recipients.entries()) {
+          // The key of the customer's mail is the one from before bcc existed; the copy has its own.
+          const key = `order/${order.id}/${input.source}/status_mail${i === 0 ? '' : '/bcc'}`;
+          const { status } = await sendShopMailOnce(em, mailEndpoints, now(), { shopId: input.shopId, key, kind: 'status_mail', messageId: shopMessageId(input.shopId, key), to, ...composed });
+          outcomes.push(`mail to ${to} ${status}`);
+        }
+        return done(outcomes.join('; '));
       });
     },
   };
