@@ -1,5 +1,8 @@
-/** A URL-safe slug from a title: lower-case ASCII letters, digits and single dashes. */
-export function slugify(title: string): string {
+/**
+ * A URL-safe slug from a title: lower-case ASCII letters, digits and single dashes; `fallback`
+ * when the title has none of them.
+ */
+export function slugify(title: string, fallback = 'course'): string {
   const slug = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -10,5 +13,5 @@ export function slugify(title: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 80)
     .replace(/-+$/g, '');
-  return slug || 'course';
+  return slug || fallback;
 }

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import { Product, ProductRecommendationItem, type IProductRecommendationGroup, type IProductRecommendationItem } from '../../../db/entities/shop/index.ts';
+import type { GroupItemInput, RecommendationGroupReply, RecommendationGroupWrite } from './schemas.ts';
+
+export function recommendationGroupReply(group: IProductRecommendationGroup): z.infer<typeof RecommendationGroupReply> {
+  return {
+    id: group.id,
+    name: group.name,
+    title: group.title,
+    subtitle: group.subtitle,
+    active: group.active,
+    items: group.items.getItems().map((item) => ({
+      id: item.id,
+      product_id: item.product.id,
+      product_name: item.product.getEntity().name,
+      title: item.title,
+      subtitle: item.subtitle,
+      priority: item.priority,
+      invokes_recommendation: item.invokesRecommendation,
+      is_recommended: item.isRecommended,
+    })),
+    created_at: group.createdAt.toISOString(),
+    updated_at: group.updatedAt.toISOString(),
+  };
+}
+
+/** The entity properties of the fields sent, items aside (the names are the same in both). */
+export function recommendationGroupValues({ items: _items, ...fields }: RecommendationGroupWrite): Partial<IProductRecommendationGroup> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** An item row written from what was sent: `row` rewritten when the item kept its id, else a new row. */
+export function groupItemRow(em: EntityManager, shopId: string, group: IProductRecommendationGroup, item: GroupItemInput, row: IProductRecommendationItem | undefined) {
+  const values = {
+    product: em.getReference(Product, item.product_id),
+    title: item.title,
+    subtitle: item.subtitle,
+    priority: item.priority,
+    invokesRecommendation: item.invokes_recommendation,
+    isRecommended: item.is_recommended,
+  };
+  if (row) return em.assign(row, values);
+  return em.create(ProductRecommendationItem, { ...values, shop: shopId, group });
+}

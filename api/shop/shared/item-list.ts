@@ -1,0 +1,100 @@
+/**
+ * What product sets and upsell groups share on the API side: both are a list of the shop's
+ * products whose `items` a write replaces as a whole, listed with the same filters.
+ */
+import type { Collection, EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { lockShopProducts, lockShopRow, type ItemListTable } from '../../../db/repositories/shop/item-products.ts';
+import { pathId } from '../../../domain/shop/product-rules.ts';
+import { notFound } from '../../shared/errors.ts';
+import { PageQuery } from '../../shared/pagination.ts';
+import { fieldErrorMap, type FieldErrors } from '../../shared/validation-errors.ts';
+
+const NO_NUL = 'must not contain NUL characters';
+export const itemText = (max: number) => z.string().max(max).refine((value) => !value.includes('\u0000'), NO_NUL);
+export const itemName = itemText(255).trim().min(1, 'must not be empty');
+export const rowId = z.number().int().positive().max(2_147_483_647);
+export const MAX_ITEMS = 100;
+
+/** The item fields both kinds share: `id` keeps an existing item (read back as sent), `product_id` names the product. */
+export const itemRef = {
+  id: rowId.optional().describe('an item of this list to keep (its id stays); without it the item is new'),
+  product_id: rowId,
+};
+export interface SentItem {
+  id?: number | undefined;
+  product_id: number;
+}
+
+const boolText = z.enum(['true', 'false']).transform((value) => value === 'true');
+export const ItemListQuery = PageQuery.extend({
+  active: boolText.optional().describe('`true` or `false`'),
+  product_id: z.coerce.number().int().positive().max(2_147_483_647).optional().describe('only the lists holding this product'),
+  search: itemText(255).trim().optional(),
+});
+export const ItemListParams = z.object({ id: z.string().max(20) });
+
+/**
+ * Problems of a sent item list, named `items.<index>.<field>`: a product the shop does not have
+ * (unknown, another shop's or deleted), an `id` that is not an item of this list or is sent twice.
+ * The products found are locked until the transaction ends (db/repositories/shop/item-products.ts).
+ */
+export async function sentItemProblems(em: EntityManager, shopId: string, sent: readonly SentItem[], current: ReadonlySet<number>): Promise<FieldErrors> {
+  const problems = fieldErrorMap();
+  const known = await lockShopProducts(em, shopId, sent.map((item) => item.product_id));
+  const seen = new Set<number>();
+  sent.forEach((item, index) => {
+    if (!known.has(item.product_id)) (problems[`items.${index}.product_id`] ??= []).push('is not a product of this shop');
+    if (item.id === undefined) return;
+    if (!current.has(item.id)) (problems[`items.${index}.id`] ??= []).push('is not an item of this list');
+    else if (seen.has(item.id)) (problems[`items.${index}.id`] ??= []).push('is sent twice');
+    seen.add(item.id);
+  });
+  return problems;
+}
+
+/**
+ * Replaces the rows of `items` by the sent list: an item sent with its `id` is
+ * rewritten in place, one without is made by `write`, rows not sent are removed (orphan removal).
+ */
+export function replaceItems<Row extends { id: number }, Sent extends SentItem>(items: Collection<Row>, sent: readonly Sent[], write: (item: Sent, row: Row | undefined) => Row): void {
+  const rows = new Map(items.getItems().map((row) => [row.id, row]));
+  items.set(sent.map((item) => write(item, item.id === undefined ? undefined : rows.get(item.id))));
+}
+
+export const DeletedReply = z.object({ data: z.object({ id: z.number(), deleted: z.literal(true) }) });
+
+/**
+ * Runs a write of one list in a transaction: `write` gets the transaction's entity manager, and
+ * the reply re-reads the list afterwards with `find` (items with their products' names).
+ */
+export async function writeThenRead<T>(em: EntityManager, write: (tx: EntityManager) => Promise<number>, find: (em: EntityManager, id: number) => Promise<T | null>): Promise<T> {
+  const id = await em.transactional(write);
+  return (await find(em, id))!;
+}
+
+/** The row a path segment names, with `find`; 404 (`<what> not found`) for a malformed, unknown or foreign id. */
+export async function rowOr404<T>(em: EntityManager, segment: string, find: (em: EntityManager, id: number) => Promise<T | null>, what: string): Promise<T> {
+  const id = pathId(segment);
+  const row = id === null ? null : await find(em, id);
+  if (!row) throw notFound(what);
+  return row;
+}
+
+/**
+ * The row a path segment names, locked FOR UPDATE until the transaction `tx` ends (a concurrent
+ * write of the same list waits, so two item lists never mix) and read with `find`; 404 as above.
+ */
+export async function lockedRowOr404<T>(tx: EntityManager, table: ItemListTable, shopId: string, segment: string, find: (em: EntityManager, id: number) => Promise<T | null>, what: string): Promise<T> {
+  const id = pathId(segment);
+  if (id === null || !(await lockShopRow(tx, table, shopId, id))) throw notFound(what);
+  return (await find(tx, id))!;
+}
+
+/** DELETE of a row of the shop (its items go with it, by the foreign key); 404 when there is none. */
+export async function deleteRowOr404<T extends object>(em: EntityManager, entity: EntityName<T>, shopId: string, segment: string, what: string) {
+  const id = pathId(segment);
+  if (id === null || (await em.nativeDelete(entity, { id, shop: shopId } as FilterQuery<T>)) === 0) throw notFound(what);
+  return { data: { id, deleted: true as const } };
+}

@@ -1,0 +1,42 @@
+/**
+ * What product sets and upsell groups share in the database: both are lists of the shop's
+ * products, filtered the same way.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { likeContains } from '../../../domain/shop/product-rules.ts';
+
+/**
+ * Which of `ids` are visible products of the shop, locked FOR SHARE until the transaction ends: a
+ * product DELETE (which locks the row FOR UPDATE) waits, so an item never points at a product
+ * removed meanwhile.
+ */
+export async function lockShopProducts(em: EntityManager, shopId: string, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await em.execute<{ id: number }[]>('select id from shop_products where shop_id = ? and id in (?) and not hidden for share', [shopId, [...new Set(ids)]]);
+  return new Set(rows.map((row) => row.id));
+}
+
+export type ItemListTable = 'shop_product_sets' | 'shop_recommendation_groups';
+
+/** Locks one row of the shop (FOR UPDATE) until the transaction ends; false when there is none. */
+export async function lockShopRow(em: EntityManager, table: ItemListTable, shopId: string, id: number): Promise<boolean> {
+  const rows = await em.execute<{ id: number }[]>(`select id from ${table} where shop_id = ? and id = ? for update`, [shopId, id]);
+  return rows.length > 0;
+}
+
+export interface ItemListFilter {
+  active?: boolean;
+  /** Only the lists holding this product. */
+  productId?: number;
+  search?: string;
+}
+
+/** The where of a list filter: `active`, holding `productId`, `search` in any of `searchFields`. */
+export function itemListWhere<F extends string>(filter: ItemListFilter, searchFields: readonly F[]) {
+  const pattern = filter.search ? likeContains(filter.search) : undefined;
+  return {
+    ...(filter.active === undefined ? {} : { active: filter.active }),
+    ...(filter.productId === undefined ? {} : { items: { product: filter.productId } }),
+    ...(pattern ? { $or: searchFields.map((field) => ({ [field]: { $ilike: pattern } }) as { [K in F]: { $ilike: string } }) } : {}),
+  };
+}
