@@ -32,6 +32,8 @@ export interface CodeSnapshot extends DiscountSettings {
   /** Settled when the order is stored (it needs the customer's orders). */
   usagesPerCustomerLimit: number | null;
   active: boolean;
+  /** Whether the code stacks with the automatic discounts (else the buyer gets the better side). */
+  combineWithOtherDiscount: boolean;
   /** The pool the code came from; an `activateOnDraw` pool's code counts only once drawn. */
   pool: { activateOnDraw: boolean } | null;
   drawnAt: Date | null;
@@ -42,9 +44,8 @@ export interface DiscountLine {
   productId: number;
   /** The product's main categories. */
   categoryIds: readonly number[];
-  unitPrice: string;
   quantity: number;
-  /** unit × quantity. */
+  /** What the line costs before this discount: unit × quantity, less the discounts applied before. */
   price: string;
 }
 
@@ -77,7 +78,7 @@ export function codeRefusal(code: CodeSnapshot | null, typed: string, cart: Disc
 }
 
 /** Whether the code's product relation takes in this line. */
-export function lineEligible(code: Pick<CodeSnapshot, 'relationWithProducts' | 'productIds' | 'productCategoryIds'>, line: Pick<DiscountLine, 'productId' | 'categoryIds'>): boolean {
+export function lineEligible(code: Pick<DiscountSettings, 'relationWithProducts' | 'productIds' | 'productCategoryIds'>, line: Pick<DiscountLine, 'productId' | 'categoryIds'>): boolean {
   const inCategories = () => line.categoryIds.some((id) => code.productCategoryIds.includes(id));
   switch (code.relationWithProducts) {
     case 'all_products':
@@ -126,23 +127,23 @@ export function spreadProRata(amount: Decimal, weights: readonly Decimal[]): Dec
   return shares;
 }
 
+/** What a discount's product part needs: its type, value and product relation. */
+export type ProductPartRule = Pick<DiscountSettings, 'discountType' | 'value' | 'relationWithProducts' | 'productIds' | 'productCategoryIds'>;
+
 /**
- * What the code takes off this cart, per line and on the delivery (Medusa: compute-actions):
- * - percentage types: that percentage of each eligible line, rounded per line;
+ * What a discount takes off each line it takes in (by line index; lines not taken in are absent),
+ * computed on each line's `price` as given (catalogue price, or what earlier discounts left):
+ * - percentage types: that percentage of the line, rounded per line to cents half up;
  * - value types (per order): the value, at most the eligible lines' worth, spread pro rata;
- * - value per product: the value off each eligible unit, at most the unit's price;
- * - unit_price_discount: each eligible unit brought down to the target price (value); a unit
- *   already at or below it keeps its price; the quantity multiplies;
- * - free delivery (alone or combined): the whole delivery cost, when the delivery relation takes in
- *   the chosen delivery type;
- * - free_contents: nothing off (the contents come with the order).
+ * - value per product: the value off each unit, at most the line (min(value × quantity, price));
+ * - unit_price_discount: each unit brought down to the target price (value), so the line costs at
+ *   most target × quantity; a line already at or below it keeps its price (quantity multiplies).
  */
-export function codeAdjustments(code: CodeSnapshot, cart: DiscountCart): Adjustment[] {
-  const label = codeLabel(code);
-  const eligible = cart.lines.map((line, index) => ({ line, index })).filter(({ line }) => lineEligible(code, line));
+export function lineDiscounts(rule: ProductPartRule, lines: readonly DiscountLine[]): Map<number, Decimal> {
+  const eligible = lines.map((line, index) => ({ line, index })).filter(({ line }) => lineEligible(rule, line));
   const amounts = new Map<number, Decimal>();
-  const value = money(code.value ?? 0);
-  const type = code.discountType;
+  const value = money(rule.value ?? 0);
+  const type = rule.discountType;
 
   if (PERCENTAGE_TYPES.includes(type)) {
     const percent = Money.min(value, 100);
@@ -153,16 +154,26 @@ export function codeAdjustments(code: CodeSnapshot, cart: DiscountCart): Adjustm
     const shares = spreadProRata(Money.min(cents(value), worth), prices);
     eligible.forEach(({ index }, i) => amounts.set(index, shares[i]!));
   } else if (PER_PRODUCT_TYPES.includes(type)) {
-    for (const { line, index } of eligible) amounts.set(index, Money.min(cents(value), money(line.unitPrice)).times(line.quantity));
+    for (const { line, index } of eligible) amounts.set(index, Money.min(cents(value).times(line.quantity), money(line.price)));
   } else if (type === 'unit_price_discount') {
-    for (const { line, index } of eligible) amounts.set(index, Money.max(money(line.unitPrice).minus(cents(value)), 0).times(line.quantity));
+    for (const { line, index } of eligible) amounts.set(index, Money.max(money(line.price).minus(cents(value).times(line.quantity)), 0));
   }
+  return amounts;
+}
 
+/**
+ * What the code takes off this cart, per line and on the delivery (Medusa: compute-actions): the
+ * product part by `lineDiscounts`; free delivery (alone or combined) the whole delivery cost, when
+ * the delivery relation takes in the chosen delivery type; free_contents nothing (the contents
+ * come with the order).
+ */
+export function codeAdjustments(code: CodeSnapshot, cart: DiscountCart): Adjustment[] {
+  const label = codeLabel(code);
   const actions: Adjustment[] = [];
-  for (const [line, amount] of [...amounts].sort(([a], [b]) => a - b)) {
+  for (const [line, amount] of [...lineDiscounts(code, cart.lines)].sort(([a], [b]) => a - b)) {
     if (amount.greaterThan(0)) actions.push({ action: 'addItemAdjustment', line, amount: toMoneyString(amount), code: label });
   }
-  if (FREE_DELIVERY_TYPES.includes(type) && cart.delivery && deliveryEligible(code, cart.delivery) && money(cart.delivery.cost).greaterThan(0)) {
+  if (FREE_DELIVERY_TYPES.includes(code.discountType) && cart.delivery && deliveryEligible(code, cart.delivery) && money(cart.delivery.cost).greaterThan(0)) {
     actions.push({ action: 'addShippingAdjustment', amount: toMoneyString(cart.delivery.cost), code: label });
   }
   return actions;

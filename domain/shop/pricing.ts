@@ -1,7 +1,8 @@
 /**
  * Pricing of a cart (DESIGN.md section 7, "Checkout"): a pure function from a cart context, and
  * the adjustments promotions ask for, to every amount of the order. No I/O; decimal arithmetic
- * only (domain/shared/money.ts).
+ * only (domain/shared/money.ts). `priceCheckout` (below) is checkout's one entry point: the cart
+ * (product set lines included), the discount code and the automatic discounts, combined.
  *
  * Modelled on Medusa's promotion module: a discount is not computed here but arrives as a list of
  * adjustment actions (`addItemAdjustment` on a line, `addShippingAdjustment` on the delivery);
@@ -16,6 +17,8 @@
 import type { Decimal } from 'decimal.js';
 import { cents, money, Money, toMoneyString, ZERO } from '../shared/money.ts';
 import { vatOfGross } from './vat.ts';
+import { automaticAdjustments, automaticDiscountApplies, automaticLabel, type AutomaticDiscountSnapshot, type Buyer } from './automatic-discount-pricing.ts';
+import { codeAdjustments, codeRefusal, type CodeSnapshot, type DiscountCart } from './discount-code-pricing.ts';
 
 /** What the pricing needs to know of a product, read when the cart is priced. */
 export interface ProductSnapshot {
@@ -35,6 +38,8 @@ export interface ProductSnapshot {
   /** Payment types the product may be paid with; empty means any. */
   paymentTypeIds: readonly number[];
   cartQuantityLimit: number | null;
+  /** The product's main categories (for the discounts' category relations). */
+  categoryIds?: readonly number[];
 }
 
 export interface CartLine {
@@ -42,6 +47,13 @@ export interface CartLine {
   quantity: number;
   /** The buyer's own unit price (products with allow_price_change), "30.00". */
   price?: string | null;
+  /**
+   * A product set's line: its share of the set's price, the whole line's price (not per unit).
+   * Its unit_price is that share divided by the quantity, rounded half up (for display).
+   */
+  setPrice?: string | null;
+  /** The request field this line's problems are reported on; default `items.N` and the sub-field. */
+  field?: string;
 }
 
 /** A delivery or payment type chosen for the cart. */
@@ -49,6 +61,8 @@ export interface ChargeType {
   id: number;
   defaultPrice: string;
   vatRate: number;
+  /** Delivery types: sent within the country (the discount code's domestic relation). */
+  domestic?: boolean;
 }
 
 export interface CartContext {
@@ -61,6 +75,7 @@ export interface CartContext {
 export type Adjustment =
   | { action: 'addItemAdjustment'; line: number; amount: string; code: string }
   | { action: 'addShippingAdjustment'; amount: string; code: string };
+export type ItemAdjustment = Extract<Adjustment, { action: 'addItemAdjustment' }>;
 
 export interface AppliedAdjustment {
   code: string;
@@ -105,7 +120,9 @@ export type PricingErrorCode =
   | 'quantity_above_limit'
   | 'delivery_type_not_allowed'
   | 'payment_type_not_allowed'
-  | 'amount_too_large';
+  | 'amount_too_large'
+  | 'product_set_refused'
+  | 'discount_code_refused';
 
 /** Why a cart cannot be priced, naming the request field at fault (`items.0.price`). */
 export interface PricingError {
@@ -126,13 +143,14 @@ export function cartErrors(context: CartContext): PricingError[] {
   const quantities = new Map<number, number>();
   context.lines.forEach((line, index) => {
     const { product } = line;
-    const at = `items.${index}`;
-    if (!product.active) errors.push({ field: `${at}.product_id`, code: 'inactive_product', message: 'is not an active product' });
-    errors.push(...buyerPriceErrors(line, at));
+    const at = (sub: string) => line.field ?? `items.${index}.${sub}`;
+    const named = line.field ? `product ${product.id}: ` : '';
+    if (!product.active) errors.push({ field: at('product_id'), code: 'inactive_product', message: `${named}is not an active product` });
+    errors.push(...buyerPriceErrors(line, at('price')));
     const soFar = (quantities.get(product.id) ?? 0) + line.quantity;
     quantities.set(product.id, soFar);
     if (product.cartQuantityLimit !== null && soFar > product.cartQuantityLimit) {
-      errors.push({ field: `${at}.quantity`, code: 'quantity_above_limit', message: `at most ${product.cartQuantityLimit} of this product per order` });
+      errors.push({ field: at('quantity'), code: 'quantity_above_limit', message: `${named}at most ${product.cartQuantityLimit} of this product per order` });
     }
     const { delivery, payment } = context;
     if (delivery && product.deliveryTypeIds.length > 0 && !product.deliveryTypeIds.includes(delivery.id)) {
@@ -153,9 +171,8 @@ function pushOnce(errors: PricingError[], error: PricingError) {
  * The buyer's price: only for allow_price_change products (the catalogue price itself is always
  * accepted), never below minimal_price, and zero only with allow_zero_minimal_price.
  */
-function buyerPriceErrors({ product, price }: CartLine, at: string): PricingError[] {
+function buyerPriceErrors({ product, price }: CartLine, field: string): PricingError[] {
   if (price === undefined || price === null) return [];
-  const field = `${at}.price`;
   const offered = money(price);
   if (!product.allowPriceChange) {
     return offered.equals(product.price) ? [] : [{ field, code: 'price_change_not_allowed', message: 'this product is sold at its catalogue price only' }];
@@ -166,7 +183,8 @@ function buyerPriceErrors({ product, price }: CartLine, at: string): PricingErro
   return [];
 }
 
-function unitPriceOf({ product, price }: CartLine): Decimal {
+function unitPriceOf({ product, price, setPrice, quantity }: CartLine): Decimal {
+  if (setPrice != null) return cents(money(setPrice).dividedBy(quantity));
   return cents(product.allowPriceChange && price != null ? price : product.price);
 }
 
@@ -195,7 +213,7 @@ export function priceCart(context: CartContext, adjustments: readonly Adjustment
   let linesDiscount = ZERO;
   const lines = context.lines.map((line, index): PricedLine => {
     const unit = unitPriceOf(line);
-    const price = unit.times(line.quantity);
+    const price = line.setPrice != null ? cents(line.setPrice) : unit.times(line.quantity);
     const requests = adjustments.filter((a) => a.action === 'addItemAdjustment' && a.line === index);
     const { taken: discount, applied } = allocate(price, requests);
     const finalPrice = price.minus(discount);
@@ -244,4 +262,77 @@ export function priceCart(context: CartContext, adjustments: readonly Adjustment
       deliveryAdjustments: shipping.applied,
     },
   };
+}
+
+// ---- Checkout: the code and the automatic discounts ---------------------------------------------
+
+export interface Checkout {
+  context: CartContext;
+  /** The code the buyer typed and the shop's code it names (null when none does); null without. */
+  code: { typed: string; snapshot: CodeSnapshot | null } | null;
+  /** The shop's automatic discounts (all four kinds); those that apply are picked here. */
+  automaticDiscounts: readonly AutomaticDiscountSnapshot[];
+  buyer: Buyer;
+  now: Date;
+}
+
+export type CheckoutResult =
+  | { ok: true; cart: PricedCart; code: CodeSnapshot | null; automaticDiscountIds: number[] }
+  | { ok: false; errors: PricingError[] };
+
+/** The priced cart as the discounts see it, each line at what the `before` adjustments left of it. */
+function discountCart(context: CartContext, cart: PricedCart, before: readonly Adjustment[] = []): DiscountCart {
+  return {
+    lines: cart.lines.map((line, index) => {
+      const taken = before.reduce((sum, a) => (a.action === 'addItemAdjustment' && a.line === index ? sum.plus(a.amount) : sum), ZERO);
+      return {
+        productId: line.productId,
+        categoryIds: context.lines[index]?.product.categoryIds ?? [],
+        quantity: line.quantity,
+        price: toMoneyString(Money.max(money(line.price).minus(taken), 0)),
+      };
+    }),
+    productsCost: cart.productsCost,
+    delivery: context.delivery ? { id: context.delivery.id, domestic: context.delivery.domestic ?? true, cost: cart.deliveryCost } : null,
+  };
+}
+
+const worth = (adjustments: readonly Adjustment[]) => adjustments.reduce((sum, a) => sum.plus(a.amount), ZERO);
+
+/**
+ * Checkout: the cart priced with the discount code and the automatic discounts (docs/decisions.md,
+ * "Checkout pricing"). The code is checked against the cart at catalogue (or set, or buyer) prices
+ * (422 naming `discount_code`); the automatic discounts that apply give each line the best one.
+ * A code with `combine_with_other_discount` then comes on top, computed on what the automatic
+ * discounts left of each line; a code without it is used only when it takes at least as much off
+ * the order as the automatic discounts together, else they are used and the code is not (nor
+ * counted). Returns the code used and the automatic discounts that took something off.
+ */
+export function priceCheckout(input: Checkout): CheckoutResult {
+  const plain = priceCart(input.context);
+  if (!plain.ok) return plain;
+  const cart = discountCart(input.context, plain.cart);
+  const code = input.code?.snapshot ?? null;
+  if (input.code) {
+    const refusal = codeRefusal(code, input.code.typed, cart, input.now);
+    if (refusal) return { ok: false, errors: [{ field: 'discount_code', code: 'discount_code_refused', message: refusal }] };
+  }
+  const applying = input.automaticDiscounts.filter((d) => automaticDiscountApplies(d, input.buyer, cart, input.now));
+  const automatic = automaticAdjustments(applying, cart);
+
+  let adjustments = automatic;
+  let used: CodeSnapshot | null = null;
+  if (code?.combineWithOtherDiscount) {
+    adjustments = [...automatic, ...codeAdjustments(code, discountCart(input.context, plain.cart, automatic))];
+    used = code;
+  } else if (code) {
+    const alone = codeAdjustments(code, cart);
+    if (worth(alone).greaterThanOrEqualTo(worth(automatic))) [adjustments, used] = [alone, code];
+  }
+
+  const priced = priceCart(input.context, adjustments);
+  if (!priced.ok) return priced;
+  const labels = new Set(priced.cart.lines.flatMap((line) => line.adjustments.map((a) => a.code)));
+  const automaticDiscountIds = applying.filter((d) => labels.has(automaticLabel(d))).map((d) => d.id);
+  return { ok: true, cart: priced.cart, code: used, automaticDiscountIds };
 }

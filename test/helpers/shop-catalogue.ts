@@ -6,7 +6,7 @@ import { SHOP_FILTER } from '../../db/tenant.ts';
 import { adminPost } from './shop.ts';
 
 export type ProductFields = Partial<Pick<IProduct,
-  'name' | 'sku' | 'price' | 'vatRate' | 'active' | 'electronic' | 'allowPriceChange' | 'minimalPrice' | 'allowZeroMinimalPrice' | 'deliveryTypeIds' | 'paymentTypeIds' | 'cartQuantityLimit' | 'hidden'>>;
+  'name' | 'sku' | 'price' | 'vatRate' | 'active' | 'electronic' | 'allowPriceChange' | 'minimalPrice' | 'allowZeroMinimalPrice' | 'deliveryTypeIds' | 'paymentTypeIds' | 'cartQuantityLimit' | 'hidden' | 'productCategoryIds'>>;
 
 let counter = 0;
 

@@ -30,9 +30,13 @@ export const PlaceOrderBody = z.strictObject({
         price: moneyAmount.optional().describe('the buyer\'s unit price, for products with allow_price_change (not below minimal_price)'),
       }),
     )
-    .min(1)
-    .max(100),
-  product_set_id: id.nullish().describe('not supported yet: any value is refused with 422'),
+    .max(100)
+    .default([])
+    .describe('the products (at least one); with a product set in pool mode the buyer\'s picks; with any other set empty'),
+  product_set_id: id
+    .nullish()
+    .describe('a product set of the shop ordered whole at its price (in pool mode: the picks in `items`); inactive, link-only without via_set_link, or another shop\'s: 422'),
+  via_set_link: z.boolean().default(false).describe('the buyer came through the product set\'s direct link (needed for link_only_discount sets)'),
   delivery_type_id: id.nullish(),
   payment_type_id: id.nullish(),
   discount_code: storableText(255).nullish().describe('a discount code of the shop (case as the code says); empty for none'),

@@ -9,6 +9,7 @@ import { DeliveryType, Order, OrderItem, OrderStatus, PaymentType, Product, type
 import type { InternalStatus, OrderAddress } from '../../../domain/shop/order.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { countCodeUse, DiscountCodeRefused } from './discount-codes.ts';
+import { countAutomaticDiscountUses } from './checkout.ts';
 
 /** The shop's products among `ids` that a cart may hold (a hidden product counts as deleted). */
 export function productsForCart(em: EntityManager, ids: number[]) {
@@ -46,6 +47,8 @@ export interface NewOrder {
   placedAt: Date;
   /** The discount code applied: its use is counted in the order's transaction (limits in total and per customer). */
   discount?: { id: number; code: string; perCustomerLimit: number | null } | null;
+  /** The automatic discounts the order got: one use of each is counted in the order's transaction. */
+  automaticDiscountIds?: readonly number[];
 }
 
 /** Products of the cart that were removed, hidden or switched off while the order was priced. */
@@ -81,6 +84,7 @@ export async function insertOrder(em: EntityManager, input: NewOrder): Promise<n
       const refused = await countCodeUse(tx, input.shopId, discount.id, input.email, discount.perCustomerLimit);
       if (refused) throw new DiscountCodeRefused(refused);
     }
+    await countAutomaticDiscountUses(tx, input.shopId, input.automaticDiscountIds ?? []);
     const order = tx.create(Order, {
       shop: input.shopId,
       uuid: randomUUID(),

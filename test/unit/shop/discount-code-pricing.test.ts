@@ -2,23 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { money, toMoneyString } from '../../../domain/shared/money.ts';
 import { codeAdjustments, codeRefusal, spreadProRata, type CodeSnapshot, type DiscountCart } from '../../../domain/shop/discount-code-pricing.ts';
-import { DISCOUNT_TYPES, type DiscountType } from '../../../domain/shop/discount-rules.ts';
-import { priceCart, type CartContext, type PricedCart, type ProductSnapshot } from '../../../domain/shop/pricing.ts';
-
-function product(id: number, price: string, fields: Partial<ProductSnapshot> = {}): ProductSnapshot {
-  return {
-    id, name: `P${id}`, sku: `S${id}`, price, vatRate: 23, active: true, allowPriceChange: false, minimalPrice: null, allowZeroMinimalPrice: false,
-    electronic: false, deliveryTypeIds: [], paymentTypeIds: [], cartQuantityLimit: null, ...fields,
-  };
-}
-
-function code(discountType: DiscountType, value: string | null, fields: Partial<CodeSnapshot> = {}): CodeSnapshot {
-  return {
-    id: 1, code: 'SUMMER', caseSensitive: true, discountType, value, minimumAmount: null, usages: 0, usagesLimit: null, usagesPerCustomerLimit: null,
-    active: true, startDate: null, endDate: null, relationWithProducts: 'all_products', productIds: [], productCategoryIds: [],
-    relationWithDeliveryTypes: 'all_delivery_types', deliveryTypeIds: [], pool: null, drawnAt: null, ...fields,
-  };
-}
+import { DISCOUNT_TYPES } from '../../../domain/shop/discount-rules.ts';
+import { priceCart, type CartContext, type PricedCart } from '../../../domain/shop/pricing.ts';
+import { code, product } from '../../helpers/pricing-snapshots.ts';
 
 interface Line { id: number; price: string; quantity?: number; categories?: number[] }
 interface Delivery { id: number; price: string; domestic?: boolean }
@@ -32,7 +18,7 @@ function checkout(discount: CodeSnapshot, lines: Line[], delivery?: Delivery): {
   const plain = priceCart(context);
   if (!plain.ok) throw new Error('cart not priced');
   const discountCart: DiscountCart = {
-    lines: plain.cart.lines.map((l, i) => ({ productId: l.productId, categoryIds: lines[i]!.categories ?? [], unitPrice: l.unitPrice, quantity: l.quantity, price: l.price })),
+    lines: plain.cart.lines.map((l, i) => ({ productId: l.productId, categoryIds: lines[i]!.categories ?? [], quantity: l.quantity, price: l.price })),
     productsCost: plain.cart.productsCost,
     delivery: delivery ? { id: delivery.id, domestic: delivery.domestic ?? true, cost: plain.cart.deliveryCost } : null,
   };
