@@ -9,6 +9,7 @@ import {
   renewDeliveryClaim,
   type DeliveryToAttempt,
   type TenantDelivery,
+  type WebhookTables,
 } from '../../db/repositories/shared/webhook-deliveries.ts';
 import { nextAttemptDelayMs, webhookEnvelope, type WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
 import { keepLease } from '../shared/lease.ts';
@@ -102,7 +103,9 @@ export async function attemptDelivery(deps: AttemptDeps, em: EntityManager, inpu
 /** Resolve and check the target, sign, POST, and record what came of it. */
 async function send(deps: AttemptDeps, claimed: Claimed, signal: AbortSignal): Promise<AttemptResult> {
   const { row, started } = claimed;
-  const url = new URL(row.url);
+  const opened = openTarget(row, claimed.ref.tables, deps.key);
+  if ('error' in opened) return finish(deps, claimed, { statusCode: null, error: opened.error, status: 'failed', nextAttemptInMs: null });
+  const { url, secret } = opened;
   const target = await resolveTarget(url, deps.settings.allowlist, deps.resolver, deps.settings.timeoutMs);
   if (!target.ok) {
     if (target.retryable) return retryOrFail(deps, claimed, null, target.reason, null);
@@ -110,16 +113,11 @@ async function send(deps: AttemptDeps, claimed: Claimed, signal: AbortSignal): P
   }
 
   const body = JSON.stringify(webhookEnvelope({ id: row.event_id, type: row.type, payload: row.payload, occurredAt: new Date(row.occurred_at).toISOString() }));
-  let secret: string;
-  try {
-    secret = openSecret(row.secret_sealed, deps.key);
-  } catch {
-    return finish(deps, claimed, { statusCode: null, error: 'secret_key cannot be opened with this SECRETS_KEY; save the webhook again', status: 'failed', nextAttemptInMs: null });
-  }
+  const signed = { eventId: row.event_id, timestamp: Math.floor(started.getTime() / 1000), body };
   const headers = {
     'content-type': 'application/json',
     'user-agent': 'coursehub-webhooks/1',
-    ...signatureHeaders(secret, { eventId: row.event_id, timestamp: Math.floor(started.getTime() / 1000), body }),
+    ...(secret === null ? { 'webhook-id': signed.eventId, 'webhook-timestamp': String(signed.timestamp) } : signatureHeaders(secret, signed)),
   };
   let response;
   try {
@@ -133,6 +131,24 @@ async function send(deps: AttemptDeps, claimed: Claimed, signal: AbortSignal): P
   if (verdict.kind === 'succeeded') return finish(deps, claimed, { statusCode: verdict.statusCode, error: null, status: 'succeeded', nextAttemptInMs: null });
   if (verdict.kind === 'gone') return finish(deps, claimed, { statusCode: verdict.statusCode, error: verdict.error, status: 'failed', nextAttemptInMs: null });
   return retryOrFail(deps, claimed, verdict.statusCode, verdict.error, verdict.retryAfterMs);
+}
+
+/**
+ * The target's address (opened when it is sealed: the club's carries a token) and signing secret
+ * (null: the target sends unsigned), or why they cannot be opened with this key: nothing is sent.
+ */
+function openTarget(row: DeliveryToAttempt, tables: WebhookTables, key: Buffer): { url: URL; secret: string | null } | { error: string } {
+  let url: URL;
+  try {
+    url = new URL(tables.target?.urlSealed ? openSecret(row.url, key) : row.url);
+  } catch {
+    return { error: 'the stored address cannot be opened with this SECRETS_KEY; save it again' };
+  }
+  try {
+    return { url, secret: row.secret_sealed === null ? null : openSecret(row.secret_sealed, key) };
+  } catch {
+    return { error: 'secret_key cannot be opened with this SECRETS_KEY; save the webhook again' };
+  }
 }
 
 /** A failed attempt: the next one on the schedule (or after `Retry-After`), or `failed` when none is left. A manual attempt is not retried. */

@@ -31,6 +31,31 @@ export const ShopWebhook = defineEntity({
 export type IShopWebhook = InferEntity<typeof ShopWebhook>;
 
 /**
+ * The event (but its type) and the state of a delivery, as the shared attempt code reads and
+ * writes them (db/repositories/shared/webhook-deliveries.ts): a shop webhook's and the club
+ * webhook's (db/entities/shop/club.ts).
+ */
+export const deliveryStateProperties = () => ({
+  eventId: p.uuid(),
+  payload: p.json<Record<string, unknown>>(),
+  occurredAt: p.datetime(),
+  status: p.string().length(16).$type<WebhookDeliveryStatus>().default('pending'),
+  attemptCount: p.integer().default(0),
+  nextAttemptAt: p.datetime().nullable(),
+  createdAt: p.datetime().onCreate(() => new Date()),
+  updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+});
+
+/** One HTTP attempt of a delivery (or its refusal): a shop webhook's or the club webhook's. */
+export const attemptProperties = () => ({
+  attemptedAt: p.datetime(),
+  statusCode: p.smallint().nullable(),
+  durationMs: p.integer(),
+  error: p.text().nullable(),
+  manual: p.boolean().default(false),
+});
+
+/**
  * One shop event sent to one shop webhook (one delivery workflow). The shop has no event outbox:
  * the event (id, type, key, payload, time) is stored with its delivery, the same for every webhook
  * it goes to (the dispatching workflow chooses the id and the time).
@@ -45,16 +70,9 @@ export const ShopWebhookDelivery = defineEntity({
     id: p.uuid().primary().onCreate(() => randomUUID()),
     shop: () => p.manyToOne(Shop).ref(),
     webhook: () => p.manyToOne(ShopWebhook).ref(),
-    eventId: p.uuid(),
     eventKey: p.string().length(128),
     eventType: p.string().length(32).$type<ShopWebhookEvent>(),
-    payload: p.json<Record<string, unknown>>(),
-    occurredAt: p.datetime(),
-    status: p.string().length(16).$type<WebhookDeliveryStatus>().default('pending'),
-    attemptCount: p.integer().default(0),
-    nextAttemptAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    ...deliveryStateProperties(),
   },
 });
 export type IShopWebhookDelivery = InferEntity<typeof ShopWebhookDelivery>;
@@ -69,11 +87,7 @@ export const ShopWebhookDeliveryAttempt = defineEntity({
     id: p.uuid().primary().onCreate(() => randomUUID()),
     shop: () => p.manyToOne(Shop).ref(),
     delivery: () => p.manyToOne(ShopWebhookDelivery).ref(),
-    attemptedAt: p.datetime(),
-    statusCode: p.smallint().nullable(),
-    durationMs: p.integer(),
-    error: p.text().nullable(),
-    manual: p.boolean().default(false),
+    ...attemptProperties(),
   },
 });
 export type IShopWebhookDeliveryAttempt = InferEntity<typeof ShopWebhookDeliveryAttempt>;

@@ -26,6 +26,12 @@ export interface WebhookTables {
   tenant: 'platform_id' | 'shop_id';
   /** `event_id, type, payload, occurred_at` of the delivery `d`, and the join (if any) that gives them. */
   event: { columns: string; join: string };
+  /**
+   * `url, active, deleted_at, secret_sealed` of the webhook `w`; `w.url, w.active, w.deleted_at,
+   * w.secret_sealed` when unset. A target whose address carries a token keeps it sealed
+   * (`urlSealed`); a null `secret_sealed` sends the delivery unsigned.
+   */
+  target?: { columns: string; urlSealed: boolean };
 }
 
 /** The platform's: the event comes from its outbox (`domain_events`). */
@@ -91,7 +97,8 @@ export interface DeliveryToAttempt {
   url: string;
   active: boolean;
   deleted_at: string | Date | null;
-  secret_sealed: string;
+  /** Null only for a target that may send unsigned (the club integration without a key). */
+  secret_sealed: string | null;
   webhook_id: string;
   event_id: string;
   /** A platform's domain event type or a shop's event (domain/shop/webhooks.ts). */
@@ -102,7 +109,7 @@ export interface DeliveryToAttempt {
 
 export async function deliveryToAttempt(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery): Promise<DeliveryToAttempt | undefined> {
   const rows: DeliveryToAttempt[] = await em.getConnection().execute(
-    `select d.status, d.next_attempt_at, w.id as webhook_id, w.url, w.active, w.deleted_at, w.secret_sealed, ${t.event.columns}
+    `select d.status, d.next_attempt_at, w.id as webhook_id, ${t.target?.columns ?? 'w.url, w.active, w.deleted_at, w.secret_sealed'}, ${t.event.columns}
        from ${t.deliveries} d
        join ${t.webhooks} w on w.id = d.webhook_id
        ${t.event.join}

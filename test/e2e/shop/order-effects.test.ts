@@ -45,7 +45,7 @@ describe('clearing an order', () => {
     expect(cleared.status).toBe(200);
     const effects = await eventually(async () => {
       const rows = await effectsOf(order.id);
-      expect(rows).toHaveLength(8);
+      expect(rows).toHaveLength(9);
       return rows;
     });
     const byEffect = Object.fromEntries(effects.map((e) => [e.effect, e]));
@@ -53,6 +53,7 @@ describe('clearing an order', () => {
     expect(byEffect.analytics_purchase).toMatchObject({ status: 'done' });
     expect(byEffect.marketing_tags).toMatchObject({ status: 'done' });
     expect(byEffect.download_codes).toMatchObject({ status: 'skipped' });
+    expect(byEffect.club_webhook).toMatchObject({ status: 'skipped', detail: 'no club integration' });
     expect(byEffect.course_access).toMatchObject({ status: 'skipped', detail: 'no product of this order sells courses' });
     const detail = await e2e.http('GET', `/api/v1/orders/${order.id}`, { headers: { 'x-api-key': shop.key } });
     expect(detail.body.data.invoice_number).toBe(`FV/${new Date().getUTCFullYear()}/1`);

@@ -1,0 +1,76 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { CLUB_WEBHOOK_TABLES, clubProducts, findClub, openClubDelivery, paidStatusId } from '../../db/repositories/shop/club.ts';
+import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { CLUB_WEBHOOK_EVENT, clubWebhookDecision, firesForAllProducts } from '../../domain/shop/club-rules.ts';
+import type { EffectSource } from '../../domain/shop/effects.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import type { AttemptResult } from '../webhooks/attempt.ts';
+import { attemptDepsFrom, attemptInActivity } from '../webhooks/delivery.ts';
+import { orderWebhookPayload } from '../webhooks/shop.ts';
+
+export interface OpenClubDeliveryInput {
+  shopId: string;
+  orderId: number;
+  source: EffectSource;
+  /** The status the transition reached; null for the clearing (the shop's Paid status). */
+  statusId: number | null;
+  eventId: string;
+  occurredAt: string;
+}
+
+/** The club webhook is due (`deliveryId` to attempt, `host` for the effect log), or why not. */
+export type ClubDeliveryOpening = { deliveryId: string; host: string; statusId: number } | { skipped: string };
+
+/**
+ * The club webhook's activities (workflows/shop/club-webhook.ts): deciding and opening the
+ * delivery of an order at a status (once per order and status), then the platform's attempt on the
+ * club's tables, with its signing, SSRF rules and retry schedule.
+ */
+export function clubWebhookActivities(activityDeps: ActivityDeps) {
+  const { orm } = activityDeps;
+  const deps = attemptDepsFrom(activityDeps);
+
+  return {
+    /**
+     * Opens the club webhook of the order at the reached status when the integration asks for it,
+     * with the order as it is now. A status the order reached before (another transition opened
+     * the delivery) is skipped; a repeat of the same transition finds its own delivery again.
+     */
+    async openClubWebhookDelivery(input: OpenClubDeliveryInput): Promise<ClubDeliveryOpening> {
+      const { shopId, orderId, source } = input;
+      const em = shopEm(orm, shopId);
+      const [club, facts] = await Promise.all([findClub(em, shopId), loadOrderFacts(em, orderId)]);
+      if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
+      const statusId = input.statusId ?? (await paidStatusId(em, shopId));
+      const products = club ? await clubProducts(em, shopId, club.id) : [];
+      const settings = club && { active: club.active, orderStatusId: club.order_status_id, productIds: products.map((p) => p.id) };
+      const decision = clubWebhookDecision(settings, statusId, facts.items.map((item) => item.productId ?? 0));
+      if (!decision.fire) return { skipped: decision.reason };
+      const delivery = await openClubDelivery(em, shopId, {
+        clubId: club!.id,
+        orderId,
+        orderStatusId: statusId,
+        source,
+        eventId: input.eventId,
+        type: CLUB_WEBHOOK_EVENT,
+        occurredAt: new Date(input.occurredAt),
+        payload: {
+          ...orderWebhookPayload(facts.order, facts.items),
+          club: {
+            order_status_id: statusId,
+            fires_for_all_products: firesForAllProducts(settings!.productIds),
+            products: products.filter((p) => decision.matchedProductIds.includes(p.id)).map(({ id, name }) => ({ id, name })),
+          },
+        },
+      });
+      if (delivery.source !== source) return { skipped: `sent once per order and status: already at ${delivery.source}` };
+      return { deliveryId: delivery.id, host: club!.host, statusId };
+    },
+
+    /** One attempt: the platform's, on the club's tables. */
+    async attemptClubWebhookDelivery({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<AttemptResult> {
+      return attemptInActivity(deps, orm, { tables: CLUB_WEBHOOK_TABLES, tenantId: shopId, deliveryId });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The club integration (spec: Club integration settings, Endpoints > Club integration): a webhook
+ * sent to a club's address when an order reaches one status, for the listed products or, with an
+ * empty list, for every order. Pure rules; the writes are in api/shop/configuration/club/ and the
+ * webhook in workflows/shop/club-webhook.ts.
+ */
+
+/** The `type` of the club webhook's body (`{type, timestamp, data: {id, order, order_status, club}}`). */
+export const CLUB_WEBHOOK_EVENT = 'club_order_status_reached';
+
+/** The most products one write may list. */
+export const CLUB_PRODUCTS_MAX = 1000;
+
+/** A write-only field as sent: omitted or `""` keeps the stored value, `null` clears it, any other string replaces it. */
+export type SecretWrite = { kind: 'keep' } | { kind: 'clear' } | { kind: 'set'; value: string };
+
+export function secretWrite(sent: string | null | undefined): SecretWrite {
+  if (sent === undefined || sent === '') return { kind: 'keep' };
+  if (sent === null) return { kind: 'clear' };
+  return { kind: 'set', value: sent };
+}
+
+export const URL_REQUIRED = 'is required when the club integration is created';
+export const URL_NOT_CLEARABLE = 'cannot be cleared: the club integration needs an address (an empty string keeps the current one)';
+
+/**
+ * The problem of `webhook_url` in a PATCH (rules 1 and 2): required when the write creates the
+ * integration, never cleared. Null when the field is fine.
+ */
+export function webhookUrlWriteProblem(exists: boolean, sent: string | null | undefined): string | null {
+  const write = secretWrite(sent);
+  if (write.kind === 'clear') return URL_NOT_CLEARABLE;
+  if (!exists && write.kind === 'keep') return URL_REQUIRED;
+  return null;
+}
+
+/** What the replies show of the address, which carries a token: only its host. */
+export function webhookHost(url: string): string {
+  return URL.canParse(url) ? new URL(url).hostname : '';
+}
+
+/** An empty product list means the webhook goes for every order (rule 5). */
+export function firesForAllProducts(productIds: readonly number[]): boolean {
+  return productIds.length === 0;
+}
+
+/** The list after POST products (rule 4): the current list, then the sent ids not on it yet, each once. */
+export function withAddedProducts(current: readonly number[], sent: readonly number[]): number[] {
+  const list = [...current];
+  for (const id of sent) if (!list.includes(id)) list.push(id);
+  return list;
+}
+
+/** The list after DELETE of one product (rule 5); null when it is not on the list (404). */
+export function withoutProduct(current: readonly number[], productId: number): number[] | null {
+  return current.includes(productId) ? current.filter((id) => id !== productId) : null;
+}
+
+export interface ClubSettings {
+  active: boolean;
+  orderStatusId: number;
+  productIds: readonly number[];
+}
+
+export type ClubDecision = { fire: true; matchedProductIds: number[] } | { fire: false; reason: string };
+
+/**
+ * Whether an order that reached `statusId` goes to the club: the integration exists and is on, the
+ * status is its status, and the order holds a listed product (any order when none is listed).
+ * `matchedProductIds` are the listed products the order holds (empty when it fires for all).
+ */
+export function clubWebhookDecision(club: ClubSettings | null, statusId: number, orderProductIds: readonly number[]): ClubDecision {
+  if (!club) return { fire: false, reason: 'no club integration' };
+  if (!club.active) return { fire: false, reason: 'the club integration is switched off' };
+  if (club.orderStatusId !== statusId) return { fire: false, reason: `the club webhook goes at order status ${club.orderStatusId}, not ${statusId}` };
+  if (firesForAllProducts(club.productIds)) return { fire: true, matchedProductIds: [] };
+  const matched = club.productIds.filter((id) => orderProductIds.includes(id));
+  if (matched.length === 0) return { fire: false, reason: 'the order holds no product of the club list' };
+  return { fire: true, matchedProductIds: matched };
+}

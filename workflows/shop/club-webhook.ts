@@ -1,0 +1,46 @@
+import { uuid4 } from '@temporalio/workflow';
+import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
+import { clubWebhookWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { db, webhook } from '../shared/activity-proxies.ts';
+import { startChildOnce } from '../shared/start-child-once.ts';
+import { attemptUntilSettled } from '../shared/webhook-delivery.ts';
+import type { EffectOutcome } from '../../domain/shop/effects.ts';
+import { runEffect, type OrderRef } from './order-effects.ts';
+
+export interface DeliverClubWebhookInput {
+  shopId: string;
+  deliveryId: string;
+}
+
+/** The club webhook's delivery: the platform's attempt loop on the club's tables. */
+export async function deliverClubWebhook({ shopId, deliveryId }: DeliverClubWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
+  return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptClubWebhookDelivery({ shopId, deliveryId })) };
+}
+
+/**
+ * The `club_webhook` effect of an order transition that reached `statusId` (null: the clearing,
+ * which sets the Paid status). When the club integration asks for it, one delivery workflow per
+ * order and status (`shop/<s>/order/<o>/club-webhook/at-status/<status>`, REJECT_DUPLICATE), recorded `done`
+ * once started; `skipped` with the reason otherwise (no integration, switched off, another status,
+ * no listed product, or sent already when the order reached this status before); `failed` when
+ * the order cannot be read (the transition's other effects go on).
+ */
+export function notifyClub(ref: OrderRef, statusId: number | null): Promise<EffectOutcome> {
+  return runEffect(ref, 'club_webhook', () => startClubWebhook(ref, statusId));
+}
+
+async function startClubWebhook(ref: OrderRef, statusId: number | null): Promise<EffectOutcome> {
+  // Workflow code: uuid4 and the clock are recorded in history, so a replay opens the same event.
+  const opening = await db.openClubWebhookDelivery({ ...ref, statusId, eventId: uuid4(), occurredAt: new Date().toISOString() });
+  let outcome: EffectOutcome = { status: 'skipped', detail: 'skipped' in opening ? opening.skipped : '' };
+  if (!('skipped' in opening)) {
+    await startChildOnce(deliverClubWebhook, {
+      workflowId: clubWebhookWorkflowId({ shopId: ref.shopId, orderId: ref.orderId, statusId: opening.statusId }),
+      args: [{ shopId: ref.shopId, deliveryId: opening.deliveryId }],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+    outcome = { status: 'done', detail: `club webhook to ${opening.host} started` };
+  }
+  await db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome });
+  return outcome;
+}
