@@ -46,22 +46,30 @@ export interface PlanLink {
   renewals_limit: number;
 }
 
-/**
- * Problems of a plan's product links, keyed by field (`products`): a product twice, an interval
- * outside 1..36500 days, a negative renewal limit.
- */
-export function planLinkProblems(links: readonly PlanLink[]): string[] {
-  const problems: string[] = [];
+/** A rule broken by one field of a write, `field` named as sent (`products.1.interval`). */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+const INT4_MAX = 2_147_483_647;
+const isWhole = (value: number, min: number, max: number) => Number.isInteger(value) && value >= min && value <= max;
+
+/** A link's interval: 1 to 36500 days (spec: Limits). */
+export function intervalProblem(days: number): string | null {
+  return isWhole(days, 1, MAX_INTERVAL_DAYS) ? null : `must be a whole number of days from 1 to ${MAX_INTERVAL_DAYS}`;
+}
+
+/** Problems of a plan's product links: a product linked twice, an interval outside 1..36500, a negative renewal limit. */
+export function planLinkProblems(links: readonly PlanLink[]): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const seen = new Set<number>();
   links.forEach((link, index) => {
-    if (seen.has(link.product_id)) problems.push(`[${index}].product_id: product ${link.product_id} is linked twice`);
+    if (seen.has(link.product_id)) problems.push({ field: `products.${index}.product_id`, message: `product ${link.product_id} is linked twice` });
     seen.add(link.product_id);
-    if (!Number.isInteger(link.interval) || link.interval < 1 || link.interval > MAX_INTERVAL_DAYS) {
-      problems.push(`[${index}].interval: must be a whole number of days from 1 to ${MAX_INTERVAL_DAYS}`);
-    }
-    if (!Number.isInteger(link.renewals_limit) || link.renewals_limit < 0) {
-      problems.push(`[${index}].renewals_limit: must be a whole number, 0 or more (0 means no limit)`);
-    }
+    const interval = intervalProblem(link.interval);
+    if (interval) problems.push({ field: `products.${index}.interval`, message: interval });
+    if (!isWhole(link.renewals_limit, 0, INT4_MAX)) problems.push({ field: `products.${index}.renewals_limit`, message: 'must be a whole number, 0 or more (0 means no limit)' });
   });
   return problems;
 }
@@ -71,10 +79,22 @@ export function supersededPlanProblem(planId: number | null, supersededId: numbe
   return planId !== null && supersededId === planId ? 'a plan cannot supersede itself' : null;
 }
 
-/** The products of `wanted` that already sit in another automatic-renewal plan. */
-export function productsInOtherAutomaticPlans(wanted: readonly number[], automaticLinks: readonly { productId: number; planId: number }[], planId: number | null): number[] {
-  const taken = new Set(automaticLinks.filter((link) => link.planId !== planId).map((link) => link.productId));
-  return [...new Set(wanted)].filter((id) => taken.has(id));
+export const MAX_RENEWAL_QUANTITY = 10_000;
+
+/**
+ * Problems of a new `renewal_items` list (PATCH rule 1): an explicitly empty list, a product twice,
+ * a quantity outside 1..10000.
+ */
+export function renewalItemsProblems(items: readonly { product_id: number; quantity: number }[]): FieldProblem[] {
+  if (items.length === 0) return [{ field: 'renewal_items', message: 'must hold at least one item (an empty list is refused)' }];
+  const problems: FieldProblem[] = [];
+  const seen = new Set<number>();
+  items.forEach((item, index) => {
+    if (seen.has(item.product_id)) problems.push({ field: `renewal_items.${index}.product_id`, message: `product ${item.product_id} is listed twice` });
+    seen.add(item.product_id);
+    if (!isWhole(item.quantity, 1, MAX_RENEWAL_QUANTITY)) problems.push({ field: `renewal_items.${index}.quantity`, message: `must be a whole number from 1 to ${MAX_RENEWAL_QUANTITY}` });
+  });
+  return problems;
 }
 
 /**
@@ -103,19 +123,21 @@ export function subscriberIsActive(status: SubscriberStatus, latestEnd: Date | n
   return status === 'active' && latestEnd !== null && latestEnd.getTime() > now.getTime();
 }
 
-/** Which workflow signals a committed subscriber PATCH sends (renewal_paused only when it changed). */
-export interface SubscriberChange {
-  pausedBefore: boolean;
-  pausedAfter: boolean;
+/**
+ * The workflow signals a committed subscriber PATCH sends: the pause state whenever
+ * `renewal_paused` was sent (so a repeated request heals a signal lost before), items changed when
+ * `renewal_items` or `renewal_interval_days` was sent.
+ */
+export interface SubscriberPatchSent {
+  renewalPaused?: boolean;
   itemsSent: boolean;
   intervalSent: boolean;
 }
 export type SubscriberSignal = 'paused' | 'resumed' | 'itemsChanged';
 
-export function signalsFor(change: SubscriberChange): SubscriberSignal[] {
+export function signalsFor(sent: SubscriberPatchSent): SubscriberSignal[] {
   const signals: SubscriberSignal[] = [];
-  if (!change.pausedBefore && change.pausedAfter) signals.push('paused');
-  if (change.pausedBefore && !change.pausedAfter) signals.push('resumed');
-  if (change.itemsSent || change.intervalSent) signals.push('itemsChanged');
+  if (sent.renewalPaused !== undefined) signals.push(sent.renewalPaused ? 'paused' : 'resumed');
+  if (sent.itemsSent || sent.intervalSent) signals.push('itemsChanged');
   return signals;
 }

@@ -1,0 +1,143 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ISubscriber } from '../../../db/entities/shop/index.ts';
+import { cataloguePrices, findSubscriber, listSubscribers, moveLatestPeriod, periodsOf, updateSubscriber, visibleProductIds } from '../../../db/repositories/shop/subscribers.ts';
+import { startOfDayIn } from '../../../domain/shared/time-zones.ts';
+import { pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
+import { intervalProblem, renewalItemsProblems, signalsFor, type FieldProblem } from '../../../domain/shop/subscription-rules.ts';
+import { badRequest, notFound } from '../../shared/errors.ts';
+import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { unprocessable } from '../../shared/validation-errors.ts';
+import { shopKeyOf } from '../auth.ts';
+import { refusedFields } from '../shared/field-problems.ts';
+import { PatchPeriodBody, PatchSubscriberBody, PeriodReply, SubscriberDetailReply, SubscriberListQuery, SubscriberParams, SubscriberReply, type SubscriberPatch } from './schemas.ts';
+import { periodReply, subscriberReply } from './serialize.ts';
+import { notifySubscriberWorkflow } from './signals.ts';
+
+async function subscriberOr404(em: EntityManager, segment: string): Promise<ISubscriber> {
+  const id = pathId(segment);
+  const subscriber = id === null ? null : await findSubscriber(em, id);
+  if (!subscriber) throw notFound('subscriber');
+  return subscriber;
+}
+
+/** Subscribers as replied, with their periods and the catalogue prices of their items. */
+async function repliesOf(em: EntityManager, subscribers: readonly ISubscriber[]) {
+  const periods = await periodsOf(em, subscribers.map((s) => s.id));
+  const prices = await cataloguePrices(em, subscribers.flatMap((s) => s.renewalItems.map((item) => item.product_id)));
+  const now = new Date();
+  return { periods, replies: subscribers.map((s) => subscriberReply(s, periods, prices, now)) };
+}
+
+/** Every rule a subscriber PATCH breaks (PATCH rules 1 and 2; products of the shop). */
+async function patchProblems(em: EntityManager, body: SubscriberPatch): Promise<FieldProblem[]> {
+  const problems: FieldProblem[] = [];
+  if (body.renewal_items) {
+    problems.push(...renewalItemsProblems(body.renewal_items));
+    const sent = body.renewal_items.map((item) => item.product_id);
+    const known = await visibleProductIds(em, sent);
+    sent.forEach((productId, index) => {
+      if (unknownIds([productId], known).length > 0) problems.push({ field: `renewal_items.${index}.product_id`, message: `unknown product id: ${productId}` });
+    });
+  }
+  const interval = body.renewal_interval_days;
+  if (typeof interval === 'number') {
+    const problem = intervalProblem(interval);
+    if (problem) problems.push({ field: 'renewal_interval_days', message: problem });
+  }
+  return problems;
+}
+
+/**
+ * Subscribers (spec: Endpoints / Subscribers). Every route needs `write_subscriptions`, reads too:
+ * nothing else opens subscribers (Authentication item 5, DESIGN.md section 7), and that key opens
+ * nothing else. After a write commits, the subscriber's renewal workflow is signalled.
+ */
+export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['shop: subscribers'];
+  const config = { scope: 'write_subscriptions' } as const;
+  const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
+
+  app.get(
+    '/subscribers',
+    {
+      config,
+      schema: {
+        tags,
+        description: 'At least one of `email`, `subscription_plan_id` or `custom_identifier` is required (400 otherwise).',
+        querystring: SubscriberListQuery,
+        response: { 200: pageOf(SubscriberReply), 400: ValidationErrorBody, ...errors },
+      },
+    },
+    async (request) => {
+      const { shopId, timeZone } = shopKeyOf(request);
+      const q = request.query;
+      const email = q.email || undefined;
+      const customIdentifier = q.custom_identifier || undefined;
+      if (email === undefined && customIdentifier === undefined && q.subscription_plan_id === undefined) {
+        const message = 'one of email, subscription_plan_id or custom_identifier is required';
+        throw badRequest(message, { email: [message], subscription_plan_id: [message], custom_identifier: [message] });
+      }
+      const bound = (value: string | undefined) => (value === undefined ? undefined : value.length === 10 ? startOfDayIn(value, timeZone) : new Date(value));
+      const filter = { email, customIdentifier, planId: q.subscription_plan_id, active: q.active, expiresBefore: bound(q.expires_before), expiresAfter: bound(q.expires_after) };
+      const [subscribers, total] = await listSubscribers(request.em, shopId, filter, new Date(), pageWindow(q));
+      return { data: (await repliesOf(request.em, subscribers)).replies, meta: pageMeta(q, total) };
+    },
+  );
+
+  app.get(
+    '/subscribers/:id',
+    { config, schema: { tags, params: SubscriberParams, response: { 200: data(SubscriberDetailReply), ...errors } } },
+    async (request) => {
+      const subscriber = await subscriberOr404(request.em, request.params.id);
+      const { periods, replies } = await repliesOf(request.em, [subscriber]);
+      return { data: { ...replies[0]!, periods: periods.map(periodReply) } };
+    },
+  );
+
+  app.patch(
+    '/subscribers/:id',
+    { config, schema: { tags, params: SubscriberParams, body: PatchSubscriberBody, response: { 200: data(SubscriberReply), 503: ErrorBody, ...errors } } },
+    async (request) => {
+      const { shopId } = shopKeyOf(request);
+      const subscriber = await subscriberOr404(request.em, request.params.id);
+      const body = request.body ?? {};
+      const problems = await patchProblems(request.em, body);
+      if (problems.length > 0) throw refusedFields(problems);
+      await updateSubscriber(request.em, subscriber, {
+        ...(body.renewal_items && { renewalItems: body.renewal_items.map((item) => ({ product_id: item.product_id, quantity: item.quantity, price: item.price ?? null })) }),
+        ...(body.renewal_interval_days !== undefined && { renewalIntervalDays: body.renewal_interval_days }),
+        ...(body.renewal_paused !== undefined && { renewalPaused: body.renewal_paused }),
+        ...(body.custom_identifier !== undefined && { customIdentifier: body.custom_identifier }),
+      });
+      const signals = signalsFor({ renewalPaused: body.renewal_paused, itemsSent: body.renewal_items !== undefined, intervalSent: body.renewal_interval_days !== undefined });
+      await notifySubscriberWorkflow(app.temporal, request.log, { shopId, subscriberId: subscriber.id }, signals.map((signal) => ({ signal })));
+      return { data: (await repliesOf(request.em, [subscriber])).replies[0]! };
+    },
+  );
+
+  app.patch(
+    '/subscribers/:id/period',
+    {
+      config,
+      schema: {
+        tags,
+        description: 'Moves the end of the running (latest) period; every pending reminder and charge moves with it.',
+        params: SubscriberParams,
+        body: PatchPeriodBody,
+        response: { 200: data(PeriodReply), 503: ErrorBody, ...errors },
+      },
+    },
+    async (request) => {
+      const { shopId } = shopKeyOf(request);
+      const id = pathId(request.params.id);
+      const activeUntil = request.body.active_until;
+      const moved = id === null ? ({ kind: 'missing' } as const) : await moveLatestPeriod(request.em, id, activeUntil, new Date());
+      if (moved.kind === 'missing') throw notFound('subscriber');
+      if (moved.kind === 'refused') throw unprocessable({ active_until: [moved.problem] });
+      await notifySubscriberWorkflow(app.temporal, request.log, { shopId, subscriberId: id! }, [{ signal: 'periodMoved', activeUntil }]);
+      return { data: periodReply(moved.period) };
+    },
+  );
+};

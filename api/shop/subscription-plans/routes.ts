@@ -1,0 +1,104 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ISubscriptionPlan } from '../../../db/entities/shop/index.ts';
+import { deletePlan, findPlan, linksOf, listPlans, savePlan, type PlanWrite } from '../../../db/repositories/shop/subscriptions.ts';
+import { pathId } from '../../../domain/shop/product-rules.ts';
+import { planLinkProblems, supersededPlanProblem, type FieldProblem } from '../../../domain/shop/subscription-rules.ts';
+import { notFound } from '../../shared/errors.ts';
+import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
+import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
+import { unprocessable } from '../../shared/validation-errors.ts';
+import { shopKeyOf } from '../auth.ts';
+import { refusedFields } from '../shared/field-problems.ts';
+import { CreatePlanBody, DeletePlanReply, PatchPlanBody, PlanListQuery, PlanParams, PlanReply } from './schemas.ts';
+import { planReply, planWrite } from './serialize.ts';
+
+const refused = (problems: readonly FieldProblem[]) => refusedFields(problems, 'subscription_plan');
+
+/** The rules a write breaks on its own, before the shop's rows are read. */
+function ownProblems(planId: number | null, write: PlanWrite): FieldProblem[] {
+  const problems = write.links ? planLinkProblems(write.links) : [];
+  const self = supersededPlanProblem(planId, write.values.supersededPlan ?? null);
+  return self ? [...problems, { field: 'superseded_subscription_plan_id', message: self }] : problems;
+}
+
+async function saved(em: EntityManager, shopId: string, planId: number | null, write: PlanWrite): Promise<ISubscriptionPlan> {
+  const problems = ownProblems(planId, write);
+  if (problems.length > 0) throw refused(problems);
+  const result = await savePlan(em, shopId, planId, write);
+  if (result.kind === 'missing') throw notFound('subscription plan');
+  if (result.kind === 'refused') throw refused(result.problems);
+  em.clear();
+  return (await findPlan(em, result.planId))!;
+}
+
+async function planOr404(em: EntityManager, segment: string): Promise<ISubscriptionPlan> {
+  const id = pathId(segment);
+  const plan = id === null ? null : await findPlan(em, id);
+  if (!plan) throw notFound('subscription plan');
+  return plan;
+}
+
+/**
+ * Subscription plans (spec: Endpoints / Subscription plans). Reads need `read`; writes need
+ * `write_data`: a plan is part of the shop's offer like a product, while `write_subscriptions`
+ * opens only subscribers and their periods (Authentication item 5; docs/decisions.md).
+ */
+export const subscriptionPlanRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['shop: subscription plans'];
+  const read = { scope: 'read' } as const;
+  const write = { scope: 'write_data' } as const;
+  const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
+  const one = async (em: EntityManager, plan: ISubscriptionPlan) => planReply(plan, await linksOf(em, [plan.id]));
+
+  app.get(
+    '/subscription_plans',
+    { config: read, schema: { tags, querystring: PlanListQuery, response: { 200: pageOf(PlanReply), ...errors } } },
+    async (request) => {
+      const { automatic_renewal: automaticRenewal, search } = request.query;
+      const [plans, total] = await listPlans(request.em, { automaticRenewal, search: search || undefined }, pageWindow(request.query));
+      const links = await linksOf(request.em, plans.map((plan) => plan.id));
+      return { data: plans.map((plan) => planReply(plan, links)), meta: pageMeta(request.query, total) };
+    },
+  );
+
+  app.get('/subscription_plans/:id', { config: read, schema: { tags, params: PlanParams, response: { 200: data(PlanReply), ...errors } } }, async (request) => ({
+    data: await one(request.em, await planOr404(request.em, request.params.id)),
+  }));
+
+  app.post(
+    '/subscription_plans',
+    { config: write, schema: { tags, body: CreatePlanBody, response: { 201: data(PlanReply), ...errors } } },
+    async (request, reply) => {
+      const plan = await saved(request.em, shopKeyOf(request).shopId, null, planWrite(request.body.subscription_plan));
+      return reply.code(201).send({ data: await one(request.em, plan) });
+    },
+  );
+
+  app.patch(
+    '/subscription_plans/:id',
+    { config: write, schema: { tags, params: PlanParams, body: PatchPlanBody, response: { 200: data(PlanReply), ...errors } } },
+    async (request) => {
+      const current = await planOr404(request.em, request.params.id);
+      const plan = await saved(request.em, shopKeyOf(request).shopId, current.id, planWrite(request.body.subscription_plan));
+      return { data: await one(request.em, plan) };
+    },
+  );
+
+  app.delete(
+    '/subscription_plans/:id',
+    {
+      config: write,
+      schema: { tags, params: PlanParams, description: 'Removes a plan without subscribers; with subscribers 422 (deletion only in the panel).', response: { 200: DeletePlanReply, ...errors } },
+    },
+    async (request) => {
+      const plan = await planOr404(request.em, request.params.id);
+      const outcome = await deletePlan(request.em, shopKeyOf(request).shopId, plan.id);
+      if (outcome === 'missing') throw notFound('subscription plan');
+      if (outcome === 'has_subscribers') {
+        throw unprocessable({ subscription_plan: ['the plan has subscribers: it can be deleted only in the panel'] }, 'the plan has subscribers');
+      }
+      return { data: { id: plan.id, deleted: true as const } };
+    },
+  );
+};
