@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecret } from '../../../db/secret-box.ts';
+import { configure, createConfigurationKey } from '../../helpers/configuration.ts';
+import { createPlatform } from '../../helpers/fixtures.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
@@ -58,6 +60,11 @@ describe('GET /api/v1/configuration/club', () => {
       expect((await call('DELETE', '/products/1', undefined, fresh.headers(scope))).statusCode).toBe(403);
     }
     expect((await call('GET', '', undefined, { 'content-type': 'application/json' })).statusCode).toBe(401);
+    // The platform's configuration interface shares the prefix but not the keys: its key is a 401 here, and a shop key is one there.
+    const platform = await createPlatform(stack.app, 'Club key probe academy');
+    const platformKey = await createConfigurationKey(stack.app, platform.id);
+    expect((await configure(stack.app, 'GET', '/club', platformKey.token)).statusCode).toBe(401);
+    expect((await configure(stack.app, 'GET', '/webhooks', fresh.key)).statusCode).toBe(401);
     expect((await settings(fresh)).configured).toBe(false);
   });
 });
