@@ -17,6 +17,8 @@ import {
 } from '../../db/repositories/access/course-access.ts';
 import { lockOrder, orderStatusForShare } from '../../db/repositories/access/order-fulfilment.ts';
 import { participantIdByEmail } from '../../db/repositories/access/onboarding.ts';
+import { invitationAnswer } from '../../db/repositories/access/participant-activity.ts';
+import { owesReinvitation } from '../../domain/access/reinvitation.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
 
@@ -38,7 +40,8 @@ export interface AccessChange {
   events: RecordedDomainEvent[];
   /**
    * An applied course grant whose course has enrolment mails (its own invitations or mails timed
-   * from the enrolment): only then do the grant workflows start the course-mail workflow. Implies
+   * from the enrolment), or whose participant is owed a reinvitation (domain/access/reinvitation.ts):
+   * only then do the grant workflows start the course-mail workflow. Implies
    * `outcome: 'applied'`.
    */
   courseMails?: boolean;
@@ -55,7 +58,7 @@ const sourceKeyOf = (source: AccessSourceRef) => (source.kind === 'order' ? `ord
 
 const marksOf = (e: EnrolmentRow) => ({ grantedSeq: Number(e.granted_seq), revokedSeq: Number(e.revoked_seq) });
 
-export function courseAccessActivities({ orm }: ActivityDeps) {
+export function courseAccessActivities({ orm, now = () => new Date() }: ActivityDeps) {
   return {
     /**
      * Adds a source to the participant's enrolment and re-derives it: active, at the highest live
@@ -88,7 +91,8 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
         // Decided from what this operation recorded, so a retry after a lost reply answers the same.
         const recorded = await recordEvents(tx, platformId, events);
         const applied = recorded.length > 0;
-        const courseMails = applied && (await hasEnrolmentMails(tx, courseId));
+        const courseMails =
+          applied && ((await hasEnrolmentMails(tx, courseId)) || owesReinvitation({ ...(await invitationAnswer(tx, participant.id)), now: now() }));
         return { outcome: applied ? 'applied' : 'unchanged', accessLevel: level, events: recorded, courseMails };
       });
     },

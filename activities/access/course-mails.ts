@@ -1,13 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Course, CourseMailTemplate, Enrolment, LessonCompletion, Participant, Platform } from '../../db/entities/index.ts';
 import { courseTemplateView, existingParticipantInvitation, platformTemplate, type EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
+import { invitationAnswer } from '../../db/repositories/access/participant-activity.ts';
 import { courseMailPlan, DAY_MS, type PlannedMail } from '../../domain/access/course-mail-schedule.ts';
 import { isCourseInvitationSlug } from '../../domain/access/mail-template-rules.ts';
 import type { MailTags } from '../../domain/access/mail-templates.ts';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
+import { owesReinvitation } from '../../domain/access/reinvitation.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { sendMail, type QueuedMail } from '../mail/render.ts';
 import { tenantEm } from '../shared/tenant-em.ts';
+import { mailFreshLoginLink } from './participants.ts';
 
 export interface CourseMailTarget {
   platformId: string;
@@ -146,12 +149,20 @@ export function courseMailActivities({ orm, platformUrlTemplate, now = () => new
       return outcome(await mailParticipant(em, target, courseTemplateView(template), `course-mail/${templateId}/${participantId}`));
     },
 
-    /** An existing participant given access to a course with its own invitation gets `course_reinvitation`. */
+    /**
+     * An existing participant given a course: the course's own `course_reinvitation` when its
+     * custom invitation is on; otherwise, when the invitation went unanswered (domain/access/
+     * reinvitation.ts), the platform's `user_reinvitation` with a fresh login link, once per
+     * course. An active learner gets nothing here.
+     */
     async sendCourseReinvitation(target: CourseMailTarget): Promise<MailOutcome> {
       const em = tenantEm(orm, target.platformId);
       const template = await existingParticipantInvitation(em, target.courseId);
-      if (!template) return { sent: false, mailId: null };
-      return outcome(await mailParticipant(em, target, template, `${template.slug}/${target.courseId}/${target.participantId}`));
+      if (template) return outcome(await mailParticipant(em, target, template, `${template.slug}/${target.courseId}/${target.participantId}`));
+      if (!owesReinvitation({ ...(await invitationAnswer(em, target.participantId)), now: now() })) return { sent: false, mailId: null };
+      return em.transactional((tx) =>
+        mailFreshLoginLink(tx, { platformUrlTemplate, now }, { ...target, dedupeKey: `reinvitation/${target.participantId}/course/${target.courseId}` }),
+      );
     },
 
     /** `send_test`: the template as saved, with sample values, to the administrator's address. */

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
@@ -31,9 +32,13 @@ export interface SendInvitationInput {
   courseId?: string | null;
 }
 
-export interface SendReinvitationInput {
+/** The platform templates that carry a fresh login link on an operator's request. */
+export type LoginLinkTemplate = 'user_reinvitation' | 'community_access_granted';
+
+export interface SendLoginLinkMailInput {
   platformId: string;
   participantId: string;
+  template: LoginLinkTemplate;
   /** One operator request: its mail is recorded once, however often the activity runs. */
   requestId: string;
 }
@@ -91,35 +96,48 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
     },
 
     /**
-     * The operator's "resend invitation": the platform's `user_reinvitation` with a fresh login
-     * link; the new token replaces the previous one (an older link stops working). Once per
+     * An operator action's mail (`user_reinvitation`, `community_access_granted`) with a fresh
+     * login link; the new token replaces the previous one (an older link stops working). Once per
      * request: a retry after the commit finds the request's mail and sends no second link.
      */
-    async sendReinvitation({ platformId, participantId, requestId }: SendReinvitationInput): Promise<{ sent: boolean; mailId?: string | null }> {
-      const dedupeKey = `reinvitation/${participantId}/${requestId}`;
-      return tenantEm(orm, platformId).transactional(async (em) => {
-        const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (await em.findOne(MailLogEntry, { dedupeKey })) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, dedupeKey) };
-        const platform = await em.findOneOrFail(Platform, platformId);
-        const token = randomBytes(24).toString('base64url');
-        participant.invitedAt ??= now();
-        participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
-        const queued = await sendMail(em, {
-          platformId,
-          to: participant.email,
-          template: await platformTemplate(em, 'user_reinvitation'),
-          tags: {
-            loginLink: `${platformLoginUrl(platformUrlTemplate, platform.subdomain)}?invitation=${token}`,
-            participantName: participant.name ?? participant.email,
-            participantEmail: participant.email,
-            platformTitle: platform.title,
-            courseTitle: platform.title,
-          },
-          dedupeKey,
-          now: now(),
-        });
-        return { sent: true, mailId: queued.mailId };
-      });
+    async sendLoginLinkMail({ platformId, participantId, template, requestId }: SendLoginLinkMailInput): Promise<{ sent: boolean; mailId?: string | null }> {
+      const dedupeKey = template === 'user_reinvitation' ? `reinvitation/${participantId}/${requestId}` : `${template}/${participantId}/${requestId}`;
+      return tenantEm(orm, platformId).transactional((em) =>
+        mailFreshLoginLink(em, { platformUrlTemplate, now }, { platformId, participantId, template, dedupeKey }),
+      );
     },
   };
+}
+
+/**
+ * A platform template with a fresh login link (`user_reinvitation` unless told), once per `dedupeKey`; the new token
+ * replaces the stored hash, so an older link stops working. Runs in the caller's transaction and
+ * locks the participant row, so two senders of the same key serialise and only one records it.
+ */
+export async function mailFreshLoginLink(
+  em: EntityManager,
+  { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
+  { platformId, participantId, dedupeKey, template = 'user_reinvitation' }: { platformId: string; participantId: string; dedupeKey: string; template?: LoginLinkTemplate },
+): Promise<{ sent: boolean; mailId?: string | null }> {
+  const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (await em.findOne(MailLogEntry, { dedupeKey })) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, dedupeKey) };
+  const platform = await em.findOneOrFail(Platform, platformId);
+  const token = randomBytes(24).toString('base64url');
+  participant.invitedAt ??= now();
+  participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
+  const queued = await sendMail(em, {
+    platformId,
+    to: participant.email,
+    template: await platformTemplate(em, template),
+    tags: {
+      loginLink: `${platformLoginUrl(platformUrlTemplate, platform.subdomain)}?invitation=${token}`,
+      participantName: participant.name ?? participant.email,
+      participantEmail: participant.email,
+      platformTitle: platform.title,
+      courseTitle: platform.title,
+    },
+    dedupeKey,
+    now: now(),
+  });
+  return { sent: true, mailId: queued.mailId };
 }

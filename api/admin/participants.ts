@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AudiobookAccess, Enrolment, MailLogEntry, Participant, Section } from '../../db/entities/index.ts';
+import type { LoginLinkTemplate } from '../../activities/access/participants.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import { visibleLessonIds } from '../../domain/access/access-level.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';
 import { notFound } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { usePlatform } from './platform-scope.ts';
-import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParams, ReinviteBody, ReinviteReply, data } from './schemas.ts';
+import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParams, ReinviteBody, LoginLinkMailReply, data } from './schemas.ts';
 
 /** Operator views of participants and of the mail they were sent. */
 export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -55,25 +56,36 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/platforms/:platform_id/participants/reinvite',
-    {
-      schema: {
-        tags,
-        description: "Resends the invitation: the platform's `user_reinvitation` with a fresh login link (the previous link stops working). 202: queued; 404 for an unknown participant.",
-        params: PlatformParams,
-        body: ReinviteBody,
-        response: { 202: data(ReinviteReply), 400: ValidationErrorBody, 404: ErrorBody },
+  /**
+   * An operator action that mails the participant a platform template with a fresh login link.
+   * `once`: the action happens once per participant (a repeat joins the first and sends nothing);
+   * otherwise every request sends anew.
+   */
+  const loginLinkAction = (path: string, template: LoginLinkTemplate, once: boolean, description: string) =>
+    app.post(
+      `/platforms/:platform_id/participants/${path}`,
+      { schema: { tags, description, params: PlatformParams, body: ReinviteBody, response: { 202: data(LoginLinkMailReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+      async (request, reply) => {
+        const { em } = request;
+        const platform = await usePlatform(em, request.params.platform_id);
+        const participant = await em.findOne(Participant, { email: normalizeEmail(request.body.email) });
+        if (!participant) throw notFound('participant');
+        await app.workflows.mailLoginLink({ platformId: platform.id, participantId: participant.id, template, requestId: once ? 'once' : randomUUID() });
+        return reply.code(202).send({ data: { email: participant.email, template } });
       },
-    },
-    async (request, reply) => {
-      const { em } = request;
-      const platform = await usePlatform(em, request.params.platform_id);
-      const participant = await em.findOne(Participant, { email: normalizeEmail(request.body.email) });
-      if (!participant) throw notFound('participant');
-      await app.workflows.reinviteParticipant({ platformId: platform.id, participantId: participant.id, requestId: randomUUID() });
-      return reply.code(202).send({ data: { email: participant.email, template: 'user_reinvitation' as const } });
-    },
+    );
+
+  loginLinkAction(
+    'reinvite',
+    'user_reinvitation',
+    false,
+    "Resends the invitation: the platform's `user_reinvitation` with a fresh login link (the previous link stops working). 202: queued; 404 for an unknown participant.",
+  );
+  loginLinkAction(
+    'community_access',
+    'community_access_granted',
+    true,
+    "Records that the panel's community gave the participant access and sends `community_access_granted` with a fresh login link, once per participant (a repeat is 202 and sends nothing). 404 for an unknown participant.",
   );
 
   app.get(

@@ -87,7 +87,7 @@ export const ParticipantReply = z.object({
 });
 
 export const ReinviteBody = z.object({ email: z.string().min(1).max(254) });
-export const ReinviteReply = z.object({ email: z.string(), template: z.literal('user_reinvitation') });
+export const LoginLinkMailReply = z.object({ email: z.string(), template: z.enum(['user_reinvitation', 'community_access_granted']) });
 
 export const MailLogQuery = z.object({ to: z.string().max(254).optional() });
 export const MailLogReply = z.array(

@@ -1,4 +1,4 @@
-import { courseMailRolloutWorkflowId, lessonCompletedWorkflowId, reinvitationWorkflowId, testMailWorkflowId } from '../../domain/shared/workflow-ids.ts';
+import { courseMailRolloutWorkflowId, lessonCompletedWorkflowId, loginLinkMailWorkflowId, testMailWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
 import type { StartOnce } from './start-once.ts';
 
@@ -11,8 +11,8 @@ export function mailWorkflowStarts(startOnce: StartOnce) {
     courseMailRollout(input: Parameters<typeof workflows.courseMailRollout>[0]) {
       return startOnce('courseMailRollout', courseMailRolloutWorkflowId(input), [input]);
     },
-    reinviteParticipant(input: Parameters<typeof workflows.reinviteParticipant>[0]) {
-      return startOnce('reinviteParticipant', reinvitationWorkflowId(input), [input]);
+    mailLoginLink(input: Parameters<typeof workflows.mailLoginLink>[0]) {
+      return startOnce('mailLoginLink', loginLinkMailWorkflowId(input), [input]);
     },
     sendTestMail(input: Parameters<typeof workflows.sendTestMail>[0]) {
       return startOnce('sendTestMail', testMailWorkflowId(input), [input]);

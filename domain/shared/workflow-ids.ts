@@ -28,9 +28,12 @@ export function lessonCompletedWorkflowId(p: { platformId: string; lessonId: str
   return `${platformPrefix(p.platformId)}/lesson/${p.lessonId}/participant/${p.participantId}/completed`;
 }
 
-/** One operator "resend invitation" request (each request sends anew; a repeated start of one joins it). */
-export function reinvitationWorkflowId(p: { platformId: string; participantId: string; requestId: string }): string {
-  return `${platformPrefix(p.platformId)}/participant/${p.participantId}/reinvitation/${p.requestId}`;
+/**
+ * One login-link mail of an operator action (`user_reinvitation`: each request sends anew;
+ * `community_access_granted`: request `once`, so a repeat joins the first).
+ */
+export function loginLinkMailWorkflowId(p: { platformId: string; participantId: string; template: string; requestId: string }): string {
+  return `${platformPrefix(p.platformId)}/participant/${p.participantId}/${p.template}/${p.requestId}`;
 }
 
 /** One rollout of a timed course mail per change of the template. */

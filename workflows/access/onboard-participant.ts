@@ -1,3 +1,4 @@
+import type { SendLoginLinkMailInput } from '../../activities/access/participants.ts';
 import type { ParticipantRef, RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { db } from '../shared/activity-proxies.ts';
 import { deliverInBackground } from '../shared/mail-delivery.ts';
@@ -13,11 +14,14 @@ export interface Onboarded {
   events: RecordedDomainEvent[];
 }
 
-/** The operator's "resend invitation" (POST /admin/v1/platforms/:id/participants/reinvite). */
-export async function reinviteParticipant(p: { platformId: string; participantId: string; requestId: string }): Promise<{ sent: boolean }> {
-  const reinvitation = await db.sendReinvitation(p);
-  await deliverInBackground(p.platformId, reinvitation.mailId);
-  return { sent: reinvitation.sent };
+/**
+ * An operator action's mail with a fresh login link: "resend invitation" (`user_reinvitation`)
+ * or "community access granted" (`community_access_granted`).
+ */
+export async function mailLoginLink(p: SendLoginLinkMailInput): Promise<{ sent: boolean }> {
+  const mail = await db.sendLoginLinkMail(p);
+  await deliverInBackground(p.platformId, mail.mailId);
+  return { sent: mail.sent };
 }
 
 /**

@@ -384,6 +384,66 @@ describe('POST /admin/v1/platforms/:platform_id/participants/reinvite', () => {
   });
 });
 
+describe('POST /admin/v1/platforms/:platform_id/participants/community_access', () => {
+  const announce = (email: string) =>
+    stack.app.inject({ method: 'POST', url: `/admin/v1/platforms/${platform.id}/participants/community_access`, headers: operator, payload: { email } });
+
+  it('sends community_access_granted with a login link once per participant; 404 for an unknown participant', async () => {
+    const course = await createCourse(stack.app, platform.id);
+    const email = uniqueEmail('community');
+    await grant(course, email);
+    await mailsBecome(email, ['user_invitation']);
+
+    const res = await announce(email);
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toEqual({ data: { email, template: 'community_access_granted' } });
+    const log = await mailsBecome(email, ['user_invitation', 'community_access_granted']);
+    expect(log.find((m) => m.template === 'community_access_granted')!.html).toMatch(/invitation=[\w-]+/);
+
+    expect((await announce(email)).statusCode).toBe(202);
+    await staysAt(email, ['user_invitation', 'community_access_granted']);
+    expect((await announce(uniqueEmail('nobody'))).statusCode).toBe(404);
+  });
+});
+
+describe('a new course for a participant whose invitation went unanswered', () => {
+  /** Moves the participant's invitation back in time, as if it went out `days` ago. */
+  const invitedDaysAgo = (email: string, days: number) =>
+    stack.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update participants set invited_at = now() - make_interval(days => ?) where platform_id = ? and email = ?`, [days, platform.id, email]);
+
+  it('sends user_reinvitation with a fresh link when the invitation is a day old and the platform was never used', async () => {
+    const [first, second, third] = [await createCourse(stack.app, platform.id), await createCourse(stack.app, platform.id), await createCourse(stack.app, platform.id)];
+    const email = uniqueEmail('dormant');
+    await grant(first, email);
+    await mailsBecome(email, ['user_invitation']);
+
+    // Within a day of the invitation (a burst of grants): nothing, the fresh link stays valid.
+    await grant(second, email);
+    await staysAt(email, ['user_invitation']);
+
+    await invitedDaysAgo(email, 2);
+    await grant(third, email);
+    await mailsBecome(email, ['user_invitation', 'user_reinvitation']);
+    // The same course granted again sends no second one.
+    await grant(third, email);
+    await staysAt(email, ['user_invitation', 'user_reinvitation']);
+  });
+
+  it('an active learner (a viewed course) gets no reinvitation', async () => {
+    const [first, second] = [await createCourse(stack.app, platform.id), await createCourse(stack.app, platform.id)];
+    const email = uniqueEmail('active');
+    await grant(first, email);
+    await completeWhenEnrolled(email, first.sections[0]!.lessons[0]!.id);
+    await mailsBecome(email, ['user_invitation']);
+    await invitedDaysAgo(email, 2);
+    await grant(second, email);
+    await staysAt(email, ['user_invitation']);
+  });
+});
+
 describe('notify_previous_users and re-planning', () => {
   it('a mail created with notify_previous_users reaches the participants already enrolled, once each; without it they get nothing', async () => {
     const course = await createCourse(stack.app, platform.id);
