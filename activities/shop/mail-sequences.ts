@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { MailSequence, MailSequenceItem, OrderStatus, Sender, Shop } from '../../db/entities/shop/index.ts';
-import { hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
+import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { shopEm } from '../../db/repositories/shop/order-effects.ts';
 import { recipientCode } from '../../db/repositories/shop/recipient-codes.ts';
@@ -55,9 +55,20 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       return { email, statusId, sequenceIds };
     },
 
-    /** The active sequences a newsletter sign-up or a first entry into a subscription plan starts. */
-    async triggeredMailSequences({ shopId, trigger }: { shopId: string; trigger: SequenceTrigger }): Promise<number[]> {
-      return (await sequencesForTrigger(shopEm(orm, shopId), trigger)).map((s) => s.id);
+    /**
+     * For new subscribers: those that are the customer's first entry into their plan, each with the
+     * active sequences of `first_subscription_entry` on that plan.
+     */
+    async subscriptionEntryMailSequences({ shopId, subscriberIds }: { shopId: string; subscriberIds: number[] }): Promise<{ email: string; subscriptionPlanId: number; sequenceIds: number[] }[]> {
+      const em = shopEm(orm, shopId);
+      const entries = await firstPlanEntries(em, shopId, subscriberIds);
+      return Promise.all(
+        entries.map(async ({ email, plan_id: subscriptionPlanId }) => ({
+          email,
+          subscriptionPlanId,
+          sequenceIds: (await sequencesForTrigger(em, { kind: 'subscription_entry', subscriptionPlanId })).map((s) => s.id),
+        })),
+      );
     },
 
     /** When each message of the sequence goes for a run, in sending order (the shop's zone and `sending_time` for days). */

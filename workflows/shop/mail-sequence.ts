@@ -76,12 +76,14 @@ export async function startOrderMailSequences(ref: OrderRef, reached: number | n
 }
 
 /**
- * For the subscription workflow: the customer's first entry into `subscriptionPlanId` starts the
- * sequences with `first_subscription_entry` on that plan. Calling it on a later entry sends
- * nothing new (one run per recipient and sequence, ever).
+ * After a clearing created subscribers: a customer's first entry into a subscription plan starts
+ * the sequences with `first_subscription_entry` on that plan (a later entry starts nothing: the
+ * activity keeps only first entries, and a run is once per sequence and address anyway).
  */
-export async function startSubscriptionMailSequences(input: { shopId: string; email: string; subscriptionPlanId: number }): Promise<void> {
-  const trigger: SequenceTrigger = { kind: 'subscription_entry', subscriptionPlanId: input.subscriptionPlanId };
-  const sequenceIds = await db.triggeredMailSequences({ shopId: input.shopId, trigger });
-  await startMailSequences(input.shopId, input.email, sequenceIds, trigger);
+export async function startSubscriptionMailSequences(shopId: string, subscriberIds: number[]): Promise<void> {
+  if (subscriberIds.length === 0) return;
+  const entries = await db.subscriptionEntryMailSequences({ shopId, subscriberIds });
+  for (const { email, subscriptionPlanId, sequenceIds } of entries) {
+    await startMailSequences(shopId, email, sequenceIds, { kind: 'subscription_entry', subscriptionPlanId });
+  }
 }

@@ -88,3 +88,17 @@ export async function hasEarlierOrder(em: EntityManager, shopId: string, email: 
   const rows = await em.execute<{ n: number }[]>('select 1 as n from shop_orders where shop_id = ? and lower(email) = lower(?) and id < ? limit 1', [shopId, email, orderId]);
   return rows.length > 0;
 }
+
+/**
+ * The subscribers among `subscriberIds` that are their customer's first entry into their plan (no
+ * earlier subscriber of the same address and plan), with address and plan.
+ */
+export function firstPlanEntries(em: EntityManager, shopId: string, subscriberIds: readonly number[]): Promise<{ email: string; plan_id: number }[]> {
+  if (subscriberIds.length === 0) return Promise.resolve([]);
+  return em.execute(
+    `select lower(s.email) as email, s.plan_id from shop_subscribers s
+      where s.shop_id = ? and s.id in (?)
+        and not exists (select 1 from shop_subscribers e where e.shop_id = s.shop_id and e.plan_id = s.plan_id and lower(e.email) = lower(s.email) and e.id < s.id)`,
+    [shopId, [...subscriberIds]],
+  );
+}

@@ -1,0 +1,88 @@
+/** The sequence activities on the real database: the plan, the re-check before each send, and the per-message dedupe. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailSequenceActivities, type MailSequenceRun } from '../../../activities/shop/mail-sequences.ts';
+import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
+import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
+
+let stack: TestStack;
+let shop: TestShop;
+let activities: ReturnType<typeof mailSequenceActivities>;
+let productId: number;
+const now = new Date('2026-06-10T10:00:00Z');
+
+beforeAll(async () => {
+  stack = await startTestApp('shop-sequence-activities');
+  activities = mailSequenceActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, now: () => now });
+  shop = await createTestShop(stack.app, 'seq-act');
+  productId = await insertProduct(stack.orm, shop.id);
+});
+afterAll(() => stack?.close());
+
+async function sequence(triggers: object, extra: object = {}) {
+  const created = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/email_sequences`, {
+    name: 'S',
+    items: [
+      { email: { subject: 'First', content: '<p>{{EMAIL}}</p>' }, offset_amount: 0, offset_unit: 'minutes' },
+      { email: { subject: 'Second', content: '<p>b</p>' }, offset_amount: 2, offset_unit: 'days' },
+    ],
+  });
+  await patch(created.id, { triggers, ...extra });
+  return created as { id: number; items: { id: number }[] };
+}
+const patch = async (id: number, body: object) => {
+  const res = await stack.app.inject({ method: 'PATCH', url: `/api/v1/configuration/email_sequences/${id}`, headers: shop.headers(), payload: body });
+  expect(res.statusCode, res.body).toBe(200);
+};
+const mails = async (email: string) =>
+  stack.orm.em.fork().getConnection().execute<{ subject: string }[]>(`select subject from shop_mails where shop_id = ? and "to" = ? and kind = 'sequence'`, [shop.id, email]);
+
+describe('planMailSequence', () => {
+  it('puts minute offsets after the trigger and day offsets at sending_time in the shop zone', async () => {
+    const s = await sequence({ newsletter_subscription: true }, { sending_time: '08:30' });
+    const run: MailSequenceRun = { shopId: shop.id, sequenceId: s.id, email: 'plan@example.com', trigger: { kind: 'newsletter' }, triggeredAt: '2026-06-10T21:00:00Z' };
+    // 23:00 in Warsaw on 10 June; two days later at 08:30 Warsaw (summer: UTC+2).
+    expect(await activities.planMailSequence(run)).toEqual([
+      { itemId: s.items[0]!.id, sendAt: '2026-06-10T21:00:00.000Z' },
+      { itemId: s.items[1]!.id, sendAt: '2026-06-12T06:30:00.000Z' },
+    ]);
+  });
+});
+
+describe('sendMailSequenceItem', () => {
+  it('sends each message once when the send is repeated', async () => {
+    const s = await sequence({ newsletter_subscription: true });
+    const run = { shopId: shop.id, sequenceId: s.id, email: 'once@example.com', trigger: { kind: 'newsletter' as const }, triggeredAt: now.toISOString(), itemId: s.items[0]!.id };
+    expect(await activities.sendMailSequenceItem(run)).toBe('sent');
+    // A retried attempt (the first one's reply lost) finds the mail in the log.
+    expect(await activities.sendMailSequenceItem(run)).toBe('sent');
+    expect(await mails('once@example.com')).toEqual([{ subject: 'First' }]);
+  });
+
+  it('answers stopped once the sequence is turned off or the trigger that started the run is removed', async () => {
+    const s = await sequence({ status_id: shop.statuses.Sent, newsletter_subscription: true });
+    const orderRun = { shopId: shop.id, sequenceId: s.id, email: 'stop@example.com', trigger: { kind: 'order_status' as const, statusId: shop.statuses.Sent!, orderId: 1 }, triggeredAt: now.toISOString(), itemId: s.items[1]!.id };
+    const newsletterRun = { ...orderRun, email: 'stop2@example.com', trigger: { kind: 'newsletter' as const } };
+    await patch(s.id, { triggers: { status_id: shop.statuses.Paid } });
+    expect(await activities.sendMailSequenceItem(orderRun)).toBe('stopped');
+    expect(await activities.sendMailSequenceItem(newsletterRun)).toBe('sent');
+    await patch(s.id, { active: false });
+    expect(await activities.sendMailSequenceItem({ ...newsletterRun, itemId: s.items[0]!.id })).toBe('stopped');
+    expect(await mails('stop@example.com')).toEqual([]);
+  });
+});
+
+describe('orderMailSequences', () => {
+  it('starts only sequences whose status, products and first-purchase rule the order meets', async () => {
+    const statusId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/order_statuses`, { name: `Packed ${Date.now()}` })).id as number;
+    const plain = await sequence({ status_id: statusId });
+    const narrow = await sequence({ status_id: statusId, products_dependent: true, product_ids: [productId] });
+    const firstOnly = await sequence({ status_id: statusId }, { only_first_purchase: true });
+    const other = await insertProduct(stack.orm, shop.id);
+    const place = (email: string, product: number) => adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email, items: [{ product_id: product }] });
+    const first = await place('Buyer@Example.com', other);
+    expect(await activities.orderMailSequences({ shopId: shop.id, orderId: first.id, statusId })).toEqual({ email: 'buyer@example.com', statusId, sequenceIds: [plain.id, firstOnly.id] });
+    const second = await place('buyer@example.com', productId);
+    expect(await activities.orderMailSequences({ shopId: shop.id, orderId: second.id, statusId })).toEqual({ email: 'buyer@example.com', statusId, sequenceIds: [plain.id, narrow.id] });
+  });
+});
