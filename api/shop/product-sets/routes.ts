@@ -36,7 +36,7 @@ async function setWriteProblems(tx: EntityManager, shopId: string, current: IPro
 }
 
 function writeItems(tx: EntityManager, shopId: string, set: IProductSet, body: ProductSetWrite) {
-  if (body.items) replaceItems(set.items, body.items, (item, row) => setItemRow(tx, shopId, set, item, row));
+  if (body.items) replaceItems(set, body.items, (item, row) => setItemRow(tx, shopId, set, item, row));
 }
 
 /** Product sets (spec: Endpoints / Product sets). Reads need `read`, writes `write_data`. */

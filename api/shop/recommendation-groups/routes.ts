@@ -18,7 +18,7 @@ async function writeGroup(tx: EntityManager, shopId: string, group: IProductReco
     if (Object.keys(problems).length > 0) throw unprocessable(problems);
   }
   tx.assign(group, recommendationGroupValues(body));
-  if (body.items) replaceItems(group.items, body.items, (item, row) => groupItemRow(tx, shopId, group, item, row));
+  if (body.items) replaceItems(group, body.items, (item, row) => groupItemRow(tx, shopId, group, item, row));
   await tx.flush();
   return group.id;
 }

@@ -55,12 +55,18 @@ export async function sentItemProblems(em: EntityManager, shopId: string, sent: 
 }
 
 /**
- * Replaces the rows of `items` by the sent list: an item sent with its `id` is
+ * Replaces the rows of the owner's `items` by the sent list: an item sent with its `id` is
  * rewritten in place, one without is made by `write`, rows not sent are removed (orphan removal).
+ * The owner counts as updated (its own columns may not have changed).
  */
-export function replaceItems<Row extends { id: number }, Sent extends SentItem>(items: Collection<Row>, sent: readonly Sent[], write: (item: Sent, row: Row | undefined) => Row): void {
-  const rows = new Map(items.getItems().map((row) => [row.id, row]));
-  items.set(sent.map((item) => write(item, item.id === undefined ? undefined : rows.get(item.id))));
+export function replaceItems<Row extends { id: number }, Sent extends SentItem>(
+  owner: { items: Collection<Row>; updatedAt: Date },
+  sent: readonly Sent[],
+  write: (item: Sent, row: Row | undefined) => Row,
+): void {
+  const rows = new Map(owner.items.getItems().map((row) => [row.id, row]));
+  owner.items.set(sent.map((item) => write(item, item.id === undefined ? undefined : rows.get(item.id))));
+  owner.updatedAt = new Date();
 }
 
 export const DeletedReply = z.object({ data: z.object({ id: z.number(), deleted: z.literal(true) }) });

@@ -93,6 +93,7 @@ describe('PATCH /api/v1/product_recommendation_groups/:id', () => {
     const items = replaced.json().data.items;
     expect(items.map((i: { product_id: number }) => i.product_id)).toEqual([ref.a, ref.c]);
     expect(items[0]).toMatchObject({ id: kept.id, is_recommended: true });
+    expect(Date.parse(replaced.json().data.updated_at)).toBeGreaterThan(Date.parse(group.updated_at));
     const emptied = await call('PATCH', `/product_recommendation_groups/${group.id}`, wrap({ items: [] }));
     expect(emptied.json().data.items).toEqual([]);
   });
