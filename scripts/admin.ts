@@ -103,7 +103,7 @@ const commands: Record<string, Command> = {
     request: (args, o) => ({ method: 'POST', path: shopPath(args, '/api_keys'), body: { name: need(args[1], 'name'), scopes: o.scope ?? [] } }),
   },
   'place-order': {
-    usage: 'place-order <shop_id> <email> --item <product_id>[:quantity[:price]]... [--delivery-type id] [--payment-type id] [--newsletter] [--comment c] [--ref r]',
+    usage: 'place-order <shop_id> <email> --item <product_id>[:quantity[:price]]... [--delivery-type id] [--payment-type id] [--discount-code c] [--product-set id [--via-set-link]] [--newsletter] [--comment c] [--ref r]',
     request: (args, o) => ({
       method: 'POST',
       path: shopPath(args, '/orders'),
@@ -112,6 +112,9 @@ const commands: Record<string, Command> = {
         items: ((o.item as string[] | undefined) ?? []).map(parseItem),
         delivery_type_id: optionalNumber(o['delivery-type']),
         payment_type_id: optionalNumber(o['payment-type']),
+        discount_code: o['discount-code'],
+        product_set_id: optionalNumber(o['product-set']),
+        via_set_link: Boolean(o['via-set-link']),
         newsletter: Boolean(o.newsletter),
         comment: o.comment,
         ref: o.ref,
@@ -155,6 +158,9 @@ async function main(argv: string[]): Promise<number> {
       item: { type: 'string', multiple: true },
       'delivery-type': { type: 'string' },
       'payment-type': { type: 'string' },
+      'discount-code': { type: 'string' },
+      'product-set': { type: 'string' },
+      'via-set-link': { type: 'boolean' },
       newsletter: { type: 'boolean' },
       comment: { type: 'string' },
       ref: { type: 'string' },
