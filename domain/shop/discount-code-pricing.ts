@@ -6,7 +6,9 @@
  * (db/repositories/shop/discount-codes.ts `countCodeUse`); the check here only refuses early.
  *
  * Amounts: lines are discounted on their gross `price` (unit × quantity, the buyer's unit price
- * where the product allows one). Percentages are rounded per line to cents, half up; an order value
+ * where the product allows one, a set line's share; less what the automatic discounts took when
+ * the code combines with them: pricing.ts `priceCheckout`). `lineDiscounts` is shared with the
+ * automatic discounts. Percentages are rounded per line to cents, half up; an order value
  * is spread over the eligible lines pro rata by largest remainder, so the lines add up to the value
  * to the cent. No line and no delivery goes below zero (`priceCart` also caps every adjustment).
  */
