@@ -1,6 +1,8 @@
 /** The sequence activities on the real database: the plan, the re-check before each send, and the per-message dedupe. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailSequenceActivities, type MailSequenceRun } from '../../../activities/shop/mail-sequences.ts';
+import { Subscriber, SubscriptionPlan } from '../../../db/entities/shop/index.ts';
+import { SHOP_FILTER } from '../../../db/tenant.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
@@ -84,5 +86,29 @@ describe('orderMailSequences', () => {
     expect(await activities.orderMailSequences({ shopId: shop.id, orderId: first.id, statusId })).toEqual({ email: 'buyer@example.com', statusId, sequenceIds: [plain.id, firstOnly.id] });
     const second = await place('buyer@example.com', productId);
     expect(await activities.orderMailSequences({ shopId: shop.id, orderId: second.id, statusId })).toEqual({ email: 'buyer@example.com', statusId, sequenceIds: [plain.id, narrow.id] });
+  });
+});
+
+describe('subscriptionEntryMailSequences', () => {
+  it('keeps a customer\'s first subscriber of a plan, with the plan\'s first_subscription_entry sequences', async () => {
+    const em = stack.orm.em.fork();
+    em.setFilterParams(SHOP_FILTER, { shopId: shop.id });
+    const [plan, otherPlan] = [em.create(SubscriptionPlan, { shop: shop.id, name: 'Monthly' }), em.create(SubscriptionPlan, { shop: shop.id, name: 'Yearly' })];
+    await em.flush();
+    const subscriber = (email: string, p: typeof plan) => em.create(Subscriber, { shop: shop.id, serviceRef: `ref-${Math.random()}`, email, plan: p });
+    const first = subscriber('Sub@Example.com', plan);
+    await em.flush();
+    const again = subscriber('sub@example.com', plan);
+    const elsewhere = subscriber('sub@example.com', otherPlan);
+    await em.flush();
+    const s = await sequence({ first_subscription_entry: true, subscription_plan_id: plan.id });
+    await sequence({ first_subscription_entry: true, subscription_plan_id: otherPlan.id }, { active: false });
+
+    const entries = await activities.subscriptionEntryMailSequences({ shopId: shop.id, subscriberIds: [first.id, again.id, elsewhere.id] });
+    expect(entries.sort((a, b) => a.subscriptionPlanId - b.subscriptionPlanId)).toEqual([
+      { email: 'sub@example.com', subscriptionPlanId: plan.id, sequenceIds: [s.id] },
+      { email: 'sub@example.com', subscriptionPlanId: otherPlan.id, sequenceIds: [] },
+    ]);
+    expect(await activities.subscriptionEntryMailSequences({ shopId: shop.id, subscriberIds: [again.id] })).toEqual([]);
   });
 });

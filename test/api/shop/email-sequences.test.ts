@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SubscriptionPlan } from '../../../db/entities/shop/index.ts';
+import { SHOP_FILTER } from '../../../db/tenant.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
@@ -178,6 +180,26 @@ describe('PATCH /api/v1/configuration/email_sequences/:id', () => {
       expect(Object.keys(res.json().errors), JSON.stringify(payload)).toContain(field);
     }
     expect((await get(`/api/v1/configuration/email_sequences/${id}`)).json().data).toEqual(before);
+  });
+
+  it('first_subscription_entry with a plan of the shop; a plan of another shop is 422', async () => {
+    const planOf = async (shopId: string) => {
+      const em = stack.orm.em.fork();
+      em.setFilterParams(SHOP_FILTER, { shopId });
+      const plan = em.create(SubscriptionPlan, { shop: shopId, name: 'Monthly' });
+      await em.flush();
+      return plan.id;
+    };
+    const id = await newSequence();
+    const planId = await planOf(shop.id);
+    const res = await patch(id, { triggers: { first_subscription_entry: true, subscription_plan_id: planId } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.triggers).toMatchObject({ first_subscription_entry: true, subscription_plan_id: planId });
+    const foreign = await patch(id, { triggers: { subscription_plan_id: await planOf(other.id) } });
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().errors).toHaveProperty(['triggers.subscription_plan_id']);
+    const cleared = await patch(id, { triggers: { subscription_plan_id: null } });
+    expect(cleared.json().errors).toHaveProperty(['triggers.first_subscription_entry']);
   });
 
   it('answers 404 for a sequence of another shop', async () => {
