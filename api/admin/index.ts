@@ -6,12 +6,14 @@ import { lessonCompletionAdminRoutes } from './lesson-completions.ts';
 import { participantAdminRoutes } from './participants.ts';
 import { platformRoutes } from './platforms.ts';
 import { quizResultAdminRoutes } from './quiz-results.ts';
+import { sandboxAdminRoutes } from './sandbox.ts';
 import { shopOrderAdminRoutes } from './shops/orders.ts';
 import { shopDiscountPoolAdminRoutes } from './shops/discount-code-pools.ts';
 import { shopAdminRoutes } from './shops/routes.ts';
 import { shopEffectAdminRoutes } from './shops/effects.ts';
 import { shopWebhookAdminRoutes } from './shops/webhooks.ts';
 import { shopCoursePlatformAdminRoutes } from './shops/course-platform.ts';
+import { shopPaymentGatewayAdminRoutes } from './shops/payment-gateway.ts';
 import { shopNewsletterAdminRoutes } from './shops/newsletter-subscribers.ts';
 import { shopEmailSequenceAdminRoutes } from './shops/email-sequences.ts';
 
@@ -19,6 +21,7 @@ import { shopEmailSequenceAdminRoutes } from './shops/email-sequences.ts';
 export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (app, { adminToken }) => {
   await app.register(operatorAuth, { adminToken });
   await app.register(platformRoutes);
+  await app.register(sandboxAdminRoutes);
   await app.register(catalogueAdminRoutes);
   await app.register(participantAdminRoutes);
   await app.register(configurationKeyAdminRoutes);
@@ -29,6 +32,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopWebhookAdminRoutes);
   await app.register(shopOrderAdminRoutes);
   await app.register(shopCoursePlatformAdminRoutes);
+  await app.register(shopPaymentGatewayAdminRoutes);
   await app.register(shopDiscountPoolAdminRoutes);
   await app.register(shopNewsletterAdminRoutes);
   await app.register(shopEmailSequenceAdminRoutes);

@@ -42,6 +42,8 @@ Object.assign(fakeActivities, { shopWebhookTargets: async () => [], planAutomati
 
 // Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
 Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
+// Subscriptions (workflows/shop/subscription-effect.ts): no order here holds an automatic-plan product.
+Object.assign(fakeActivities, { activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of an automatic subscription plan' }, subscriberIds: [], endedIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const children: string[] = [];
 afterEach(async () => {

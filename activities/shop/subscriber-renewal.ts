@@ -1,0 +1,279 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Sender, Shop, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
+import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { recordedEffect, shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { insertOrder } from '../../db/repositories/shop/orders.ts';
+import {
+  activateFromOrder,
+  automaticLinksOf,
+  chargeByKey,
+  endSubscription,
+  failedAttempts,
+  gatewaySettings,
+  loadSubscriberState,
+  recordCharge,
+  renewFromCharge,
+  soldProducts,
+  type SubscriberState,
+} from '../../db/repositories/shop/subscriber-billing.ts';
+import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
+import { done, skipped, type EffectOutcome } from '../../domain/shop/effects.ts';
+import type { PaymentGateway } from '../../domain/shop/payment-gateway.ts';
+import { priceCart, type PricedCart } from '../../domain/shop/pricing.ts';
+import { planReminders, planSends, subscriberMail, type SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
+import { chargeKey, DAY_MS, nextPeriod, REMINDER_OFFSETS_MS, renewalIntervalDays, type RenewalSchedule } from '../../domain/shop/subscription-periods.ts';
+import type { SubscriberStatus } from '../../domain/shop/subscription-rules.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import { testGateway } from './payment-gateways/test-gateway.ts';
+import type { OrderEffectInput } from './order-effects.ts';
+import { sendShopMailOnce } from './shop-mail-send.ts';
+
+export interface SubscriberRef {
+  shopId: string;
+  subscriberId: number;
+}
+
+/** What the renewal workflow runs on: the schedule of the latest period, in milliseconds. */
+export interface RenewalFacts extends RenewalSchedule {
+  status: SubscriberStatus;
+  periodId: number;
+}
+
+export type ChargeOutcome =
+  | { status: 'approved'; chargeId: number }
+  | { status: 'declined'; chargeId: number; reason: string }
+  /** Not charged: the subscriber is paused or no longer active, or the period was renewed meanwhile. */
+  | { status: 'skipped'; reason: string };
+
+/** The clearing's `subscription` effect: what the workflow starts and signals, then records. */
+export interface SubscriptionActivation {
+  outcome: EffectOutcome;
+  subscriberIds: number[];
+  endedIds: number[];
+}
+
+export type { SubscriberMailKind };
+
+/** The gateway of a shop: the built-in test gateway in the mode the operator set. */
+export type GatewayFor = (em: EntityManager) => Promise<PaymentGateway>;
+const builtInGateway: GatewayFor = async (em) => testGateway((await gatewaySettings(em)).mode);
+
+const notFound = (id: number) => ApplicationFailure.nonRetryable(`subscriber ${id} not found`, 'SubscriberNotFound');
+
+/** The renewal items priced for a renewal order (override or catalogue price); a refusal names why. */
+function renewalCart(state: SubscriberState, products: Map<number, IProduct>): { cart: PricedCart } | { refused: string } {
+  const items = state.subscriber.renewalItems;
+  if (items.length === 0) return { refused: 'the subscriber has no renewal items' };
+  const gone = items.filter((item) => !products.has(item.product_id)).map((item) => item.product_id);
+  if (gone.length > 0) return { refused: `products ${gone.join(', ')} are no longer sold` };
+  const priced = priceCart({
+    lines: items.map((item) => {
+      const product = products.get(item.product_id)!;
+      return {
+        product: {
+          id: product.id,
+          name: product.name,
+          sku: product.sku,
+          price: item.price ?? product.price,
+          vatRate: product.vatRate,
+          active: true,
+          allowPriceChange: false,
+          minimalPrice: null,
+          allowZeroMinimalPrice: true,
+          electronic: product.electronic,
+          deliveryTypeIds: [],
+          paymentTypeIds: [],
+          cartQuantityLimit: null,
+        },
+        quantity: item.quantity,
+      };
+    }),
+  });
+  return priced.ok ? { cart: priced.cart } : { refused: priced.errors.map((e) => `${e.field} ${e.message}`).join('; ') };
+}
+
+/**
+ * The subscriber renewal (issue 12): the schedule the workflow runs on, the charge through the
+ * shop's gateway, the renewal order and next period, the end of a subscription, its mails, and its
+ * activation by a cleared order. Every step is idempotent: a retried or replayed activity finds
+ * what it did before (charge key, charge's order, mail key, the order's subscriber).
+ */
+export function subscriberRenewalActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps, gatewayFor: GatewayFor = builtInGateway) {
+  async function facts(em: EntityManager, subscriberId: number): Promise<RenewalFacts> {
+    const state = await loadSubscriberState(em, subscriberId);
+    if (!state?.period) throw notFound(subscriberId);
+    const { subscriber, plan, period, link } = state;
+    const settings = await gatewaySettings(em);
+    return {
+      status: subscriber.status,
+      periodId: period.id,
+      period: { start: period.startsAt.getTime(), end: period.endsAt.getTime() },
+      paused: subscriber.renewalPaused,
+      renewalsDone: subscriber.renewalsDone,
+      renewalsLimit: link?.renewalsLimit ?? 0,
+      reminders: planReminders(plan),
+      reminderOffsetsMs: REMINDER_OFFSETS_MS,
+      dunningMs: settings.dunningDays.map((days) => days * DAY_MS),
+      failedAttempts: await failedAttempts(em, subscriberId, period.id),
+    };
+  }
+
+  return {
+    async loadRenewalSchedule({ shopId, subscriberId }: SubscriberRef): Promise<RenewalFacts> {
+      return facts(shopEm(orm, shopId), subscriberId);
+    },
+
+    /**
+     * Attempt `attempt` of renewing period `periodId`: prices the renewal items and charges the
+     * saved payment, once per (subscriber, period, attempt) key. A product no longer sold or a
+     * missing saved payment is a declined attempt without a gateway call.
+     */
+    async chargeRenewal(input: SubscriberRef & { periodId: number; attempt: number }): Promise<ChargeOutcome> {
+      const em = shopEm(orm, input.shopId);
+      const key = chargeKey(input);
+      const answer = (charge: ISubscriberCharge): ChargeOutcome =>
+        charge.status === 'approved' ? { status: 'approved', chargeId: charge.id } : { status: 'declined', chargeId: charge.id, reason: charge.declineReason ?? '' };
+      const existing = await chargeByKey(em, key);
+      if (existing) return answer(existing);
+      const state = await loadSubscriberState(em, input.subscriberId);
+      if (!state?.period) throw notFound(input.subscriberId);
+      if (state.subscriber.status !== 'active') return { status: 'skipped', reason: `the subscription is ${state.subscriber.status}` };
+      if (state.subscriber.renewalPaused) return { status: 'skipped', reason: 'renewal is paused' };
+      if (state.period.id !== input.periodId) return { status: 'skipped', reason: 'the period was renewed already' };
+      const shop = await em.findOneOrFail(Shop, input.shopId);
+      const products = new Map((await soldProducts(em, state.subscriber.renewalItems.map((i) => i.product_id))).map((p) => [p.id, p]));
+      const priced = renewalCart(state, products);
+      const cart = 'cart' in priced ? priced.cart : null;
+      const reference = state.subscriber.paymentReference;
+      const result =
+        'refused' in priced
+          ? ({ status: 'declined', reason: priced.refused } as const)
+          : !reference
+            ? ({ status: 'declined', reason: 'no saved payment' } as const)
+            : await (await gatewayFor(em)).charge({
+                idempotencyKey: key,
+                amount: cart!.total,
+                currency: shop.currency,
+                paymentReference: reference,
+                description: `Renewal of ${state.plan.name} (${state.subscriber.serviceRef})`,
+              });
+      const charge = await recordCharge(em, {
+        shopId: input.shopId,
+        subscriberId: input.subscriberId,
+        periodId: input.periodId,
+        attempt: input.attempt,
+        key,
+        amount: cart?.total ?? '0.00',
+        currency: shop.currency,
+        cart,
+        result,
+        at: now(),
+      });
+      return answer(charge);
+    },
+
+    /**
+     * What an approved charge buys: the renewal order (priced lines of the charge, paid, at the
+     * Paid status, `subscriber_identifier` = the subscriber's service_ref, no placing address) and
+     * the next period, from the payment (`immediate`) or from the previous end (`continuous`).
+     */
+    async renewSubscriber({ shopId, subscriberId, chargeId }: SubscriberRef & { chargeId: number }): Promise<{ orderId: number; periodId: number }> {
+      const em = shopEm(orm, shopId);
+      const renewed = await renewFromCharge(
+        em,
+        {
+          subscriberId,
+          chargeId,
+          nextPeriod: (state, charge) => {
+            const days = renewalIntervalDays(state.subscriber.renewalIntervalDays, state.link?.interval ?? 30);
+            const next = nextPeriod({ strategy: state.plan.extensionStrategy, paidAt: charge.at.getTime(), previousEnd: state.period?.endsAt.getTime() ?? null, intervalMs: days * DAY_MS });
+            return { start: new Date(next.start), end: new Date(next.end) };
+          },
+        },
+        async (tx, state, charge) => {
+          const [paid] = await tx.execute<{ id: number }[]>(`select id from shop_order_statuses where shop_id = ? and kind = 'PaidDefaultOrderStatus'`, [shopId]);
+          const orderId = await insertOrder(tx, {
+            shopId,
+            currency: charge.currency,
+            statusId: paid!.id,
+            email: state.subscriber.email,
+            cart: charge.cart!,
+            delivery: null,
+            payment: null,
+            newsletter: false,
+            deliveryAddress: null,
+            invoiceAddress: null,
+            comment: '',
+            ref: null,
+            placedIp: null,
+            placedAt: charge.at,
+          });
+          await tx.execute(
+            'update shop_orders set paid = true, paid_at = ?, cleared_at = ?, subscriber_identifier = ?, transaction_id = ? where shop_id = ? and id = ?',
+            [charge.at, charge.at, state.subscriber.serviceRef, charge.gatewayReference ?? null, shopId, orderId],
+          );
+          await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where shop_id = ? and order_id = ?', [`{${state.subscriber.serviceRef}}`, shopId, orderId]);
+          return orderId;
+        },
+      );
+      if (!renewed) throw ApplicationFailure.nonRetryable(`charge ${chargeId} of subscriber ${subscriberId} is not an approved charge`, 'SubscriberNotFound');
+      return renewed;
+    },
+
+    /** Ends the subscription (`expired` after dunning, `ended` at the renewal limit) and answers the schedule. */
+    async endSubscriber({ shopId, subscriberId, status }: SubscriberRef & { status: 'expired' | 'ended' }): Promise<RenewalFacts> {
+      const em = shopEm(orm, shopId);
+      await endSubscription(em, subscriberId, status, now());
+      return facts(em, subscriberId);
+    },
+
+    /** One mail of the subscriber about period `periodId`, once per kind and period, when the plan sends it. */
+    async sendSubscriberMail({ shopId, subscriberId, periodId, kind }: SubscriberRef & { periodId: number; kind: SubscriberMailKind }): Promise<string> {
+      const em = shopEm(orm, shopId);
+      const state = await loadSubscriberState(em, subscriberId);
+      if (!state) throw notFound(subscriberId);
+      if (!planSends(state.plan, kind)) return `the plan does not send ${kind} mails`;
+      const period = await em.findOne(SubscriberPeriod, { id: periodId, subscriber: subscriberId });
+      const until = (period?.endsAt ?? state.period?.endsAt ?? now()).toISOString();
+      const sender = await em.findOne(Sender, {}, { orderBy: { id: 'asc' } });
+      const key = `subscriber/${subscriberId}/period/${periodId}/${kind}`;
+      const { status } = await sendShopMailOnce(em, mailEndpoints, now(), {
+        shopId,
+        key,
+        kind: 'subscription',
+        messageId: `<shop-subscriber-${subscriberId}.${periodId}.${kind}.${shopId}@shop>`,
+        to: state.subscriber.email,
+        from: { address: sender?.email ?? 'no-reply@shop.invalid', name: sender?.name ?? '' },
+        ...subscriberMail(kind, { planName: state.plan.name, until }),
+      });
+      return `${kind} mail to ${state.subscriber.email} ${status}`;
+    },
+
+    /**
+     * The clearing's `subscription` effect: a subscriber and first period for each product of an
+     * automatic-renewal plan in the order (once per order and product), the superseded plans'
+     * subscriptions of the customer ended. A renewal order (its `subscriber_identifier` set) never
+     * creates a subscriber.
+     */
+    async activateSubscriptions(input: OrderEffectInput): Promise<SubscriptionActivation> {
+      const em = shopEm(orm, input.shopId);
+      const facts = await loadOrderFacts(em, input.orderId);
+      if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
+      const { order, items } = facts;
+      if (order.subscriberIdentifier) return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [] };
+      const links = await automaticLinksOf(em, items.flatMap((item) => (item.productId ? [item.productId] : [])));
+      if (links.length === 0) return { outcome: skipped('no product of an automatic subscription plan'), subscriberIds: [], endedIds: [] };
+      const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });
+      const activation = await activateFromOrder(
+        em,
+        order,
+        items,
+        links.map((link) => ({ productId: link.product.id, interval: link.interval, plan: link.plan.getEntity() })),
+        now(),
+      );
+      const outcome = recorded && recorded.status !== 'failed' ? recorded : done(`subscribers ${activation.subscriberIds.join(', ')} of plans ${[...new Set(links.map((l) => l.plan.getEntity().name))].join(', ')}`);
+      return { outcome, ...activation };
+    },
+  };
+}

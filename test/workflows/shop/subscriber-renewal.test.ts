@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Activities } from '../../../activities/index.ts';
+import type { ChargeOutcome, RenewalFacts } from '../../../activities/shop/subscriber-renewal.ts';
+import { REMINDER_KINDS, type ReminderKind } from '../../../domain/shop/subscription-periods.ts';
+import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import type { subscriberRenewal } from '../../../workflows/index.ts';
+import {
+  subscriberPausedSignal,
+  subscriberPeriodMovedSignal,
+  subscriberResumedSignal,
+  subscriberStateQuery,
+} from '../../../workflows/shop/subscription-signals.ts';
+import { bundleWorkflows } from '../../../worker/create-worker.ts';
+import { connectTemporal, eventually, startTestWorker, uniqueTaskQueue, type RunningWorker } from '../../helpers/stack.ts';
+
+/**
+ * The renewal workflow with fake activities over an in-memory subscriber, on the real server with
+ * millisecond periods (no time skipping here, docs/decisions.md): the fake is the database the
+ * workflow reads through `loadRenewalSchedule`, and the test changes it before signalling, as
+ * the API does.
+ */
+interface FakeSubscriber {
+  periodId: number;
+  period: { start: number; end: number };
+  intervalMs: number;
+  paused: boolean;
+  renewalsDone: number;
+  renewalsLimit: number;
+  reminders: ReminderKind[];
+  reminderOffsetsMs: Record<ReminderKind, number>;
+  dunningMs: number[];
+  status: RenewalFacts['status'];
+  gateway: 'approve' | 'decline';
+  failed: Map<number, number>;
+  charges: Map<string, ChargeOutcome & { at: number; attempt: number; periodId: number; periodEnd: number }>;
+  renewedCharges: Set<number>;
+  events: { what: string; at: number; periodId: number }[];
+}
+
+const subscribers = new Map<number, FakeSubscriber>();
+let nextSubscriberId = 1;
+let nextChargeId = 1;
+const sub = (id: number) => subscribers.get(id)!;
+
+function facts(id: number): RenewalFacts {
+  const s = sub(id);
+  return {
+    status: s.status,
+    periodId: s.periodId,
+    period: { ...s.period },
+    paused: s.paused,
+    renewalsDone: s.renewalsDone,
+    renewalsLimit: s.renewalsLimit,
+    reminders: s.reminders,
+    reminderOffsetsMs: s.reminderOffsetsMs,
+    dunningMs: s.dunningMs,
+    failedAttempts: s.failed.get(s.periodId) ?? 0,
+  };
+}
+
+const fakeActivities: Partial<Activities> = {
+  async loadRenewalSchedule({ subscriberId }) {
+    return facts(subscriberId);
+  },
+  async chargeRenewal({ subscriberId, periodId, attempt }) {
+    const s = sub(subscriberId);
+    const key = `${periodId}/${attempt}`;
+    const known = s.charges.get(key);
+    if (known) return known;
+    if (s.status !== 'active' || s.paused || periodId !== s.periodId) return { status: 'skipped', reason: 'not chargeable now' };
+    const chargeId = nextChargeId++;
+    const outcome: ChargeOutcome = s.gateway === 'approve' ? { status: 'approved', chargeId } : { status: 'declined', chargeId, reason: 'declined by the test gateway' };
+    if (outcome.status === 'declined') s.failed.set(periodId, (s.failed.get(periodId) ?? 0) + 1);
+    s.charges.set(key, { ...outcome, at: Date.now(), attempt, periodId, periodEnd: s.period.end });
+    s.events.push({ what: `charge ${attempt} ${outcome.status}`, at: Date.now(), periodId });
+    return outcome;
+  },
+  async renewSubscriber({ subscriberId, chargeId }) {
+    const s = sub(subscriberId);
+    if (!s.renewedCharges.has(chargeId)) {
+      s.renewedCharges.add(chargeId);
+      // immediate: the next period starts at the payment (the pure rule is tested in test/unit)
+      s.period = { start: Date.now(), end: Date.now() + s.intervalMs };
+      s.periodId += 1;
+      s.renewalsDone += 1;
+      s.events.push({ what: 'renewed', at: Date.now(), periodId: s.periodId });
+    }
+    return { orderId: 1000 + chargeId, periodId: s.periodId };
+  },
+  async endSubscriber({ subscriberId, status }) {
+    const s = sub(subscriberId);
+    if (s.status === 'active') s.status = status;
+    s.events.push({ what: `end ${status}`, at: Date.now(), periodId: s.periodId });
+    return facts(subscriberId);
+  },
+  async sendSubscriberMail({ subscriberId, periodId, kind }) {
+    const s = sub(subscriberId);
+    if (!s.events.some((e) => e.what === `mail ${kind}` && e.periodId === periodId)) s.events.push({ what: `mail ${kind}`, at: Date.now(), periodId });
+    return `${kind} sent`;
+  },
+};
+
+function newSubscriber(over: Partial<FakeSubscriber> & { intervalMs: number }): number {
+  const id = nextSubscriberId++;
+  const start = Date.now();
+  subscribers.set(id, {
+    periodId: 1,
+    period: { start, end: start + over.intervalMs },
+    paused: false,
+    renewalsDone: 0,
+    renewalsLimit: 0,
+    reminders: [],
+    reminderOffsetsMs: { expires_in_one_week: 0, expires_in_one_day: 0 },
+    dunningMs: [],
+    status: 'active',
+    gateway: 'approve',
+    failed: new Map(),
+    charges: new Map(),
+    renewedCharges: new Set(),
+    events: [],
+    ...over,
+  });
+  return id;
+}
+
+const what = (id: number) => sub(id).events.map((e) => e.what);
+const count = (id: number, name: string) => what(id).filter((w) => w === name).length;
+
+const taskQueue = uniqueTaskQueue('shop-subscriber-renewal-wf');
+const shopId = randomUUID();
+let client: Client;
+let worker: RunningWorker;
+const started: string[] = [];
+
+beforeAll(async () => {
+  client = await connectTemporal();
+  worker = await startTestWorker({ taskQueue, activities: fakeActivities });
+});
+afterAll(async () => {
+  await Promise.all(started.map((id) => client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+  await worker?.stop();
+  await client?.connection.close();
+});
+
+async function start(subscriberId: number, activated = true) {
+  const workflowId = subscriberWorkflowId({ shopId, subscriberId });
+  started.push(workflowId);
+  return client.workflow.start<typeof subscriberRenewal>('subscriberRenewal', { taskQueue, workflowId, args: [{ shopId, subscriberId, activated }] });
+}
+
+describe('subscriberRenewal', () => {
+  it('runs twelve renewals with both reminders each period, then ends at the renewal limit', async () => {
+    const id = newSubscriber({
+      intervalMs: 1500,
+      // A longer first period: the worker's first task of the file may take a while.
+      period: { start: Date.now(), end: Date.now() + 3000 },
+      renewalsLimit: 12,
+      reminders: [...REMINDER_KINDS],
+      reminderOffsetsMs: { expires_in_one_week: 1000, expires_in_one_day: 500 },
+    });
+    const handle = await start(id);
+    await expect(handle.result()).resolves.toBe('ended');
+
+    const s = sub(id);
+    expect(s.renewalsDone).toBe(12);
+    expect(count(id, 'renewed')).toBe(12);
+    expect(count(id, 'charge 1 approved')).toBe(12);
+    expect(count(id, 'mail activation')).toBe(1);
+    expect(count(id, 'mail renewal')).toBe(12);
+    expect(what(id).at(-1)).toBe('end ended');
+    // Every charge at or after the end of the period it renews; a reminder of each period before it.
+    for (const charge of s.charges.values()) expect(charge.at).toBeGreaterThanOrEqual(charge.periodEnd);
+    // Each period's reminders, one week then one day, before its charge (the last period: before its end).
+    // A reminder whose time passed on a loaded server is dropped once the later one is due or the
+    // period over (nextRenewalStep), so a period may get only one of them, never neither nor late.
+    for (let period = 1; period <= 13; period += 1) {
+      const events = s.events.filter((e) => e.periodId === period && !e.what.startsWith('mail renewal') && e.what !== 'renewed');
+      const reminders = events.map((e) => e.what).filter((w) => w.startsWith('mail expires'));
+      expect(reminders.length, `period ${period}`).toBeGreaterThanOrEqual(1);
+      expect(['mail expires_in_one_week', 'mail expires_in_one_day'].filter((w) => reminders.includes(w))).toEqual(reminders);
+      expect(events.at(-1)!.what).toMatch(period === 13 ? /^end ended$/ : /^charge 1 approved$/);
+    }
+    // One run per period: continued-as-new after each renewal.
+    const description = await handle.describe();
+    expect(description.runId).not.toBe(handle.firstExecutionRunId);
+  }, 60_000);
+
+  it('does not charge a paused subscriber, keeps its state, and charges once resumed', async () => {
+    const id = newSubscriber({ intervalMs: 800 });
+    const handle = await start(id, false);
+    sub(id).paused = true;
+    await handle.signal(subscriberPausedSignal);
+    await eventually(async () => expect((await handle.query(subscriberStateQuery)).status).toBe('paused'));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(what(id)).toEqual([]);
+    const state = await handle.query(subscriberStateQuery);
+    expect(state).toMatchObject({ paused: true, nextChargeAt: null, renewalsDone: 0 });
+
+    sub(id).paused = false;
+    await handle.signal(subscriberResumedSignal);
+    await eventually(() => Promise.resolve(expect(what(id)).toEqual(['charge 1 approved', 'renewed'])));
+    await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ paused: false, renewalsDone: 1 }));
+  }, 30_000);
+
+  it('moves the pending charge with the period end', async () => {
+    const id = newSubscriber({ intervalMs: 1000 });
+    const handle = await start(id, false);
+    const original = sub(id).period.end;
+    await eventually(async () => expect((await handle.query(subscriberStateQuery)).nextChargeAt).toBe(new Date(original).toISOString()));
+
+    const moved = original + 2500;
+    sub(id).period.end = moved;
+    await handle.signal(subscriberPeriodMovedSignal, { activeUntil: new Date(moved).toISOString() });
+    await eventually(async () => expect((await handle.query(subscriberStateQuery)).nextChargeAt).toBe(new Date(moved).toISOString()));
+
+    await new Promise((resolve) => setTimeout(resolve, original + 500 - Date.now()));
+    expect(what(id)).toEqual([]);
+    await eventually(() => Promise.resolve(expect(what(id)).toEqual(['charge 1 approved', 'renewed'])), { timeoutMs: 10_000 });
+    expect([...sub(id).charges.values()][0]!.at).toBeGreaterThanOrEqual(moved);
+  }, 30_000);
+
+  it('retries a declined charge on the dunning schedule with one notice, then expires with the expiration mail', async () => {
+    const id = newSubscriber({ intervalMs: 300, gateway: 'decline', dunningMs: [300, 600, 900] });
+    const handle = await start(id, false);
+    const end = sub(id).period.end;
+    await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'dunning', failedAttempts: 1 }), { timeoutMs: 10_000 });
+    await expect(handle.result()).resolves.toBe('expired');
+
+    expect(what(id)).toEqual([
+      'charge 1 declined',
+      'mail payment_failed',
+      'charge 2 declined',
+      'charge 3 declined',
+      'charge 4 declined',
+      'end expired',
+      'mail expired',
+    ]);
+    const attempts = [...sub(id).charges.values()].map((c) => c.at - end);
+    [0, 300, 600, 900].forEach((offset, i) => expect(attempts[i]).toBeGreaterThanOrEqual(offset));
+    expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'expired', failedAttempts: 4 });
+  }, 30_000);
+
+  it('continues on a new worker after the first one stops mid-way, and its history replays', async () => {
+    const id = newSubscriber({ intervalMs: 700, renewalsLimit: 4 });
+    const handle = await start(id, false);
+    await eventually(() => Promise.resolve(expect(count(id, 'renewed')).toBeGreaterThanOrEqual(1)), { timeoutMs: 10_000 });
+    await worker.stop();
+    const stoppedAt = count(id, 'renewed');
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(count(id, 'renewed')).toBe(stoppedAt);
+    worker = await startTestWorker({ taskQueue, activities: fakeActivities });
+
+    await expect(handle.result()).resolves.toBe('ended');
+    expect(count(id, 'renewed')).toBe(4);
+    expect(count(id, 'charge 1 approved')).toBe(4);
+    // The last run's history replays on fresh workflow code without a nondeterminism error.
+    const history = await handle.fetchHistory();
+    await Worker.runReplayHistory({ workflowBundle: await bundleWorkflows() }, history);
+  }, 60_000);
+});

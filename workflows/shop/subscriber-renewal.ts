@@ -1,0 +1,132 @@
+import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.ts';
+import type { RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
+import type { SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
+import { nextRenewalStep, type ReminderKind } from '../../domain/shop/subscription-periods.ts';
+import {
+  subscriberItemsChangedSignal,
+  subscriberPausedSignal,
+  subscriberPeriodMovedSignal,
+  subscriberResumedSignal,
+  subscriberStateQuery,
+  type SubscriberRenewalState,
+} from './subscription-signals.ts';
+
+/**
+ * Database steps of the renewal (schedule, renewal order, end): short and idempotent, retried until
+ * they succeed. The charge is idempotent per attempt key at the gateway and in the charge table, so
+ * its retries never charge twice.
+ */
+const step = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['SubscriberNotFound'] },
+});
+
+/** A subscriber's mail: a lost reminder never stops billing, so the attempts are bounded. */
+const subscriberMail = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['SubscriberNotFound'] },
+});
+
+export interface SubscriberRenewalInput {
+  shopId: string;
+  subscriberId: number;
+  /** The first run after activation sends the activation mail (when the plan says so). */
+  activated?: boolean;
+}
+
+export type SubscriberRenewalResult = 'expired' | 'ended';
+
+/**
+ * One subscriber's renewals (DESIGN.md section 7; id `shop/<s>/subscriber/<id>`): a run per
+ * period, continued-as-new after each renewal so the history stays small. The database is the
+ * truth: the run loads the schedule (period, pause, limit, reminders, dunning, failed attempts)
+ * through an activity and loads it again after every signal (the API writes before it signals),
+ * so a moved period moves every pending reminder, charge and retry with it.
+ *
+ * Steps come from `nextRenewalStep`: reminders before the end, the charge at the end, dunning
+ * retries after a decline (a notice on the first), expiry when the retries are spent, the end
+ * when the renewal limit is reached. A paused subscriber is neither reminded nor charged.
+ */
+export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<SubscriberRenewalResult> {
+  const { shopId, subscriberId } = input;
+  let facts: RenewalFacts = await step.loadRenewalSchedule({ shopId, subscriberId });
+  let changed = false;
+  let nextChargeAt: number | null = null;
+  const handled = new Set<ReminderKind>();
+
+  const wake = () => {
+    changed = true;
+  };
+  setHandler(subscriberPausedSignal, () => {
+    facts = { ...facts, paused: true };
+    wake();
+  });
+  setHandler(subscriberResumedSignal, () => {
+    facts = { ...facts, paused: false };
+    wake();
+  });
+  setHandler(subscriberPeriodMovedSignal, wake);
+  setHandler(subscriberItemsChangedSignal, wake);
+  setHandler(subscriberStateQuery, (): SubscriberRenewalState => ({
+    paused: facts.paused,
+    periodEnd: new Date(facts.period.end).toISOString(),
+    nextChargeAt: nextChargeAt === null ? null : new Date(nextChargeAt).toISOString(),
+    renewalsDone: facts.renewalsDone,
+    failedAttempts: facts.failedAttempts,
+    status: facts.status !== 'active' ? (facts.status === 'expired' ? 'expired' : 'finished') : facts.paused ? 'paused' : facts.failedAttempts > 0 ? 'dunning' : 'active',
+  }));
+
+  const mail = async (kind: SubscriberMailKind, periodId = facts.periodId) => {
+    try {
+      await subscriberMail.sendSubscriberMail({ shopId, subscriberId, periodId, kind });
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+    }
+  };
+
+  if (input.activated && facts.status === 'active') await mail('activation');
+
+  for (;;) {
+    if (facts.status !== 'active') return facts.status;
+    const next = nextRenewalStep(facts, handled, Date.now());
+    nextChargeAt = next.kind === 'charge' ? next.at : null;
+    const delay = next.kind === 'wait' ? undefined : next.at - Date.now();
+    if (delay === undefined) await condition(() => changed);
+    else if (delay > 0) await condition(() => changed, delay);
+    // Many signals in one long period: a fresh run, which loads the schedule again.
+    if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof subscriberRenewal>({ shopId, subscriberId });
+    if (changed) {
+      changed = false;
+      facts = await step.loadRenewalSchedule({ shopId, subscriberId });
+      continue;
+    }
+    switch (next.kind) {
+      case 'reminder':
+        await mail(next.reminder);
+        handled.add(next.reminder);
+        next.skip.forEach((kind) => handled.add(kind));
+        break;
+      case 'charge': {
+        const charge = await step.chargeRenewal({ shopId, subscriberId, periodId: facts.periodId, attempt: next.attempt });
+        if (charge.status === 'approved') {
+          const renewed = await step.renewSubscriber({ shopId, subscriberId, chargeId: charge.chargeId });
+          await mail('renewal', renewed.periodId);
+          await continueAsNew<typeof subscriberRenewal>({ shopId, subscriberId });
+        }
+        if (charge.status === 'declined' && next.attempt === 1) await mail('payment_failed');
+        // Declined (the failed attempt is counted in the database) or not charged (paused or
+        // ended meanwhile): the schedule is read again.
+        facts = await step.loadRenewalSchedule({ shopId, subscriberId });
+        break;
+      }
+      case 'expire':
+        facts = await step.endSubscriber({ shopId, subscriberId, status: 'expired' });
+        await mail('expired');
+        break;
+      case 'finish':
+        facts = await step.endSubscriber({ shopId, subscriberId, status: 'ended' });
+        break;
+    }
+  }
+}

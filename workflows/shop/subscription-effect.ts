@@ -1,0 +1,38 @@
+import { getExternalWorkflowHandle } from '@temporalio/workflow';
+import { subscriberWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { db, orderEffect } from '../shared/activity-proxies.ts';
+import { startChildOnce } from '../shared/start-child-once.ts';
+import { startSubscriptionMailSequences } from './mail-sequence.ts';
+import { runEffect, type OrderRef } from './order-effects.ts';
+import { subscriberRenewal } from './subscriber-renewal.ts';
+import { subscriberItemsChangedSignal } from './subscription-signals.ts';
+
+/**
+ * The clearing's `subscription` effect (issue 12): the activity creates the subscribers of the
+ * order's automatic-plan products and ends the superseded plans' subscriptions; each new
+ * subscriber's renewal workflow is started here once (a child that outlives the clearing), each
+ * ended one is told to read its state again (it then finds itself ended and stops), and only then
+ * is the outcome recorded.
+ */
+export function activateSubscriptions(ref: OrderRef): Promise<void> {
+  return runEffect(ref, 'subscription', async () => {
+    const { outcome, subscriberIds, endedIds } = await orderEffect.activateSubscriptions(ref);
+    for (const subscriberId of subscriberIds) {
+      await startChildOnce(subscriberRenewal, {
+        workflowId: subscriberWorkflowId({ shopId: ref.shopId, subscriberId }),
+        args: [{ shopId: ref.shopId, subscriberId, activated: true }],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+    }
+    // A first entry into a plan starts its mail sequences (workflows/shop/mail-sequence.ts).
+    await startSubscriptionMailSequences(ref.shopId, subscriberIds);
+    for (const subscriberId of endedIds) {
+      // A subscriber whose workflow already finished has nothing to stop.
+      await getExternalWorkflowHandle(subscriberWorkflowId({ shopId: ref.shopId, subscriberId }))
+        .signal(subscriberItemsChangedSignal)
+        .catch(() => undefined);
+    }
+    await db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
+    return outcome;
+  }).then(() => undefined);
+}
