@@ -112,6 +112,34 @@ describe('automatic discounts at checkout', () => {
     expect(await usages(discount)).toBe(1);
   });
 
+  it('another shop\'s automatic discounts never apply', async () => {
+    const [s, other] = [await freshShop(), await freshShop()];
+    await other.auto('newsletter', 'percentage_discount', '50');
+    await other.auto('email_domain', 'percentage_discount', '50', { emailDomain: 'example.com' });
+    expect((await placed(await s.place({ newsletter: true }))).total_discount).toBe('0.00');
+  });
+
+  it('every amount adds up to the cent with a set, a code, automatic discounts, delivery and payment', async () => {
+    const s = await freshShop();
+    const card = await createPaymentType(stack.app, s.id, { name: 'Card', default_price: '1.99' });
+    const set = await insertProductSet(stack.orm, s.id, '33.33', [{ productId: s.book }, { productId: s.ebook, quantity: 3 }]);
+    await s.auto('newsletter', 'percentage_discount', '7');
+    const key = await createTestShopKey(s.id);
+    const res = await stack.app.inject({ method: 'POST', url: '/api/v1/discount_codes', headers: key, payload: { code: 'ALL', discount_type: 'value_and_free_delivery_discount', value: '3.33' } });
+    expect(res.statusCode, res.body).toBe(201);
+    const order = await placed(await s.place({ items: [], product_set_id: set, newsletter: true, discount_code: 'ALL', delivery_type_id: s.courier, payment_type_id: card }));
+    const sum = (values: string[]) => values.reduce((total, v) => total + Math.round(Number(v) * 100), 0);
+    expect(sum(order.items.map((i) => i.price))).toBe(sum([order.products_cost]));
+    for (const item of order.items) expect(sum([item.price]) - sum([item.discount])).toBe(sum([item.final_price]));
+    expect(sum(order.items.map((i) => i.discount)) + sum([order.delivery_cost])).toBe(sum([order.total_discount]));
+    expect(sum([order.products_cost, order.delivery_cost, order.payment_cost]) - sum([order.total_discount])).toBe(sum([order.total]));
+    expect(order).toMatchObject({ products_cost: '33.33', delivery_cost: '12.30', payment_cost: '1.99', discount_code: 'ALL' });
+    // Lines 11.93 and 21.40 (33.33 by 49.99 : 89.70); 7 % per line 0.84 + 1.50; then 3.33 over
+    // what is left; free delivery: 47.62 − 2.34 − 3.33 − 12.30.
+    expect(order.items.map((i) => i.price)).toEqual(['11.93', '21.40']);
+    expect(order.total).toBe('29.65');
+  });
+
   it('concurrent orders never pass usages_limit: every order is placed, exactly the limit get the discount', async () => {
     const s = await freshShop();
     const discount = await s.auto('newsletter', 'value_discount', '5.00', { usagesLimit: 3 });
