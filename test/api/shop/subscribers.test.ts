@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShopScope } from '../../../domain/shop/scopes.ts';
 import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -165,6 +165,9 @@ describe('PATCH /api/v1/subscribers/:id/period', () => {
     const after = (await call('GET', `/subscribers/${id}`)).json().data;
     expect(after.active_until).toBe(target.toISOString());
     expect(after.periods[0]).toEqual(before.periods[0]);
+    // The same request again keeps the end the period had before the move.
+    const repeated = await call('PATCH', `/subscribers/${id}/period`, { active_until: target.toISOString() });
+    expect(repeated.json().data).toEqual(res.json().data);
   });
 
   it('takes the bounds themselves: the period start and 36500 days from now', async () => {
@@ -246,6 +249,26 @@ describe('signals to the renewal workflow', () => {
     expect((await call('PATCH', `/subscribers/${id}`, { renewal_paused: true, renewal_items: [{ product_id: ref.product }] })).statusCode).toBe(200);
     expect((await call('PATCH', `/subscribers/${id}/period`, { active_until: days(1).toISOString() })).statusCode).toBe(200);
     expect((await call('GET', `/subscribers/${id}`)).json().data.renewal_paused).toBe(true);
+  });
+
+  it('answers 503 when Temporal cannot be reached, with the change saved; the repeat signals again', async () => {
+    const id = await subscriber();
+    const workflow = await listeningWorkflow(id);
+    const getHandle = vi.spyOn(stack.temporal.workflow, 'getHandle').mockReturnValue({ signal: () => Promise.reject(new Error('connection refused')) } as never);
+    try {
+      const res = await call('PATCH', `/subscribers/${id}`, { renewal_paused: true });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json().error).toMatch(/saved/);
+      getHandle.mockRestore();
+      expect((await call('GET', `/subscribers/${id}`)).json().data.renewal_paused).toBe(true);
+      expect(await workflow.signals()).toEqual([]);
+      expect((await call('PATCH', `/subscribers/${id}`, { renewal_paused: true })).statusCode).toBe(200);
+      expect(await workflow.signals()).toEqual([['subscriberPaused', null]]);
+    } finally {
+      getHandle.mockRestore();
+      await workflow.stop();
+    }
   });
 });
 
