@@ -3,6 +3,7 @@
  * the shop itself): reads with their items, the operator's creation, the id checks of a PATCH, and
  * the sequences a trigger starts.
  */
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DiscountCode, MailSequence, MailSequenceItem, OrderStatus, Product, Sender, type IMailSequence, type IMailSequenceItem } from '../../entities/shop/index.ts';
 import { DEFAULT_RECIPIENT_CODE, type ItemTiming, type SequenceTrigger, type SequenceTriggers } from '../../../domain/shop/mail-sequence-rules.ts';
@@ -36,9 +37,12 @@ export async function listMailSequences(em: EntityManager, window: ListWindow): 
   return [await withItems(em, rows), total];
 }
 
-/** A sequence of the shop with its items; null for another shop's or an unknown id. */
-export async function findMailSequence(em: EntityManager, id: number): Promise<SequenceWithItems | null> {
-  const sequence = await em.findOne(MailSequence, { id });
+/**
+ * A sequence of the shop with its items; null for another shop's or an unknown id. `forUpdate`
+ * (inside a transaction) locks the row, so two PATCHes check and write one after the other.
+ */
+export async function findMailSequence(em: EntityManager, id: number, forUpdate = false): Promise<SequenceWithItems | null> {
+  const sequence = await em.findOne(MailSequence, { id }, forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
   return sequence ? (await withItems(em, [sequence]))[0]! : null;
 }
 

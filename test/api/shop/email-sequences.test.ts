@@ -150,6 +150,18 @@ describe('PATCH /api/v1/configuration/email_sequences/:id', () => {
     expect(without.json().errors['triggers.product_ids']).toEqual(['works only with products_dependent true']);
   });
 
+  it('two PATCHes at once never leave a product list without products_dependent', async () => {
+    const id = await newSequence();
+    for (let round = 0; round < 5; round += 1) {
+      await patch(id, { triggers: { status_id: shop.statuses.Paid, products_dependent: true, product_ids: productIds } });
+      const [off, replace] = await Promise.all([patch(id, { triggers: { products_dependent: false } }), patch(id, { triggers: { product_ids: [productIds[0]] } })]);
+      expect(off.statusCode).toBe(200);
+      expect([200, 422]).toContain(replace.statusCode);
+      const { triggers } = (await get(`/api/v1/configuration/email_sequences/${id}`)).json().data;
+      expect(triggers).toMatchObject({ products_dependent: false, product_ids: [] });
+    }
+  });
+
   it('status_id null turns off the status trigger with its narrowing', async () => {
     const id = await newSequence();
     await patch(id, { triggers: { status_id: shop.statuses.Paid, products_dependent: true, product_ids: productIds, discount_code_id: extraContentsCodeId } });

@@ -11,9 +11,9 @@ import { shopKeyOf } from '../../auth.ts';
 import { PatchSequenceBody, SequenceParams, SequenceReply, type PatchSequenceInput } from './schemas.ts';
 import { sequenceReply } from './serialize.ts';
 
-async function sequenceOr404(em: EntityManager, segment: string): Promise<SequenceWithItems> {
+async function sequenceOr404(em: EntityManager, segment: string, forUpdate = false): Promise<SequenceWithItems> {
   const id = pathId(segment);
-  const found = id === null ? null : await findMailSequence(em, id);
+  const found = id === null ? null : await findMailSequence(em, id, forUpdate);
   if (!found) throw notFound('mail sequence');
   return found;
 }
@@ -115,8 +115,12 @@ export const emailSequenceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { shopId, timeZone } = shopKeyOf(request);
-      const found = await sequenceOr404(request.em, request.params.id);
-      await patchSequence(request.em, shopId, found, request.body);
+      // Checked and written under the row lock: a concurrent PATCH never mixes in a stale check.
+      const found = await request.em.transactional(async (tx) => {
+        const locked = await sequenceOr404(tx, request.params.id, true);
+        await patchSequence(tx, shopId, locked, request.body);
+        return locked;
+      });
       return { data: sequenceReply(found, timeZone) };
     },
   );
