@@ -15,6 +15,8 @@ export interface TimeLimitedDiscountInput {
   shopId: string;
   discountId: number;
   schedule: DiscountSchedule;
+  /** Carried over a continue-as-new: the revision whose prices are in force. */
+  appliedRevision?: number | null;
 }
 
 /** The discount was written (dates, value, products, type or active): prices already changed are restored and, inside the window, recalculated. */

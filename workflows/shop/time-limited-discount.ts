@@ -1,4 +1,4 @@
-import { condition, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { db } from '../shared/activity-proxies.ts';
 import {
   discountChangedSignal,
@@ -16,10 +16,10 @@ import {
  * value or products always take effect); a removal restores and ends. Both activities are
  * idempotent, so a retried attempt never discounts a price twice.
  */
-export async function timeLimitedDiscount({ shopId, discountId, schedule: initial }: TimeLimitedDiscountInput): Promise<void> {
+export async function timeLimitedDiscount({ shopId, discountId, schedule: initial, appliedRevision: carried }: TimeLimitedDiscountInput): Promise<void> {
   let schedule: DiscountSchedule = initial;
   let removed = false;
-  let appliedRevision: number | null = null;
+  let appliedRevision: number | null = carried ?? null;
   setHandler(discountChangedSignal, (next) => {
     if (next.revision >= schedule.revision) schedule = next;
   });
@@ -34,6 +34,8 @@ export async function timeLimitedDiscount({ shopId, discountId, schedule: initia
       await db.restoreDiscountPrices(ref);
       return;
     }
+    // Many changes make a long history: go on in a fresh run with the state so far.
+    if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof timeLimitedDiscount>({ shopId, discountId, schedule, appliedRevision });
     const now = Date.now();
     const start = Date.parse(schedule.startDate);
     const end = Date.parse(schedule.endDate);

@@ -26,7 +26,7 @@ afterAll(async () => {
   await stack.close();
 });
 
-const sql = <T>(query: string, params: unknown[] = []) => stack.orm.em.fork().getConnection().execute<T>(query, params);
+const sql = <T extends Record<string, unknown>[] = Record<string, unknown>[]>(query: string, params: unknown[] = []) => stack.orm.em.fork().getConnection().execute<T>(query, params);
 const priceOf = async (id: number) => (await sql<{ price: string }[]>('select price from shop_products where id = ?', [id]))[0]!.price;
 const historyOf = (discountId: number) =>
   sql<{ product_id: number; original_price: string; discounted_price: string; restored: boolean }[]>(
@@ -112,7 +112,7 @@ describe('time-limited price-history discount through the API and a worker', () 
     const start = new Date(Date.now() + 2000);
     const res = await call('POST', '/time_limited_discounts', {
       discount_type: 'percentage_product_discount', value: '20', relation_with_products: 'selected_products', product_ids: [product],
-      start_date: start.toISOString(), end_date: new Date(start.getTime() + 3000).toISOString(),
+      start_date: start.toISOString(), end_date: new Date(start.getTime() + 5000).toISOString(),
     });
     expect(res.statusCode, res.body).toBe(201);
     expect(await priceOf(product)).toBe('50.00');
