@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
+import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+
+/** The test payment gateway's settings through the operator API (DESIGN.md section 8). */
+let stack: TestStack;
+let shop: TestShop;
+let other: TestShop;
+
+beforeAll(async () => {
+  stack = await startTestApp('shop-payment-gateway');
+  [shop, other] = await Promise.all([createTestShop(stack.app, 'gw-one'), createTestShop(stack.app, 'gw-two')]);
+});
+afterAll(() => stack.close());
+
+const put = (payload: unknown, shopId = shop.id, headers: Record<string, string> = operator) =>
+  stack.app.inject({ method: 'PUT', url: `/admin/v1/shops/${shopId}/payment_gateway`, headers: { ...headers, 'content-type': 'application/json' }, payload: payload as object });
+const get = (shopId = shop.id) => stack.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/payment_gateway`, headers: operator });
+
+describe('PUT /admin/v1/shops/:shop_id/payment_gateway', () => {
+  it('starts approving with retries after 1, 3 and 5 days', async () => {
+    expect((await get(other.id)).json()).toEqual({ data: { mode: 'approve', dunning_days: [1, 3, 5] } });
+  });
+
+  it('sets the mode (200), keeps the dunning schedule when not sent, and only for this shop', async () => {
+    const declined = await put({ mode: 'decline' });
+    expect(declined.statusCode).toBe(200);
+    expect(declined.json()).toEqual({ data: { mode: 'decline', dunning_days: [1, 3, 5] } });
+    expect((await put({ mode: 'approve', dunning_days: [2, 7] })).json().data).toEqual({ mode: 'approve', dunning_days: [2, 7] });
+    expect((await put({ mode: 'decline' })).json().data).toEqual({ mode: 'decline', dunning_days: [2, 7] });
+    expect((await get()).json().data).toEqual({ mode: 'decline', dunning_days: [2, 7] });
+    expect((await get(other.id)).json().data.mode).toBe('approve');
+  });
+
+  it('keeps one row per shop under concurrent writes', async () => {
+    const replies = await Promise.all(['approve', 'decline', 'approve', 'decline'].map((mode) => put({ mode }, other.id)));
+    expect(replies.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const rows = await stack.orm.em.fork().getConnection().execute('select id from shop_payment_gateways where shop_id = ?', [other.id]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it.each([
+    ['an unknown mode', { mode: 'maybe' }, 'mode'],
+    ['no mode', {}, 'mode'],
+    ['an unknown field', { mode: 'approve', card: '4242' }, ''],
+    ['an empty schedule', { mode: 'approve', dunning_days: [] }, 'dunning_days'],
+    ['a schedule out of order', { mode: 'approve', dunning_days: [3, 1] }, 'dunning_days'],
+    ['a day out of range', { mode: 'approve', dunning_days: [0] }, 'dunning_days'],
+  ])('answers 422 for %s', async (_label, body, field) => {
+    const res = await put(body);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(Object.keys(res.json().errors).join(' ')).toContain(field);
+  });
+
+  it('answers 404 for an unknown shop and 401 without the operator token', async () => {
+    expect((await put({ mode: 'approve' }, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await put({ mode: 'approve' }, shop.id, {})).statusCode).toBe(401);
+  });
+});

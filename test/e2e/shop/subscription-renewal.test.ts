@@ -1,0 +1,120 @@
+/**
+ * Issue 12 end to end: clearing an order of an automatic-plan product activates the subscription
+ * and starts its renewal workflow; moving the period end a few seconds ahead through the API makes
+ * the workflow charge the saved payment through the test gateway, and the renewal order appears.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { subscriberStateQuery } from '../../../workflows/shop/subscription-signals.ts';
+import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
+import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
+import { eventually } from '../../helpers/stack.ts';
+
+let e2e: EndToEnd;
+let shop: TestShop;
+let productId: number;
+
+beforeAll(async () => {
+  e2e = await startEndToEnd('shop-subscription-renewal');
+  shop = await createTestShop(e2e.stack.app, 'renewals');
+  productId = await insertProduct(e2e.stack.orm, shop.id, { name: 'Monthly box', price: '39.00' });
+  const plan = await e2e.http('POST', '/api/v1/subscription_plans', {
+    key: shop.key,
+    body: {
+      subscription_plan: {
+        name: 'Box club',
+        automatic_renewal: true,
+        extension_strategy: 'continuous',
+        send_email_about_activation: true,
+        send_email_about_renewal: true,
+        products: [{ product_id: productId, interval: 30 }],
+      },
+    },
+  });
+  expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+});
+afterAll(() => e2e?.close());
+
+const subscribersOf = async (email: string) =>
+  (await e2e.http('GET', `/api/v1/subscribers?email=${encodeURIComponent(email)}`, { key: shop.keys.write_subscriptions })).body.data as { id: number; service_ref: string }[];
+const detail = async (id: number) => (await e2e.http('GET', `/api/v1/subscribers/${id}`, { key: shop.keys.write_subscriptions })).body.data;
+const mails = async (email: string) =>
+  ((await e2e.http('GET', `/admin/v1/shops/${shop.id}/emails?to=${encodeURIComponent(email)}`, { operator: true })).body.data as { subject: string; kind: string }[]).map((m) => m.subject);
+
+async function activatedSubscriber(email: string) {
+  const order = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/orders`, { email, items: [{ product_id: productId }], placed_ip: '203.0.113.7' });
+  const cleared = await e2e.http('PATCH', `/api/v1/orders/${order.id}/clear`, { key: shop.key });
+  expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+  const [subscriber] = await eventually(async () => {
+    const found = await subscribersOf(email);
+    expect(found).toHaveLength(1);
+    return found;
+  });
+  const handle = e2e.stack.temporal.workflow.getHandle(subscriberWorkflowId({ shopId: shop.id, subscriberId: subscriber!.id }));
+  return { order, subscriber: subscriber!, handle };
+}
+
+describe('a subscription bought in the shop', () => {
+  it('activates on clearing, and renews when its period end comes: a paid renewal order and the next period', async () => {
+    expect((await e2e.http('PUT', `/admin/v1/shops/${shop.id}/payment_gateway`, { operator: true, body: { mode: 'approve' } })).status).toBe(200);
+    const email = 'box-fan@example.com';
+    const { order, subscriber, handle } = await activatedSubscriber(email);
+
+    const effects = await eventually(async () => {
+      const rows = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/orders/${order.id}/effects`, { operator: true })).body.data as { effect: string; status: string }[];
+      expect(rows.filter((r) => r.effect === 'subscription')).toHaveLength(1);
+      return rows;
+    });
+    expect(effects.find((r) => r.effect === 'subscription')).toMatchObject({ status: 'done' });
+    const initial = await detail(subscriber.id);
+    expect(initial.periods).toHaveLength(1);
+    await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'active', nextChargeAt: initial.active_until, renewalsDone: 0 }));
+    await eventually(async () => expect(await mails(email)).toContain('Your subscription Box club is active'));
+
+    const soon = new Date(Date.now() + 3000).toISOString();
+    const moved = await e2e.http('PATCH', `/api/v1/subscribers/${subscriber.id}/period`, { key: shop.keys.write_subscriptions, body: { active_until: soon } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await eventually(async () => expect((await handle.query(subscriberStateQuery)).nextChargeAt).toBe(soon));
+
+    const renewed = await eventually(
+      async () => {
+        const data = await detail(subscriber.id);
+        expect(data.periods).toHaveLength(2);
+        return data;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const renewal = renewed.periods[1];
+    // continuous: the next period starts at the (moved) end and lasts the link's 30 days
+    expect(renewal).toMatchObject({ kind: 'renewal', starts_at: soon, ends_at: new Date(Date.parse(soon) + 30 * 86_400_000).toISOString() });
+    expect(renewed.renewals_done).toBe(1);
+
+    const renewalOrder = await e2e.http('GET', `/api/v1/orders/${renewal.order_id}`, { key: shop.key });
+    expect(renewalOrder.status).toBe(200);
+    expect(renewalOrder.body.data).toMatchObject({ paid: true, total: '39.00', subscriber_identifier: subscriber.service_ref, placed_ip: null, email });
+    await eventually(async () => expect(await mails(email)).toContain('Your subscription Box club was renewed'));
+    await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ renewalsDone: 1, nextChargeAt: renewal.ends_at }));
+    await handle.terminate('test over');
+  }, 90_000);
+
+  it('with a declining gateway, records the failed attempt and sends the notice, and charges nothing while paused', async () => {
+    expect((await e2e.http('PUT', `/admin/v1/shops/${shop.id}/payment_gateway`, { operator: true, body: { mode: 'decline', dunning_days: [1, 2] } })).status).toBe(200);
+    const email = 'declined@example.com';
+    const { subscriber, handle } = await activatedSubscriber(email);
+    await eventually(async () => expect((await handle.query(subscriberStateQuery)).status).toBe('active'));
+    const soon = new Date(Date.now() + 2000).toISOString();
+    expect((await e2e.http('PATCH', `/api/v1/subscribers/${subscriber.id}/period`, { key: shop.keys.write_subscriptions, body: { active_until: soon } })).status).toBe(200);
+    await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'dunning', failedAttempts: 1, nextChargeAt: new Date(Date.parse(soon) + 86_400_000).toISOString() }), {
+      timeoutMs: 30_000,
+    });
+    await eventually(async () => expect(await mails(email)).toContain('We could not renew your subscription Box club'));
+    const attempts = await e2e.stack.orm.em.fork().getConnection().execute('select attempt, status from shop_subscriber_charges where subscriber_id = ?', [subscriber.id]);
+    expect(attempts).toEqual([{ attempt: 1, status: 'declined' }]);
+
+    expect((await e2e.http('PATCH', `/api/v1/subscribers/${subscriber.id}`, { key: shop.keys.write_subscriptions, body: { renewal_paused: true } })).status).toBe(200);
+    await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'paused', nextChargeAt: null }));
+    await handle.terminate('test over');
+    expect((await e2e.http('PUT', `/admin/v1/shops/${shop.id}/payment_gateway`, { operator: true, body: { mode: 'approve' } })).body.data).toEqual({ mode: 'approve', dunning_days: [1, 2] });
+  }, 90_000);
+});
