@@ -6,14 +6,17 @@ import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
 import { HttpError } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { usePlatform } from './platform-scope.ts';
+import { announceApiKeyChange } from '../../db/repositories/access/api-keys.ts';
 import { AllowedDomainsBody, AllowedDomainsReply, ApiKeyReply, CreatePlatformBody, PlatformParams, PlatformReply, data } from './schemas.ts';
 
 /** Revokes every live key of the platform and issues a new one; the old key stops at once. */
-async function issueApiKey(em: EntityManager, platformId: string): Promise<string> {
+export async function issueApiKey(em: EntityManager, platformId: string): Promise<string> {
   const token = generateToken('ak');
   await em.nativeUpdate(PlatformApiKey, { platform: platformId, revokedAt: null }, { revokedAt: new Date() });
   em.create(PlatformApiKey, { platform: platformId, prefix: tokenPrefix(token), keyHash: hashToken(token) });
   await em.flush();
+  // Every api instance forgets the old key when this commits (api/access/api-key-cache.ts).
+  await announceApiKeyChange(em, platformId);
   return token;
 }
 
@@ -48,6 +51,7 @@ export const platformRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
       const apiKey = await request.em.transactional((em) => issueApiKey(em, platform.id));
+      app.apiKeyCache.forgetPlatform(platform.id);
       return reply.code(201).send({ data: { api_key: apiKey } });
     },
   );
@@ -57,9 +61,14 @@ export const platformRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: PlatformParams, body: AllowedDomainsBody, response: { 200: data(AllowedDomainsReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
-      platform.allowedDomains = [...new Set(request.body.domains)];
-      await request.em.flush();
-      return { data: { domains: platform.allowedDomains } };
+      const domains = [...new Set(request.body.domains)];
+      // The access interface keeps a key's allowed domains for a while: announce the change with it.
+      await request.em.transactional(async (em) => {
+        await em.nativeUpdate(Platform, { id: platform.id }, { allowedDomains: domains });
+        await announceApiKeyChange(em, platform.id);
+      });
+      app.apiKeyCache.forgetPlatform(platform.id);
+      return { data: { domains } };
     },
   );
 };

@@ -18,6 +18,7 @@ import { Migration20261123044829_SubscriptionPlansAndSubscribers } from './Migra
 import { Migration20261123044956_ClubIntegration } from './Migration20261123044956_ClubIntegration.ts';
 import { Migration20261123045133_MailSequences } from './Migration20261123045133_MailSequences.ts';
 import { Migration20261123045420_SubscriberBilling } from './Migration20261123045420_SubscriberBilling.ts';
+import { Migration20261123052714_SandboxTwin } from './Migration20261123052714_SandboxTwin.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123044956_ClubIntegration', class: Migration20261123044956_ClubIntegration },
   { name: 'Migration20261123045133_MailSequences', class: Migration20261123045133_MailSequences },
   { name: 'Migration20261123045420_SubscriberBilling', class: Migration20261123045420_SubscriberBilling },
+  { name: 'Migration20261123052714_SandboxTwin', class: Migration20261123052714_SandboxTwin },
 ];

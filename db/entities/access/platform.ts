@@ -10,6 +10,8 @@ export const Platform = defineEntity({
     title: p.string(),
     adminEmail: p.string().nullable(),
     allowedDomains: p.array().default([]),
+    /** Set on a sandbox twin (the test environment): the platform it was copied from; one twin each. */
+    sandboxOf: () => p.manyToOne(Platform).ref().nullable().unique(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
