@@ -97,10 +97,22 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const item = await em.findOne(MailSequenceItem, { id: run.itemId, sequence: sequence.id });
       if (!item) return 'skipped';
       const sender = sequence.senderId ? await em.findOne(Sender, sequence.senderId) : null;
-      const order = run.trigger.kind === 'order_status' ? await loadOrderFacts(em, run.trigger.orderId) : null;
+      const facts = run.trigger.kind === 'order_status' ? await loadOrderFacts(em, run.trigger.orderId) : null;
+      const address = (facts?.order.deliveryAddress ?? facts?.order.invoiceAddress ?? {}) as Record<string, string | undefined>;
       const tags = {
-        ...orderMailTags(null),
-        ...(order && { NUMER_ZAMOWIENIA: String(order.order.ordinalNumber), KWOTA: `${order.order.total} ${order.order.currency}`, STATUS: order.status.name }),
+        ...orderMailTags(
+          facts && {
+            ordinalNumber: facts.order.ordinalNumber,
+            email: run.email,
+            firstName: address.first_name ?? '',
+            lastName: address.last_name ?? '',
+            total: facts.order.total,
+            currency: facts.order.currency,
+            statusName: facts.status.name,
+            trackingNumber: facts.order.trackingNumber ?? '',
+            deliveryMethod: facts.order.deliveryMethod ?? '',
+          },
+        ),
         EMAIL: run.email,
         KOD_RABATOWY: sequence.recipientDiscountCode.enabled ? await recipientCode(em, run.shopId, sequence.id, run.email, sequence.recipientDiscountCode, now()) : '',
       };
