@@ -70,6 +70,8 @@ describe('an order reaching the sequence\'s status', () => {
     const code = await em.findOneOrFail(DiscountCode, { name: `mail sequence ${id}: reader@example.com` });
     expect(code).toMatchObject({ discountType: 'percentage_discount', value: '10.00', usagesLimit: 1 });
     expect(mail!.html).toContain(code.code);
+    const [logged] = await em.getConnection().execute<{ from_address: string; from_name: string }[]>(`select from_address, from_name from shop_mails where shop_id = ? and kind = 'sequence' and "to" = ?`, [shop.id, 'reader@example.com']);
+    expect(logged).toEqual({ from_address: 'shop@example.com', from_name: 'Atlas Shop' });
 
     const effects = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/orders/${order.id}/effects`, { operator: true })).body.data as { effect: string; status: string; detail: string }[];
     expect(effects.find((e) => e.effect === 'mail_sequence')).toMatchObject({ status: 'done', detail: `sequences ${id} started for reader@example.com` });
