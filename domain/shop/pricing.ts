@@ -320,7 +320,7 @@ export function priceCheckout(input: Checkout): CheckoutResult {
   const applying = input.automaticDiscounts.filter((d) => automaticDiscountApplies(d, input.buyer, cart, input.now));
   const automatic = automaticAdjustments(applying, cart);
 
-  let adjustments = automatic;
+  let adjustments: Adjustment[] = automatic;
   let used: CodeSnapshot | null = null;
   if (code?.combineWithOtherDiscount) {
     adjustments = [...automatic, ...codeAdjustments(code, discountCart(input.context, plain.cart, automatic))];
