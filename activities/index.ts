@@ -10,6 +10,7 @@ import { orderEffectActivities } from './shop/order-effects.ts';
 import { mailSequenceActivities } from './shop/mail-sequences.ts';
 import { clubWebhookActivities } from './shop/club-webhook.ts';
 import { automaticStatusActivities } from './shop/automatic-status.ts';
+import { statusTestMailActivities } from './shop/status-test-mails.ts';
 import { shopCourseAccessActivities } from './shop/course-access.ts';
 import { timeLimitedDiscountActivities } from './shop/time-limited-discount.ts';
 import { subscriberRenewalActivities } from './shop/subscriber-renewal.ts';
@@ -34,6 +35,7 @@ export function createActivities(deps: ActivityDeps) {
     ...orderEffectActivities(deps),
     ...mailSequenceActivities(deps),
     ...automaticStatusActivities(deps),
+    ...statusTestMailActivities(deps),
     ...shopCourseAccessActivities(deps),
     ...timeLimitedDiscountActivities(deps),
     ...subscriberRenewalActivities(deps),

@@ -66,5 +66,5 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
   await app.register(automaticDiscountRoutes, { taskQueue });
   await app.register(clubRoutes);
   await app.register(emailSequenceRoutes);
-  await app.register(orderStatusConfigRoutes);
+  await app.register(orderStatusConfigRoutes, { taskQueue });
 };

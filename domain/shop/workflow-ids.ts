@@ -38,6 +38,11 @@ export function clubWebhookWorkflowId(p: { shopId: string; orderId: number; stat
   return `${shopPrefix(p.shopId)}/order/${p.orderId}/club-webhook/at-status/${p.statusId}`;
 }
 
+/** The test mails of one `test_email` or `test_emails` request (spec rules 5-6). */
+export function statusTestMailsWorkflowId(p: { shopId: string; requestId: string }): string {
+  return `${shopPrefix(p.shopId)}/status-test-mails/${p.requestId}`;
+}
+
 /** One renewal workflow per subscriber, continued-as-new per period (issue 12). */
 export function subscriberWorkflowId(p: { shopId: string; subscriberId: number }): string {
   return `${shopPrefix(p.shopId)}/subscriber/${p.subscriberId}`;

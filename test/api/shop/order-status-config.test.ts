@@ -3,10 +3,12 @@ import { orderEffectActivities } from '../../../activities/shop/order-effects.ts
 import { makePdf } from '../../helpers/pdf.ts';
 import { createDeliveryType, insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { eventually, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
 
 /** `/api/v1/configuration/order_statuses` through app.inject (spec: Endpoints > Order status configuration). */
 let stack: TestStack;
+/** Test mails are sent by a workflow: a worker with the real activities runs it. */
+let worker: RunningWorker;
 let shop: TestShop;
 let other: TestShop;
 let courier: number;
@@ -16,13 +18,17 @@ let productId: number;
 
 beforeAll(async () => {
   stack = await startTestApp('shop-order-status-config');
+  worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm });
   [shop, other] = await Promise.all([createTestShop(stack.app, 'osc-one'), createTestShop(stack.app, 'osc-two')]);
   courier = await createDeliveryType(stack.app, shop.id, { name: 'Courier', default_price: '10.00' });
   pickup = await createDeliveryType(stack.app, shop.id, { name: 'Pickup', default_price: '0.00' });
   otherDelivery = await createDeliveryType(stack.app, other.id, { name: 'Theirs', default_price: '1.00' });
   productId = await insertProduct(stack.orm, shop.id, { name: 'Atlas', price: '40.00' });
 });
-afterAll(() => stack.close());
+afterAll(async () => {
+  await worker.stop();
+  await stack.close();
+});
 
 const base = '/api/v1/configuration/order_statuses';
 const get = (url: string, key = shop.key) => stack.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
@@ -31,6 +37,19 @@ const patch = (id: number, payload: unknown, headers = shop.headers()) => send('
 const statusOf = async (id: number, of: TestShop = shop) => (await get(`${base}/${id}`, of.key)).json().data;
 const mailsTo = async (to: string, of: TestShop = shop) =>
   (await stack.app.inject({ method: 'GET', url: `/admin/v1/shops/${of.id}/emails?to=${encodeURIComponent(to)}`, headers: operator })).json().data as { to: string; subject: string; html: string; kind: string }[];
+/** Mails to `to` once `count` of them are in the log. */
+const mailsOnceThere = (to: string, count: number, of: TestShop = shop) =>
+  eventually(async () => {
+    const mails = await mailsTo(to, of);
+    expect(mails).toHaveLength(count);
+    return mails;
+  });
+/** How many test-mail workflows the shop has started: a 422 starts none. */
+const testMailRuns = async (of: TestShop = shop) => {
+  let n = 0;
+  for await (const _ of stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "shop/${of.id}/status-test-mails/"` })) n++;
+  return n;
+};
 const userStatus = async (name: string, of: TestShop = shop) => (await adminPost(stack.app, `/admin/v1/shops/${of.id}/order_statuses`, { name })).id as number;
 const sender = async (of: TestShop = shop) => (await adminPost(stack.app, `/admin/v1/shops/${of.id}/senders`, { name: 'Shop', email: 'shop@example.com' })).id as number;
 
@@ -244,8 +263,8 @@ describe('POST /api/v1/configuration/order_statuses/:id/test_email', () => {
   it('sends the saved mail without an order: order tags empty, no block; only to the given address', async () => {
     const res = await send('POST', `${base}/${statusId}/test_email`, { email: 'tester1@example.com' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toEqual({ id: statusId, name: 'Tested', send_email_on_status_change: false, to: 'tester1@example.com', subject: 'Order  for ', sent: true });
-    expect(await mailsTo('tester1@example.com')).toEqual([expect.objectContaining({ kind: 'test_mail', subject: 'Order  for ', html: '<p>Hello</p>' })]);
+    expect(res.json().data).toEqual({ id: statusId, name: 'Tested', send_email_on_status_change: false, to: 'tester1@example.com', sent: true });
+    expect(await mailsOnceThere('tester1@example.com', 1)).toEqual([expect.objectContaining({ kind: 'test_mail', subject: 'Order  for ', html: '<p>Hello</p>' })]);
     expect(await mailsTo('bcc@example.com')).toEqual([]);
   });
 
@@ -254,7 +273,7 @@ describe('POST /api/v1/configuration/order_statuses/:id/test_email', () => {
     const before = (await get(`/api/v1/orders/${order.id}`)).json().data;
     const res = await send('POST', `${base}/${statusId}/test_email`, { email: 'tester2@example.com', order_number: `#${order.ordinal_number}` });
     expect(res.statusCode, res.body).toBe(200);
-    const [mail] = await mailsTo('tester2@example.com');
+    const [mail] = await mailsOnceThere('tester2@example.com', 1);
     expect(mail!.subject).toBe(`Order ${order.ordinal_number} for customer1@example.com`);
     expect(mail!.html).toContain('<p>Parcel TRK-42</p>');
     expect(mail!.html).not.toContain('Pick up');
@@ -273,6 +292,7 @@ describe('POST /api/v1/configuration/order_statuses/:id/test_email', () => {
 
   it('answers 422 naming each problem and sends nothing: bad or missing address, unknown order number, a status without a mail', async () => {
     const bare = await userStatus('No mail');
+    const runs = await testMailRuns();
     const cases: [number, unknown, string][] = [
       [statusId, { email: 'nope' }, 'email'],
       [statusId, {}, 'email'],
@@ -285,6 +305,7 @@ describe('POST /api/v1/configuration/order_statuses/:id/test_email', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
       expect(Object.keys(res.json().errors)).toContain(field);
     }
+    expect(await testMailRuns()).toBe(runs);
     expect(await mailsTo('tester3@example.com')).toEqual([]);
   });
 
@@ -311,7 +332,7 @@ describe('POST /api/v1/configuration/order_statuses/test_emails', () => {
     expect(sent).toEqual([{ id: withMail, name: 'Sent', send_email_on_status_change: true }]);
     expect(skipped).toHaveLength(Object.keys(fresh.statuses).length - 1);
     expect(skipped[0]).toEqual({ id: expect.any(Number), name: expect.any(String), send_email_on_status_change: false, reason: 'no_email' });
-    expect(await mailsTo('all@example.com', fresh)).toHaveLength(1);
+    expect(await mailsOnceThere('all@example.com', 1, fresh)).toEqual([expect.objectContaining({ kind: 'test_mail', subject: 'Sent' })]);
 
     const only = await send('POST', `${base}/test_emails`, { email: 'some@example.com', ids: [fresh.statuses.Paid] }, fresh.headers());
     expect(only.json().data).toEqual({ sent: [], skipped: [{ id: fresh.statuses.Paid, name: 'Paid', send_email_on_status_change: false, reason: 'no_email' }] });
@@ -324,11 +345,13 @@ describe('POST /api/v1/configuration/order_statuses/test_emails', () => {
       [{ email: 'none@example.com', ids: [shop.statuses.Sent, other.statuses.Sent] }, 'ids'],
     ];
     await patch(shop.statuses.Sent!, { email: { subject: 'Sent', content: 'C' } });
+    const runs = await testMailRuns();
     for (const [body, field] of cases) {
       const res = await send('POST', `${base}/test_emails`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
       expect(Object.keys(res.json().errors)).toContain(field);
     }
+    expect(await testMailRuns()).toBe(runs);
     expect(await mailsTo('none@example.com')).toEqual([]);
   });
 });

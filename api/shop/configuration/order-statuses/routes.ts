@@ -56,7 +56,7 @@ function statusWrite(status: IOrderStatus, body: PatchOrderStatus, facts: ShopFa
  * their mail and automation settings. Reads need `read`, writes and test mails `write_storefront`.
  * Statuses are neither created nor deleted here (rule 1).
  */
-export const orderStatusConfigRoutes: FastifyPluginAsyncZod = async (app) => {
+export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
   const tags = ['shop: configuration'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_storefront' } as const;
@@ -107,5 +107,5 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  await app.register(testMailRoutes);
+  await app.register(testMailRoutes, { taskQueue });
 };

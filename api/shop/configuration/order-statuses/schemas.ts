@@ -84,7 +84,7 @@ export const TestEmailsBody = z.strictObject({
 
 const TestedStatus = z.object({ id: z.number(), name: z.string(), send_email_on_status_change: z.boolean() });
 
-export const TestEmailReply = TestedStatus.extend({ to: z.string(), subject: z.string(), sent: z.literal(true) });
+export const TestEmailReply = TestedStatus.extend({ to: z.string(), sent: z.literal(true).describe('handed to delivery: the send is persisted and runs in the background') });
 
 export const TestEmailsReply = z.object({
   sent: z.array(TestedStatus),

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendShopMailOnce } from '../../../../activities/shop/shop-mail-send.ts';
 import type { IOrder, IOrderStatus } from '../../../../db/entities/shop/index.ts';
 import { listOrderStatuses } from '../../../../db/repositories/shop/order-status-config.ts';
-import { composeOrderStatusMail, orderByNumber } from '../../../../db/repositories/shop/status-mails.ts';
-import { parseOrderNumber, shopMessageId, storedTemplate, type StatusMailTemplate } from '../../../../domain/shop/status-mail.ts';
+import { orderByNumber } from '../../../../db/repositories/shop/status-mails.ts';
+import { parseOrderNumber, storedTemplate } from '../../../../domain/shop/status-mail.ts';
+import { statusTestMailsWorkflowId } from '../../../../domain/shop/workflow-ids.ts';
+import type { StatusTestMailsInput } from '../../../../workflows/shop/status-test-mails.ts';
 import { unknownIds } from '../../../../domain/shop/product-rules.ts';
-import { HttpError } from '../../../shared/errors.ts';
-import { MailTransportError } from '../../../shared/mail-transports/transport.ts';
+import { startOnceOn, type StartOnce } from '../../../shared/start-once.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../../shared/schemas.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../../shared/validation-errors.ts';
 import { shopKeyOf } from '../../auth.ts';
@@ -30,30 +30,25 @@ async function testTarget(request: FastifyRequest, body: { email: string; order_
 }
 
 /**
- * One test mail: the saved mail composed as a real status change would (sender, tags, delivery
- * block, download links of the order) but sent only to `to`, under a key of its own; the order is
- * only read (no effect, no status, no download use).
+ * Starts the test mails of a checked request: one workflow (`shop/<s>/status-test-mails/<request>`)
+ * sends each status's saved mail, composed as a real status change would, only to `to`.
  */
-async function sendTestMail(request: FastifyRequest, status: IOrderStatus, template: StatusMailTemplate, order: IOrder | null, to: string) {
+async function startTestMails(request: FastifyRequest, startOnce: StartOnce, statusIds: number[], order: IOrder | null, to: string): Promise<void> {
+  if (statusIds.length === 0) return;
   const { shopId } = shopKeyOf(request);
-  const composed = await composeOrderStatusMail(request.em, status, template, order, downloadBaseOf(request));
-  try {
-    const key = `test/${randomUUID()}`;
-    await sendShopMailOnce(request.em, request.server.mailEndpoints, new Date(), { shopId, key, kind: 'test_mail', messageId: shopMessageId(shopId, key), to, ...composed });
-  } catch (error) {
-    if (error instanceof MailTransportError) throw new HttpError(502, `the test mail could not be sent: ${error.message}`);
-    throw error;
-  }
-  return composed;
+  const requestId = randomUUID();
+  const input: StatusTestMailsInput = { shopId, requestId, statusIds, orderId: order?.id ?? null, to, downloadBase: downloadBaseOf(request) };
+  await startOnce('sendOrderStatusTestMails', statusTestMailsWorkflowId({ shopId, requestId }), [input]);
 }
 
 const tested = (s: IOrderStatus) => ({ id: s.id, name: s.name, send_email_on_status_change: s.sendEmailOnStatusChange });
 
 /** Test mails of status mails (rules 5 and 6); `write_storefront`. */
-export const testMailRoutes: FastifyPluginAsyncZod = async (app) => {
+export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
+  const startOnce = startOnceOn(app.temporal, taskQueue);
   const tags = ['shop: configuration'];
   const config = { scope: 'write_storefront' } as const;
-  const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody, 502: ErrorBody };
+  const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
   app.post(
     '/configuration/order_statuses/:id/test_email',
@@ -61,7 +56,7 @@ export const testMailRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        description: 'Sends the saved mail of the status to `email` only. With `order_number` the tags and download links are that order\'s (opening a link uses up the customer\'s limit); without it the order tags are empty.',
+        description: 'Sends the saved mail of the status to `email` only. With `order_number` the tags and download links are that order\'s (opening a link uses up the customer\'s limit); without it the order tags are empty. 200 once the send is persisted; the mail goes out in the background.',
         params: OrderStatusParams,
         body: TestEmailBody,
         response: { 200: data(TestEmailReply), ...errors },
@@ -75,8 +70,8 @@ export const testMailRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!template) problems.id = ['the status has no mail'];
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
       const to = request.body.email.trim();
-      const { subject } = await sendTestMail(request, status, template!, order, to);
-      return { data: { ...tested(status), to, subject, sent: true as const } };
+      await startTestMails(request, startOnce, [status.id], order, to);
+      return { data: { ...tested(status), to, sent: true as const } };
     },
   );
 
@@ -100,18 +95,14 @@ export const testMailRoutes: FastifyPluginAsyncZod = async (app) => {
       if (missing.length > 0) problems.ids = [`not order statuses of this shop: ${missing.join(', ')}`];
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
       const chosen = ids ? all.filter((s) => ids.includes(s.id)) : all;
-      const sent = [];
-      const skipped = [];
-      for (const status of chosen) {
-        const template = storedTemplate(status.email);
-        if (!template) {
-          skipped.push({ ...tested(status), reason: 'no_email' as const });
-          continue;
-        }
-        await sendTestMail(request, status, template, order, request.body.email.trim());
-        sent.push(tested(status));
-      }
-      return { data: { sent, skipped } };
+      const withMail = chosen.filter((s) => storedTemplate(s.email));
+      await startTestMails(request, startOnce, withMail.map((s) => s.id), order, request.body.email.trim());
+      return {
+        data: {
+          sent: withMail.map(tested),
+          skipped: chosen.filter((s) => !withMail.includes(s)).map((s) => ({ ...tested(s), reason: 'no_email' as const })),
+        },
+      };
     },
   );
 };
