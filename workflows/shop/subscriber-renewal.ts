@@ -3,6 +3,9 @@ import type { Activities } from '../../activities/index.ts';
 import type { RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
 import type { SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
 import { nextRenewalStep, type ReminderKind } from '../../domain/shop/subscription-periods.ts';
+import { clearOrderWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { startChildOnce } from '../shared/start-child-once.ts';
+import { clearOrder } from './clear-order.ts';
 import {
   subscriberItemsChangedSignal,
   subscriberPausedSignal,
@@ -46,7 +49,7 @@ export type SubscriberRenewalResult = 'expired' | 'ended';
  *
  * Steps come from `nextRenewalStep`: reminders before the end, the charge at the end, dunning
  * retries after a decline (a notice on the first), expiry when the retries are spent, the end
- * when the renewal limit is reached. A paused subscriber is neither reminded nor charged.
+ * when the renewal limit is reached. A renewal order's clearing runs as a child of its own. A paused subscriber is neither reminded nor charged.
  */
 export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<SubscriberRenewalResult> {
   const { shopId, subscriberId } = input;
@@ -111,6 +114,13 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
         const charge = await step.chargeRenewal({ shopId, subscriberId, periodId: facts.periodId, attempt: next.attempt });
         if (charge.status === 'approved') {
           const renewed = await step.renewSubscriber({ shopId, subscriberId, chargeId: charge.chargeId });
+          // The renewal order is a paid order like a cleared one: its clearing effects run once
+          // (invoice, webhooks, download codes, ...; its `subscription` effect skips it).
+          await startChildOnce(clearOrder, {
+            workflowId: clearOrderWorkflowId({ shopId, orderId: renewed.orderId }),
+            args: [{ shopId, orderId: renewed.orderId }],
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          });
           await mail('renewal', renewed.periodId);
           await continueAsNew<typeof subscriberRenewal>({ shopId, subscriberId });
         }

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
+import { insertSubscriber } from '../../helpers/shop-subscribers.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 
-/** The test payment gateway's settings through the operator API (DESIGN.md section 8). */
+/** The test payment gateway's settings and a subscriber's billing through the operator API (DESIGN.md section 8). */
 let stack: TestStack;
 let shop: TestShop;
 let other: TestShop;
@@ -55,5 +56,18 @@ describe('PUT /admin/v1/shops/:shop_id/payment_gateway', () => {
   it('answers 404 for an unknown shop and 401 without the operator token', async () => {
     expect((await put({ mode: 'approve' }, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     expect((await put({ mode: 'approve' }, shop.id, {})).statusCode).toBe(401);
+  });
+});
+
+describe('GET /admin/v1/shops/:shop_id/subscribers/:subscriber_id/billing', () => {
+  it('answers the charge history (empty before the first renewal) and 404 for another shop\'s subscriber', async () => {
+    const plan = await stack.app.inject({ method: 'POST', url: '/api/v1/subscription_plans', headers: shop.headers(), payload: { subscription_plan: { name: 'Plan' } } });
+    const now = Date.now();
+    const id = await insertSubscriber(stack.orm, shop.id, { planId: plan.json().data.id, periods: [{ startsAt: new Date(now), endsAt: new Date(now + 86_400_000) }] });
+    const billing = (shopId: string) => stack.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/subscribers/${id}/billing`, headers: operator });
+    const res = await billing(shop.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ workflow_id: `shop/${shop.id}/subscriber/${id}`, state: null, charges: [] });
+    expect((await billing(other.id)).statusCode).toBe(404);
   });
 });

@@ -94,6 +94,19 @@ describe('a subscription bought in the shop', () => {
     expect(renewalOrder.status).toBe(200);
     expect(renewalOrder.body.data).toMatchObject({ paid: true, total: '39.00', subscriber_identifier: subscriber.service_ref, placed_ip: null, email });
     await eventually(async () => expect(await mails(email)).toContain('Your subscription Box club was renewed'));
+    // The renewal order went through the clearing's effects; it activated no second subscriber.
+    const renewalEffects = await eventually(async () => {
+      const rows = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/orders/${renewal.order_id}/effects`, { operator: true })).body.data as { effect: string; status: string; detail: string }[];
+      expect(rows.map((r) => r.effect)).toEqual(expect.arrayContaining(['invoice', 'subscription']));
+      return rows;
+    });
+    expect(renewalEffects.find((r) => r.effect === 'subscription')).toMatchObject({ status: 'skipped', detail: `a renewal order of subscriber ${subscriber.service_ref}` });
+    expect(await subscribersOf(email)).toHaveLength(1);
+    const billing = await e2e.http('GET', `/admin/v1/shops/${shop.id}/subscribers/${subscriber.id}/billing`, { operator: true });
+    expect(billing.body.data).toMatchObject({
+      workflow_id: handle.workflowId,
+      charges: [{ attempt: 1, period_id: initial.periods[0].id, amount: '39.00', status: 'approved', order_id: renewal.order_id }],
+    });
     await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ renewalsDone: 1, nextChargeAt: renewal.ends_at }));
     await handle.terminate('test over');
   }, 90_000);
@@ -109,8 +122,11 @@ describe('a subscription bought in the shop', () => {
       timeoutMs: 30_000,
     });
     await eventually(async () => expect(await mails(email)).toContain('We could not renew your subscription Box club'));
-    const attempts = await e2e.stack.orm.em.fork().getConnection().execute('select attempt, status from shop_subscriber_charges where subscriber_id = ?', [subscriber.id]);
-    expect(attempts).toEqual([{ attempt: 1, status: 'declined' }]);
+    const billing = await e2e.http('GET', `/admin/v1/shops/${shop.id}/subscribers/${subscriber.id}/billing`, { operator: true });
+    expect(billing.body.data).toMatchObject({
+      state: { status: 'dunning', failed_attempts: 1 },
+      charges: [{ attempt: 1, status: 'declined', decline_reason: 'declined by the test gateway', order_id: null }],
+    });
 
     expect((await e2e.http('PATCH', `/api/v1/subscribers/${subscriber.id}`, { key: shop.keys.write_subscriptions, body: { renewal_paused: true } })).status).toBe(200);
     await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'paused', nextChargeAt: null }));

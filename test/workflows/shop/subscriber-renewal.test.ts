@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
 import type { ChargeOutcome, RenewalFacts } from '../../../activities/shop/subscriber-renewal.ts';
 import { REMINDER_KINDS, type ReminderKind } from '../../../domain/shop/subscription-periods.ts';
-import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { clearOrderWorkflowId, subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { subscriberRenewal } from '../../../workflows/index.ts';
 import {
   subscriberPausedSignal,
@@ -140,7 +140,9 @@ beforeAll(async () => {
   worker = await startTestWorker({ taskQueue, activities: fakeActivities });
 });
 afterAll(async () => {
-  await Promise.all(started.map((id) => client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+  // The renewal orders' clearings (children with no fake activities here) end with the file.
+  const clearings = [...subscribers.values()].flatMap((s) => [...s.renewedCharges].map((chargeId) => clearOrderWorkflowId({ shopId, orderId: 1000 + chargeId })));
+  await Promise.all([...started, ...clearings].map((id) => client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
   await worker?.stop();
   await client?.connection.close();
 });
@@ -188,6 +190,9 @@ describe('subscriberRenewal', () => {
     // One run per period: continued-as-new after each renewal.
     const description = await handle.describe();
     expect(description.runId).not.toBe(handle.firstExecutionRunId);
+    // Each renewal order's clearing started once, as a child of the run that renewed.
+    const firstClearing = await client.workflow.getHandle(clearOrderWorkflowId({ shopId, orderId: 1000 + [...s.renewedCharges][0]! })).describe();
+    expect(firstClearing).toMatchObject({ type: 'clearOrder', parentExecution: { workflowId: handle.workflowId } });
   }, 120_000);
 
   it('does not charge a paused subscriber, keeps its state, and charges once resumed', async () => {
