@@ -21,7 +21,6 @@ import {
   patchBody,
   replySchema,
   type AutomaticDiscountListQuery,
-  type AutomaticDiscountWrite,
 } from './schemas.ts';
 import { automaticDiscountReply, automaticDiscountValues, settingsAfter } from './serialize.ts';
 
@@ -93,7 +92,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       const { shopId } = shopKeyOf(request);
       const { em } = request;
       const now = new Date();
-      const values = automaticDiscountValues(request.body as AutomaticDiscountWrite);
+      const values = automaticDiscountValues(request.body);
       const problems = await writeProblems(em, resource, null, values, now);
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
       const discount = em.create(AutomaticDiscount, { ...values, kind, shop: shopId } as RequiredEntityData<IAutomaticDiscount>);
@@ -108,7 +107,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       const now = new Date();
       const discount = await discountOr404(em, request.params.id);
       const typeBefore = discount.discountType;
-      const values = automaticDiscountValues((request.body ?? {}) as AutomaticDiscountWrite);
+      const values = automaticDiscountValues(request.body ?? {});
       const problems = await writeProblems(em, resource, discount, values, now);
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
       em.assign(discount, values);
