@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ElectronicContent, Order, OrderItem, OrderStatus, Sender, Shop } from '../../entities/shop/index.ts';
+import { ElectronicContent, Order, OrderItem, Shop } from '../../entities/shop/index.ts';
 
 /** What the effects of an order's transitions read: the order, its lines, status and shop. */
 export async function loadOrderFacts(em: EntityManager, orderId: number) {
@@ -7,12 +7,6 @@ export async function loadOrderFacts(em: EntityManager, orderId: number) {
   if (!order) return null;
   const [items, shop] = await Promise.all([em.find(OrderItem, { order: orderId }, { orderBy: { id: 'asc' } }), em.findOneOrFail(Shop, order.shop.id)]);
   return { order, items, shop, status: order.orderStatus.getEntity() };
-}
-
-export async function loadStatusWithSender(em: EntityManager, statusId: number) {
-  const status = await em.findOne(OrderStatus, statusId);
-  const sender = status?.senderId ? await em.findOne(Sender, status.senderId) : null;
-  return { status, sender };
 }
 
 export function contentsOfProducts(em: EntityManager, productIds: number[]) {
