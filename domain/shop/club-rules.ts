@@ -34,6 +34,18 @@ export function webhookUrlWriteProblem(exists: boolean, sent: string | null | un
   return null;
 }
 
+/** DNS limits (RFC 1035): the host column holds at most 255 characters. */
+export const HOSTNAME_MAX = 253;
+export const HOSTNAME_LABEL_MAX = 63;
+
+/** The problem of the address's host name (too long for DNS and for the stored host), or null. */
+export function webhookHostProblem(url: string): string | null {
+  const host = webhookHost(url);
+  if (host.length > HOSTNAME_MAX) return `the host name is longer than ${HOSTNAME_MAX} characters`;
+  if (host.split('.').some((label) => label.length > HOSTNAME_LABEL_MAX)) return `a label of the host name is longer than ${HOSTNAME_LABEL_MAX} characters`;
+  return null;
+}
+
 /** What the replies show of the address, which carries a token: only its host. */
 export function webhookHost(url: string): string {
   return URL.canParse(url) ? new URL(url).hostname : '';

@@ -19,7 +19,7 @@ const URL_WITH_TOKEN = `https://club.example.com/hooks/shop?token=${TOKEN}`;
 const SECRET = 'club-signing-secret-0123456789';
 
 beforeAll(async () => {
-  stack = await startTestApp('shop-club-api', { logStream: { write: (line) => void logLines.push(line) } });
+  stack = await startTestApp('shop-club-api', { logLevel: 'info', logStream: { write: (line) => void logLines.push(line) } });
   [shop, other, fresh] = await Promise.all([createTestShop(stack.app, 'club-one'), createTestShop(stack.app, 'club-two'), createTestShop(stack.app, 'club-three')]);
   products.a = await insertProduct(stack.orm, shop.id, { name: 'Atlas' });
   products.b = await insertProduct(stack.orm, shop.id, { name: 'Bestiary' });
@@ -138,6 +138,16 @@ describe('PATCH /api/v1/configuration/club', () => {
     await patch({ webhook_url: URL_WITH_TOKEN });
   });
 
+  it('a host name too long for DNS (over 253 characters, or a label over 63) is a 422 naming webhook_url, not a 500', async () => {
+    const label = 'a'.repeat(63);
+    for (const host of [`${'b'.repeat(64)}.example.com`, `${[label, label, label, label, label].join('.')}.example.com`]) {
+      const bad = await patch({ webhook_url: `https://${host}/in?token=${TOKEN}` });
+      expect(bad.statusCode).toBe(422);
+      expect(Object.keys(bad.json().errors)).toEqual(['webhook_url']);
+    }
+    expect((await settings()).webhook_host).toBe('club.example.com');
+  });
+
   it('order_status_id must be a status of this shop (422); a status of the shop is taken', async () => {
     const foreign = await patch({ order_status_id: other.statuses.Sent });
     expect(foreign.statusCode).toBe(422);
@@ -222,6 +232,8 @@ describe('DELETE /api/v1/configuration/club/products/:product_id', () => {
 
 describe('secrets in logs', () => {
   it('no log line carries the address token or the key', () => {
+    // Every request above is logged at info: the check reads real lines, the club writes among them.
+    expect(logLines.filter((line) => line.includes('/configuration/club')).length).toBeGreaterThan(10);
     expect(logLines.join('\n')).not.toContain(TOKEN);
     expect(logLines.join('\n')).not.toContain(SECRET);
   });

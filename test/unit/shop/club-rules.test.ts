@@ -7,6 +7,7 @@ import {
   URL_NOT_CLEARABLE,
   URL_REQUIRED,
   webhookHost,
+  webhookHostProblem,
   webhookUrlWriteProblem,
   withAddedProducts,
   withoutProduct,
@@ -39,6 +40,18 @@ describe('webhookHost', () => {
   it('shows only the host name, never the path, query or port carrying the token', () => {
     expect(webhookHost('https://club.example.com:8443/hooks/abc?token=xyz')).toBe('club.example.com');
     expect(webhookHost('not a url')).toBe('');
+  });
+});
+
+describe('webhookHostProblem', () => {
+  const label = (n: number) => 'a'.repeat(n);
+  it('takes host names up to 253 characters with labels up to 63', () => {
+    expect(webhookHostProblem(`https://${label(63)}.example.com/x`)).toBeNull();
+    expect(webhookHostProblem(`https://${[label(63), label(63), label(63), label(61)].join('.')}/x`)).toBeNull();
+  });
+  it('refuses a longer host name or label', () => {
+    expect(webhookHostProblem(`https://${label(64)}.example.com/x`)).toContain('63');
+    expect(webhookHostProblem(`https://${[label(63), label(63), label(63), label(62)].join('.')}/x`)).toContain('253');
   });
 });
 

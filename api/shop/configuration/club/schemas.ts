@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CLUB_PRODUCTS_MAX } from '../../../../domain/shop/club-rules.ts';
+import { CLUB_PRODUCTS_MAX, webhookHostProblem } from '../../../../domain/shop/club-rules.ts';
 import { webhookUrlProblem } from '../../../../domain/shared/webhooks.ts';
 
 /** Bodies and replies of `/configuration/club` (spec: Club integration settings). */
@@ -16,7 +16,7 @@ const webhookUrlOrKeep = z
   .trim()
   .max(2048)
   .superRefine((value, ctx) => {
-    const problem = value === '' ? null : webhookUrlProblem(value);
+    const problem = value === '' ? null : (webhookUrlProblem(value) ?? webhookHostProblem(value));
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
