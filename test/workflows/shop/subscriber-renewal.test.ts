@@ -3,10 +3,10 @@ import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
-import type { ChargeOutcome, RenewalFacts } from '../../../activities/shop/subscriber-renewal.ts';
+import type { ChargeOutcome, RenewalFacts, SubscriptionActivation } from '../../../activities/shop/subscriber-renewal.ts';
 import { REMINDER_KINDS, type ReminderKind } from '../../../domain/shop/subscription-periods.ts';
 import { clearOrderWorkflowId, subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import type { subscriberRenewal } from '../../../workflows/index.ts';
+import type { clearOrder, subscriberRenewal } from '../../../workflows/index.ts';
 import {
   subscriberPausedSignal,
   subscriberPeriodMovedSignal,
@@ -116,8 +116,10 @@ Object.assign(fakeActivities, {
   openClubWebhookDelivery: async () => ({ skipped: 'fake' }),
   planAutomaticStatuses: async () => [],
   orderMailSequences: async () => ({ email: 'x@example.com', statusId: 0, sequenceIds: [] }),
-  activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'a renewal order' }, subscriberIds: [], endedIds: [] }),
+  activateSubscriptions: async () => nextActivation(),
+  subscriptionEntryMailSequences: async () => [],
 });
+let nextActivation = (): SubscriptionActivation => ({ outcome: { status: 'skipped', detail: 'a renewal order' }, subscriberIds: [], endedIds: [] });
 
 function newSubscriber(over: Partial<FakeSubscriber> & { intervalMs: number }): number {
   const id = nextSubscriberId++;
@@ -293,4 +295,27 @@ describe('subscriberRenewal', () => {
     const history = await handle.fetchHistory();
     await Worker.runReplayHistory({ workflowBundle: await bundleWorkflows() }, history);
   }, 60_000);
+
+  it('is started by the clearing\'s subscription effect (activation mail), and one ended by a superseding plan stops', async () => {
+    const superseded = newSubscriber({ intervalMs: 60_000 });
+    const supersededRun = await start(superseded, false);
+    await eventually(async () => expect((await supersededRun.query(subscriberStateQuery)).status).toBe('active'));
+    const activated = newSubscriber({ intervalMs: 60_000 });
+    started.push(subscriberWorkflowId({ shopId, subscriberId: activated }));
+    nextActivation = () => {
+      sub(superseded).status = 'ended';
+      return { outcome: { status: 'done', detail: `subscriber ${activated}` }, subscriberIds: [activated], endedIds: [superseded] };
+    };
+    const clearingId = `test/${randomUUID()}`;
+    try {
+      await client.workflow.execute<typeof clearOrder>('clearOrder', { taskQueue, workflowId: clearingId, args: [{ shopId, orderId: 77 }] });
+    } finally {
+      nextActivation = () => ({ outcome: { status: 'skipped', detail: 'a renewal order' }, subscriberIds: [], endedIds: [] });
+    }
+    await expect(supersededRun.result()).resolves.toBe('ended');
+    const child = client.workflow.getHandle(subscriberWorkflowId({ shopId, subscriberId: activated }));
+    expect(await child.describe()).toMatchObject({ type: 'subscriberRenewal', parentExecution: { workflowId: clearingId } });
+    await eventually(() => Promise.resolve(expect(what(activated)).toEqual(['mail activation'])));
+    expect(await child.query(subscriberStateQuery)).toMatchObject({ status: 'active', nextChargeAt: new Date(sub(activated).period.end).toISOString() });
+  }, 30_000);
 });
