@@ -64,13 +64,14 @@ export function storedAutomaticRule(value: unknown): AutomaticStatusRule | null 
 /**
  * The rule after a PATCH of `automatically_set`: null turns it off; otherwise the sent fields over
  * the current rule (or the defaults: no offset, no conditions). Errors are keyed by the field; a
- * rule needs its "after" status, which must be another status of the shop.
+ * rule needs its "after" status, which must be another status of the shop, and must not close a
+ * loop with the shop's other rules.
  */
 export function applyAutomaticWrite(
   current: AutomaticStatusRule | null,
   sent: Partial<AutomaticStatusRule> | null,
   ownStatusId: number,
-  shopStatusIds: ReadonlySet<number>,
+  shop: { statusIds: ReadonlySet<number>; edges: readonly { from: number; to: number }[] },
 ): { ok: true; rule: AutomaticStatusRule | null } | { ok: false; errors: Record<string, string[]> } {
   if (sent === null) return { ok: true, rule: null };
   const defined = Object.fromEntries(Object.entries(sent).filter(([, v]) => v !== undefined)) as Partial<AutomaticStatusRule>;
@@ -86,6 +87,27 @@ export function applyAutomaticWrite(
   const after = merged.automatically_set_after_status_id;
   if (after === undefined) return { ok: false, errors: { [field]: ['is required: the status after which this one is set'] } };
   if (after === ownStatusId) return { ok: false, errors: { [field]: ['must be another status than this one'] } };
-  if (!shopStatusIds.has(after)) return { ok: false, errors: { [field]: ['is not an order status of this shop'] } };
+  if (!shop.statusIds.has(after)) return { ok: false, errors: { [field]: ['is not an order status of this shop'] } };
+  const others = shop.edges.filter((e) => e.to !== ownStatusId);
+  if (closesAutomaticLoop(others, after, ownStatusId)) return { ok: false, errors: { [field]: ['would close a loop of automatic statuses (they would set each other forever)'] } };
   return { ok: true, rule: { ...merged, automatically_set_after_status_id: after } };
+}
+
+/**
+ * Whether a rule "after `from`, set `to`" closes a loop with the shop's other rules (edges
+ * after -> status): then statuses would set each other forever, so the write is refused.
+ */
+export function closesAutomaticLoop(edges: readonly { from: number; to: number }[], from: number, to: number): boolean {
+  const next = new Map<number, number[]>();
+  for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const seen = new Set<number>();
+  const stack = [to];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (at === from) return true;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    stack.push(...(next.get(at) ?? []));
+  }
+  return false;
 }

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storedAutomaticRule } from '../../../domain/shop/automatic-status.ts';
 import { DeliveryType, OrderStatus, Sender } from '../../entities/shop/index.ts';
 
 /** The shop's order statuses for the configuration interface, in the panel's order. */
@@ -17,8 +18,14 @@ export function lockOrderStatus(tx: EntityManager, id: number) {
   return tx.findOne(OrderStatus, id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
-export async function shopOrderStatusIds(em: EntityManager): Promise<Set<number>> {
-  return new Set((await em.find(OrderStatus, {}, { fields: ['id'] })).map((s) => s.id));
+/** The shop's status ids and its automatic rules as edges (after -> status), for checking a new rule. */
+export async function shopAutomaticGraph(em: EntityManager): Promise<{ statusIds: Set<number>; edges: { from: number; to: number }[] }> {
+  const statuses = await em.find(OrderStatus, {}, { fields: ['id', 'automaticallySet'] });
+  const edges = statuses.flatMap((s) => {
+    const rule = storedAutomaticRule(s.automaticallySet);
+    return rule ? [{ from: rule.automatically_set_after_status_id, to: s.id }] : [];
+  });
+  return { statusIds: new Set(statuses.map((s) => s.id)), edges };
 }
 
 export async function shopDeliveryTypeIds(em: EntityManager): Promise<Set<number>> {

@@ -217,13 +217,17 @@ describe('PATCH /api/v1/configuration/order_statuses/:id', () => {
       expect((await patch(id, { automatically_set: null })).json().data.automatically_set).toBeNull();
     });
 
-    it('refuses a rule without its status, after itself, after another shop\'s status, or with offsets out of range', async () => {
+    it('refuses a rule without its status, after itself, after another shop\'s status, closing a loop, or with offsets out of range', async () => {
       const id = await userStatus('Auto errors');
       const field = 'automatically_set.automatically_set_after_status_id';
       await refusedUnchanged(id, { automatically_set: { automatically_set_offset_days: 1 } }, field);
       await refusedUnchanged(id, { automatically_set: { automatically_set_after_status_id: id } }, field);
       await refusedUnchanged(id, { automatically_set: { automatically_set_after_status_id: other.statuses.Paid } }, field);
       await refusedUnchanged(id, { automatically_set: { automatically_set_after_status_id: shop.statuses.Paid, automatically_set_offset_days: -1 } }, 'automatically_set.automatically_set_offset_days');
+      // A loop (each status set after the other) would move an order forever.
+      const partner = await userStatus('Auto partner');
+      expect((await patch(partner, { automatically_set: { automatically_set_after_status_id: id } })).statusCode).toBe(200);
+      await refusedUnchanged(id, { automatically_set: { automatically_set_after_status_id: partner } }, field);
     });
   });
 });

@@ -5,6 +5,7 @@ import {
   automaticOffsetMs,
   automaticRuleApplies,
   automaticStatusDueAt,
+  closesAutomaticLoop,
   storedAutomaticRule,
   type AutomaticStatusRule,
 } from '../../../domain/shop/automatic-status.ts';
@@ -54,7 +55,7 @@ describe('automaticRuleApplies', () => {
 });
 
 describe('applyAutomaticWrite', () => {
-  const statuses = new Set([1, 2, 5]);
+  const statuses = { statusIds: new Set([1, 2, 5, 6]), edges: [{ from: 5, to: 6 }] };
 
   it('null turns the rule off', () => {
     expect(applyAutomaticWrite(rule(), null, 2, statuses)).toEqual({ ok: true, rule: null });
@@ -74,6 +75,21 @@ describe('applyAutomaticWrite', () => {
     ['a status the shop does not have', null, { automatically_set_after_status_id: 9 }, 2],
   ])('refuses %s', (_, current, sent, own) => {
     expect(applyAutomaticWrite(current, sent, own, statuses)).toEqual({ ok: false, errors: { 'automatically_set.automatically_set_after_status_id': [expect.any(String)] } });
+  });
+
+  it('refuses a rule that closes a loop with the shop\'s rules, and accepts one replacing its own edge', () => {
+    // 5 -> 6 exists; "after 6, set 5" would make them set each other forever.
+    expect(applyAutomaticWrite(null, { automatically_set_after_status_id: 6 }, 5, statuses)).toMatchObject({ ok: false });
+    // Status 6 moving its own rule from "after 5" to "after 1" is no loop.
+    expect(applyAutomaticWrite(rule({ automatically_set_after_status_id: 5 }), { automatically_set_after_status_id: 1 }, 6, statuses)).toMatchObject({ ok: true });
+  });
+
+  it('closesAutomaticLoop follows chains and fan-out', () => {
+    const edges = [{ from: 1, to: 2 }, { from: 2, to: 3 }, { from: 2, to: 4 }];
+    expect(closesAutomaticLoop(edges, 4, 1)).toBe(true);
+    expect(closesAutomaticLoop(edges, 3, 1)).toBe(true);
+    expect(closesAutomaticLoop(edges, 1, 4)).toBe(false);
+    expect(closesAutomaticLoop(edges, 5, 6)).toBe(false);
   });
 
   it('reads stored rules defensively', () => {

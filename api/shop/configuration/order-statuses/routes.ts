@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IOrderStatus } from '../../../../db/entities/shop/index.ts';
-import { isShopSender, listOrderStatuses, lockOrderStatus, shopDeliveryTypeIds, shopOrderStatusIds } from '../../../../db/repositories/shop/order-status-config.ts';
+import { isShopSender, listOrderStatuses, lockOrderStatus, shopAutomaticGraph, shopDeliveryTypeIds } from '../../../../db/repositories/shop/order-status-config.ts';
 import { applyAutomaticWrite, storedAutomaticRule } from '../../../../domain/shop/automatic-status.ts';
 import { isBuiltInStatus } from '../../../../domain/shop/order-statuses.ts';
 import { applyEmailWrite, storedTemplate } from '../../../../domain/shop/status-mail.ts';
@@ -15,7 +15,7 @@ import { testMailRoutes } from './test-mails.ts';
 /** What the shop has that a write may name, read once before the status is locked. */
 interface ShopFacts {
   deliveryTypeIds: Set<number>;
-  statusIds: Set<number>;
+  automatic: Awaited<ReturnType<typeof shopAutomaticGraph>>;
 }
 
 /**
@@ -43,7 +43,7 @@ function statusWrite(status: IOrderStatus, body: PatchOrderStatus, facts: ShopFa
     else Object.assign(problems, result.errors);
   }
   if (body.automatically_set !== undefined) {
-    const result = applyAutomaticWrite(storedAutomaticRule(status.automaticallySet), body.automatically_set, status.id, facts.statusIds);
+    const result = applyAutomaticWrite(storedAutomaticRule(status.automaticallySet), body.automatically_set, status.id, facts.automatic);
     if (result.ok) values.automaticallySet = result.rule && { ...result.rule };
     else Object.assign(problems, result.errors);
   }
@@ -94,13 +94,13 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string 
       const { id } = await statusOr404(em, request.params.id);
       const body = request.body ?? {};
       const deliveryTypeIds = body.email?.delivery_type_substitutions !== undefined ? await shopDeliveryTypeIds(em) : new Set<number>();
-      const statusIds = body.automatically_set ? await shopOrderStatusIds(em) : new Set<number>();
+      const automatic = body.automatically_set ? await shopAutomaticGraph(em) : { statusIds: new Set<number>(), edges: [] };
       const senderKnown = typeof body.sender_id === 'number' && (await isShopSender(em, body.sender_id));
       // The row is locked from reading the current blocks to the write, so two writes of blocks
       // queue and the second names its new blocks after the first's.
       const updated = await em.transactional(async (tx) => {
         const status = (await lockOrderStatus(tx, id))!;
-        tx.assign(status, statusWrite(status, body, { deliveryTypeIds, statusIds }, senderKnown));
+        tx.assign(status, statusWrite(status, body, { deliveryTypeIds, automatic }, senderKnown));
         return status;
       });
       return { data: orderStatusConfigReply(updated) };
