@@ -6,6 +6,7 @@ import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../domain/shared/mai
 import type { Orm } from '../db/orm.ts';
 import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR } from '../domain/shared/config.ts';
 import { accessRoutes } from './access/index.ts';
+import { apiKeyCachePlugin } from './access/api-key-changes.ts';
 import { adminRoutes } from './admin/index.ts';
 import { configurationRoutes } from './configuration/index.ts';
 import { fileRoutes } from './shared/file-routes.ts';
@@ -86,6 +87,8 @@ export async function buildApp(deps: AppDeps) {
   // Before every interface: NUL, unpaired surrogates and deep nesting never reach a route (any interface's).
   await app.register(inputGuard);
   await app.register(ormPlugin, { orm });
+  // The access keys' cache, kept in step with key changes of every api instance.
+  await app.register(apiKeyCachePlugin);
   await app.register(openapiPlugin);
 
   await app.register(healthRoutes);

@@ -20,7 +20,8 @@ declare module 'fastify' {
 /**
  * Access interface authentication (spec: Authentication, access interface): a valid key of the
  * account, and when `Referer` is sent, a referring domain on the account's allowed list. The
- * request's entity manager is then scoped to that platform.
+ * request's entity manager is then scoped to that platform. Keys are looked up through the
+ * api's key cache (api-key-cache.ts), so a request usually needs no statement for this.
  */
 export const apiKeyAuth = fp(
   async (app: FastifyInstance) => {
@@ -28,7 +29,8 @@ export const apiKeyAuth = fp(
     app.addHook('onRequest', async (request) => {
       const key = request.headers['x-api-key'];
       if (typeof key !== 'string' || key.length === 0) throw unauthorized('missing API key');
-      const row = await platformForApiKey(request.em, hashToken(key));
+      const keyHash = hashToken(key);
+      const row = await app.apiKeyCache.lookup(keyHash, () => platformForApiKey(request.em, keyHash));
       if (!row) throw unauthorized('invalid API key');
       const referer = request.headers.referer;
       if (referer !== undefined && !refererAllowed(referer, row.allowed_domains ?? [])) {
@@ -38,7 +40,7 @@ export const apiKeyAuth = fp(
       scopeToPlatform(request.em, row.platform_id);
     });
   },
-  { name: 'api-key-auth', dependencies: ['orm'] },
+  { name: 'api-key-auth', dependencies: ['orm', 'api-key-cache'] },
 );
 
 /** The authenticated platform of a request behind `apiKeyAuth`. */

@@ -4,9 +4,12 @@ import { z } from 'zod';
 import { activeCatalogueItems, type CatalogueKind } from '../../db/repositories/access/catalogue.ts';
 import { platformOf } from './api-key-auth.ts';
 import { ErrorBody } from '../shared/schemas.ts';
+import { precompiledSerializer } from '../shared/precompiled-serializer.ts';
 import { AudiobookList, CourseList } from './schemas.ts';
 
 const security = [{ apiKey: [] }];
+/** The lists are the interface's hottest replies: written by a serializer compiled at start. */
+const serializerCompiler = precompiledSerializer([200]);
 const unauthorizedReply = { 401: ErrorBody };
 
 /** The account's active courses or audiobooks (one plain statement: the interface's hottest read). */
@@ -20,11 +23,11 @@ export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({ status: 'ok' as const }),
   );
 
-  app.get('/api/courses', { schema: { tags: ['access'], security, response: { 200: CourseList, ...unauthorizedReply } } }, async (request) => ({
+  app.get('/api/courses', { serializerCompiler, schema: { tags: ['access'], security, response: { 200: CourseList, ...unauthorizedReply } } }, async (request) => ({
     courses: await activeItems(request, 'courses'),
   }));
 
-  app.get('/api/audiobooks', { schema: { tags: ['access'], security, response: { 200: AudiobookList, ...unauthorizedReply } } }, async (request) => ({
+  app.get('/api/audiobooks', { serializerCompiler, schema: { tags: ['access'], security, response: { 200: AudiobookList, ...unauthorizedReply } } }, async (request) => ({
     audiobooks: await activeItems(request, 'audiobooks'),
   }));
 };

@@ -7,8 +7,9 @@ export interface ApiKeyPlatform {
 }
 
 /**
- * The platform of a platform API key, by the key's hash, in one indexed statement (it runs on
- * every access request); a revoked key matches nothing. Runs before the request has a tenant.
+ * The platform of a platform API key, by the key's hash, in one indexed statement; a revoked key
+ * matches nothing. Runs before the request has a tenant. The api keeps its answers for a few
+ * seconds (api/access/api-key-cache.ts), hence the announcement below.
  */
 export async function platformForApiKey(em: EntityManager, keyHash: string): Promise<ApiKeyPlatform | undefined> {
   const rows: ApiKeyPlatform[] = await em.getConnection().execute(
@@ -18,4 +19,16 @@ export async function platformForApiKey(em: EntityManager, keyHash: string): Pro
     [keyHash],
   );
   return rows[0];
+}
+
+/** The channel on which api instances hear that a platform's keys or allowed domains changed. */
+export const API_KEY_CHANGES_CHANNEL = 'platform_api_key_changes';
+
+/**
+ * Tells every api instance to forget what it keeps of the platform's keys. Call it inside the
+ * transaction that makes the change, after the change: Postgres delivers it at commit, so no
+ * instance can hear it and then still read the old row.
+ */
+export async function announceApiKeyChange(em: EntityManager, platformId: string): Promise<void> {
+  await em.execute('select pg_notify(?, ?)', [API_KEY_CHANGES_CHANNEL, platformId]);
 }
