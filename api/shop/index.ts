@@ -62,7 +62,7 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
   await app.register(orderDownloadRoutes);
   await app.register(reportRoutes);
   await app.register(subscriptionPlanRoutes);
-  await app.register(subscriberRoutes);
+  await app.register(subscriberRoutes, { taskQueue });
   await app.register(automaticDiscountRoutes, { taskQueue });
   await app.register(clubRoutes);
   await app.register(emailSequenceRoutes);

@@ -9,7 +9,8 @@ import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
-import { DeletedReply, ItemListParams, ItemListQuery, deleteRowOr404, lockedRowOr404, replaceItems, rowOr404, sentItemProblems, writeThenRead } from '../shared/item-list.ts';
+import { ItemListParams, ItemListQuery, deleteRowOr404, lockedRowOr404, replaceItems, sentItemProblems, writeThenRead } from '../shared/item-list.ts';
+import { DeletedReply, rowOr404 } from '../shared/path-rows.ts';
 import { wrappedFieldNames } from '../shared/wrapped-body.ts';
 import { CreateProductSetBody, PatchProductSetBody, ProductSetReply, type ProductSetWrite } from './schemas.ts';
 import { draftAfter, productSetReply, productSetValues, setItemRow } from './serialize.ts';
@@ -81,6 +82,7 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
           return created.id;
         },
         findProductSet,
+        what,
       );
       return reply.code(201).send({ data: productSetReply(set) });
     },
@@ -103,6 +105,7 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
           return stored.id;
         },
         findProductSet,
+        what,
       );
       return { data: productSetReply(set) };
     },

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isEan } from '../../../domain/shop/product-rules.ts';
 import { moneyAmount } from '../shared/money-schema.ts';
-import { MAX_ITEMS, itemName, itemRef, itemText, rowId } from '../shared/item-list.ts';
+import { rowId, text } from '../shared/fields.ts';
+import { MAX_ITEMS, itemName, itemRef } from '../shared/item-list.ts';
 import { wrapped } from '../shared/wrapped-body.ts';
 
 const int32 = z.number().int().min(-2_147_483_648).max(2_147_483_647);
@@ -26,10 +27,10 @@ const setFields = {
   custom_payment_types: z.boolean(),
   payment_type_ids: z.array(rowId).max(100).transform((ids) => [...new Set(ids)]).describe('replaces the whole list'),
   expose_in_feeds: z.boolean(),
-  feed_description: itemText(30_000),
-  ean: itemText(13).refine(isEan, 'must be exactly 13 digits').nullable(),
-  google_product_category: itemText(255),
-  producer: itemText(255),
+  feed_description: text(30_000),
+  ean: text(13).refine(isEan, 'must be exactly 13 digits').nullable(),
+  google_product_category: text(255),
+  producer: text(255),
   product_category_id: rowId.nullable(),
   items: z.array(SetItemInput).max(MAX_ITEMS).describe('replaces all items'),
 };

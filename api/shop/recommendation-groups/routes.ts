@@ -6,7 +6,8 @@ import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
-import { DeletedReply, ItemListParams, ItemListQuery, deleteRowOr404, lockedRowOr404, replaceItems, rowOr404, sentItemProblems, writeThenRead } from '../shared/item-list.ts';
+import { ItemListParams, ItemListQuery, deleteRowOr404, lockedRowOr404, replaceItems, sentItemProblems, writeThenRead } from '../shared/item-list.ts';
+import { DeletedReply, rowOr404 } from '../shared/path-rows.ts';
 import { wrappedFieldNames } from '../shared/wrapped-body.ts';
 import { CreateRecommendationGroupBody, PatchRecommendationGroupBody, RecommendationGroupReply, type RecommendationGroupWrite } from './schemas.ts';
 import { groupItemRow, recommendationGroupReply, recommendationGroupValues } from './serialize.ts';
@@ -58,6 +59,7 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         request.em,
         (tx) => writeGroup(tx, shopId, tx.create(ProductRecommendationGroup, { name: body.name, shop: shopId }), body, new Set()),
         findRecommendationGroup,
+        what,
       );
       return reply.code(201).send({ data: recommendationGroupReply(group) });
     },
@@ -75,6 +77,7 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
           return writeGroup(tx, shopId, stored, request.body.product_recommendation_group, new Set(stored.items.getItems().map((item) => item.id)));
         },
         findRecommendationGroup,
+        what,
       );
       return { data: recommendationGroupReply(group) };
     },

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { MAX_ITEMS, itemName, itemRef, itemText } from '../shared/item-list.ts';
+import { text } from '../shared/fields.ts';
+import { MAX_ITEMS, itemName, itemRef } from '../shared/item-list.ts';
 import { wrapped } from '../shared/wrapped-body.ts';
 
 const GroupItemInput = z.strictObject({
   ...itemRef,
-  title: itemText(255).default(''),
-  subtitle: itemText(255).default(''),
+  title: text(255).default(''),
+  subtitle: text(255).default(''),
   priority: z.number().int().min(-2_147_483_648).max(2_147_483_647).default(0),
   invokes_recommendation: z.boolean().default(false).describe('the product in the cart opens the frame'),
   is_recommended: z.boolean().default(false).describe('the product is offered in the frame'),
@@ -15,8 +16,8 @@ export type GroupItemInput = z.output<typeof GroupItemInput>;
 /** The write fields of an upsell group (spec: Product recommendation (upsell) group). */
 const groupFields = {
   name: itemName,
-  title: itemText(255),
-  subtitle: itemText(255),
+  title: text(255),
+  subtitle: text(255),
   active: z.boolean().describe('default true'),
   items: z.array(GroupItemInput).max(MAX_ITEMS).describe('replaces all items; without the key the items stay'),
 };

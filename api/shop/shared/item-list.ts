@@ -4,17 +4,15 @@
  */
 import type { Collection, EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { z } from 'zod';
-import { lockShopProducts, lockShopRow, type ItemListTable } from '../../../db/repositories/shop/item-products.ts';
+import { lockShopRow, visibleProductIds, type ItemListTable } from '../../../db/repositories/shop/item-products.ts';
 import { pathId } from '../../../domain/shop/product-rules.ts';
 import { notFound } from '../../shared/errors.ts';
 import { PageQuery } from '../../shared/pagination.ts';
 import { fieldErrorMap, type FieldErrors } from '../../shared/validation-errors.ts';
+import { PathParams, boolText, queryRowId, rowId, text } from './fields.ts';
+import { readBackOr404 } from './path-rows.ts';
 
-const NO_NUL = 'must not contain NUL characters';
-export const itemText = (max: number) => z.string().max(max).refine((value) => !value.includes('\u0000'), NO_NUL);
-export const itemName = itemText(255).trim().min(1, 'must not be empty');
-export const rowId = z.number().int().positive().max(2_147_483_647);
+export const itemName = text(255).trim().min(1, 'must not be empty');
 export const MAX_ITEMS = 100;
 
 /** The item fields both kinds share: `id` keeps an existing item (read back as sent), `product_id` names the product. */
@@ -27,13 +25,12 @@ export interface SentItem {
   product_id: number;
 }
 
-const boolText = z.enum(['true', 'false']).transform((value) => value === 'true');
 export const ItemListQuery = PageQuery.extend({
   active: boolText.optional().describe('`true` or `false`'),
-  product_id: z.coerce.number().int().positive().max(2_147_483_647).optional().describe('only the lists holding this product'),
-  search: itemText(255).trim().optional(),
+  product_id: queryRowId.optional().describe('only the lists holding this product'),
+  search: text(255).trim().optional(),
 });
-export const ItemListParams = z.object({ id: z.string().max(20) });
+export const ItemListParams = PathParams;
 
 /**
  * Problems of a sent item list, named `items.<index>.<field>`: a product the shop does not have
@@ -42,7 +39,7 @@ export const ItemListParams = z.object({ id: z.string().max(20) });
  */
 export async function sentItemProblems(em: EntityManager, shopId: string, sent: readonly SentItem[], current: ReadonlySet<number>): Promise<FieldErrors> {
   const problems = fieldErrorMap();
-  const known = await lockShopProducts(em, shopId, sent.map((item) => item.product_id));
+  const known = await visibleProductIds(em, shopId, sent.map((item) => item.product_id), { lock: true });
   const seen = new Set<number>();
   sent.forEach((item, index) => {
     if (!known.has(item.product_id)) (problems[`items.${index}.product_id`] ??= []).push('is not a product of this shop');
@@ -69,23 +66,18 @@ export function replaceItems<Row extends { id: number }, Sent extends SentItem>(
   owner.updatedAt = new Date();
 }
 
-export const DeletedReply = z.object({ data: z.object({ id: z.number(), deleted: z.literal(true) }) });
-
 /**
  * Runs a write of one list in a transaction: `write` gets the transaction's entity manager, and
- * the reply re-reads the list afterwards with `find` (items with their products' names).
+ * the reply re-reads the list afterwards with `find` (items with their products' names). A row
+ * deleted between the commit and the re-read (a DELETE racing the write) is a 404 `<what> not found`.
  */
-export async function writeThenRead<T>(em: EntityManager, write: (tx: EntityManager) => Promise<number>, find: (em: EntityManager, id: number) => Promise<T | null>): Promise<T> {
-  const id = await em.transactional(write);
-  return (await find(em, id))!;
-}
-
-/** The row a path segment names, with `find`; 404 (`<what> not found`) for a malformed, unknown or foreign id. */
-export async function rowOr404<T>(em: EntityManager, segment: string, find: (em: EntityManager, id: number) => Promise<T | null>, what: string): Promise<T> {
-  const id = pathId(segment);
-  const row = id === null ? null : await find(em, id);
-  if (!row) throw notFound(what);
-  return row;
+export async function writeThenRead<T>(
+  em: EntityManager,
+  write: (tx: EntityManager) => Promise<number>,
+  find: (em: EntityManager, id: number) => Promise<T | null>,
+  what: string,
+): Promise<T> {
+  return readBackOr404(em, await em.transactional(write), find, what);
 }
 
 /**
@@ -95,7 +87,7 @@ export async function rowOr404<T>(em: EntityManager, segment: string, find: (em:
 export async function lockedRowOr404<T>(tx: EntityManager, table: ItemListTable, shopId: string, segment: string, find: (em: EntityManager, id: number) => Promise<T | null>, what: string): Promise<T> {
   const id = pathId(segment);
   if (id === null || !(await lockShopRow(tx, table, shopId, id))) throw notFound(what);
-  return (await find(tx, id))!;
+  return readBackOr404(tx, id, find, what);
 }
 
 /** DELETE of a row of the shop (its items go with it, by the foreign key); 404 when there is none. */

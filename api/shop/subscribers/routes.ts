@@ -1,42 +1,43 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ISubscriber } from '../../../db/entities/shop/index.ts';
-import { cataloguePrices, findSubscriber, listSubscribers, moveLatestPeriod, periodsOf, updateSubscriber, visibleProductIds } from '../../../db/repositories/shop/subscribers.ts';
+import { visibleProductIds } from '../../../db/repositories/shop/item-products.ts';
+import { cataloguePrices, findSubscriber, listSubscribers, moveLatestPeriod, periodsOf, undoReactivation, updateSubscriber } from '../../../db/repositories/shop/subscribers.ts';
 import { startOfDayIn } from '../../../domain/shared/time-zones.ts';
 import { pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
-import { intervalProblem, renewalItemsProblems, signalsFor, type FieldProblem } from '../../../domain/shop/subscription-rules.ts';
-import { badRequest, notFound } from '../../shared/errors.ts';
+import { intervalProblem, latestPeriod, renewalItemsProblems, signalsFor, type FieldProblem } from '../../../domain/shop/subscription-rules.ts';
+import { HttpError, badRequest, notFound } from '../../shared/errors.ts';
 import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
 import { refusedFields } from '../shared/field-problems.ts';
+import { rowOr404 } from '../shared/path-rows.ts';
 import { PatchPeriodBody, PatchSubscriberBody, PeriodReply, SubscriberDetailReply, SubscriberListQuery, SubscriberParams, SubscriberReply, type SubscriberPatch } from './schemas.ts';
 import { periodReply, subscriberReply } from './serialize.ts';
-import { notifySubscriberWorkflow } from './signals.ts';
+import { notifySubscriberWorkflow, startSubscriberWorkflow } from './signals.ts';
 
-async function subscriberOr404(em: EntityManager, segment: string): Promise<ISubscriber> {
-  const id = pathId(segment);
-  const subscriber = id === null ? null : await findSubscriber(em, id);
-  if (!subscriber) throw notFound('subscriber');
-  return subscriber;
+/** Subscribers as replied, given the end of each one's latest period, at `now`. */
+async function repliesOf(em: EntityManager, subscribers: readonly ISubscriber[], latestEnds: ReadonlyMap<number, Date>, now: Date) {
+  const prices = await cataloguePrices(em, subscribers.flatMap((s) => s.renewalItems.map((item) => item.product_id)));
+  return subscribers.map((s) => subscriberReply(s, latestEnds.get(s.id) ?? null, prices, now));
 }
 
-/** Subscribers as replied, with their periods and the catalogue prices of their items. */
-async function repliesOf(em: EntityManager, subscribers: readonly ISubscriber[]) {
-  const periods = await periodsOf(em, subscribers.map((s) => s.id));
-  const prices = await cataloguePrices(em, subscribers.flatMap((s) => s.renewalItems.map((item) => item.product_id)));
-  const now = new Date();
-  return { periods, replies: subscribers.map((s) => subscriberReply(s, periods, prices, now)) };
+/** One subscriber as replied, with its periods (oldest first). */
+async function withPeriods(em: EntityManager, subscriber: ISubscriber) {
+  const periods = await periodsOf(em, [subscriber.id]);
+  const latest = latestPeriod(periods);
+  const [reply] = await repliesOf(em, [subscriber], new Map(latest ? [[subscriber.id, latest.endsAt]] : []), new Date());
+  return { reply: reply!, periods };
 }
 
 /** Every rule a subscriber PATCH breaks (PATCH rules 1 and 2; products of the shop). */
-async function patchProblems(em: EntityManager, body: SubscriberPatch): Promise<FieldProblem[]> {
+async function patchProblems(em: EntityManager, shopId: string, body: SubscriberPatch): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
   if (body.renewal_items) {
     problems.push(...renewalItemsProblems(body.renewal_items));
     const sent = body.renewal_items.map((item) => item.product_id);
-    const known = await visibleProductIds(em, sent);
+    const known = await visibleProductIds(em, shopId, sent, { lock: false });
     sent.forEach((productId, index) => {
       if (unknownIds([productId], known).length > 0) problems.push({ field: `renewal_items.${index}.product_id`, message: `unknown product id: ${productId}` });
     });
@@ -52,9 +53,10 @@ async function patchProblems(em: EntityManager, body: SubscriberPatch): Promise<
 /**
  * Subscribers (spec: Endpoints / Subscribers). Every route needs `write_subscriptions`, reads too:
  * nothing else opens subscribers (Authentication item 5, DESIGN.md section 7), and that key opens
- * nothing else. After a write commits, the subscriber's renewal workflow is signalled.
+ * nothing else. After a write commits, the subscriber's renewal workflow is signalled (or started,
+ * for a subscription a period move made active again).
  */
-export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
+export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
   const tags = ['shop: subscribers'];
   const config = { scope: 'write_subscriptions' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
@@ -81,8 +83,10 @@ export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const bound = (value: string | undefined) => (value === undefined ? undefined : value.length === 10 ? startOfDayIn(value, timeZone) : new Date(value));
       const filter = { email, customIdentifier, planId: q.subscription_plan_id, active: q.active, expiresBefore: bound(q.expires_before), expiresAfter: bound(q.expires_after) };
-      const [subscribers, total] = await listSubscribers(request.em, shopId, filter, new Date(), pageWindow(q));
-      return { data: (await repliesOf(request.em, subscribers)).replies, meta: pageMeta(q, total) };
+      // One instant for the `active` filter and the replies' `active`.
+      const now = new Date();
+      const { subscribers, latestEnds, total } = await listSubscribers(request.em, shopId, filter, now, pageWindow(q));
+      return { data: await repliesOf(request.em, subscribers, latestEnds, now), meta: pageMeta(q, total) };
     },
   );
 
@@ -90,9 +94,8 @@ export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
     '/subscribers/:id',
     { config, schema: { tags, params: SubscriberParams, response: { 200: data(SubscriberDetailReply), ...errors } } },
     async (request) => {
-      const subscriber = await subscriberOr404(request.em, request.params.id);
-      const { periods, replies } = await repliesOf(request.em, [subscriber]);
-      return { data: { ...replies[0]!, periods: periods.map(periodReply) } };
+      const { reply, periods } = await withPeriods(request.em, await rowOr404(request.em, request.params.id, findSubscriber, 'subscriber'));
+      return { data: { ...reply, periods: periods.map(periodReply) } };
     },
   );
 
@@ -101,19 +104,21 @@ export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
     { config, schema: { tags, params: SubscriberParams, body: PatchSubscriberBody, response: { 200: data(SubscriberReply), 503: ErrorBody, ...errors } } },
     async (request) => {
       const { shopId } = shopKeyOf(request);
-      const subscriber = await subscriberOr404(request.em, request.params.id);
+      const current = await rowOr404(request.em, request.params.id, findSubscriber, 'subscriber');
       const body = request.body ?? {};
-      const problems = await patchProblems(request.em, body);
+      const problems = await patchProblems(request.em, shopId, body);
       if (problems.length > 0) throw refusedFields(problems);
-      await updateSubscriber(request.em, subscriber, {
+      const subscriber = await updateSubscriber(request.em, current.id, {
         ...(body.renewal_items && { renewalItems: body.renewal_items.map((item) => ({ product_id: item.product_id, quantity: item.quantity, price: item.price ?? null })) }),
         ...(body.renewal_interval_days !== undefined && { renewalIntervalDays: body.renewal_interval_days }),
         ...(body.renewal_paused !== undefined && { renewalPaused: body.renewal_paused }),
         ...(body.custom_identifier !== undefined && { customIdentifier: body.custom_identifier }),
       });
+      if (!subscriber) throw notFound('subscriber');
       const signals = signalsFor({ renewalPaused: body.renewal_paused, itemsSent: body.renewal_items !== undefined, intervalSent: body.renewal_interval_days !== undefined });
       await notifySubscriberWorkflow(app.temporal, request.log, { shopId, subscriberId: subscriber.id }, signals.map((signal) => ({ signal })));
-      return { data: (await repliesOf(request.em, [subscriber])).replies[0]! };
+      // The reply is the row as this request's transaction left it (not a later write's).
+      return { data: (await withPeriods(request.em, subscriber)).reply };
     },
   );
 
@@ -123,7 +128,8 @@ export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
       config,
       schema: {
         tags,
-        description: 'Moves the end of the running (latest) period; every pending reminder and charge moves with it.',
+        description:
+          'Moves the end of the running (latest) period, whatever the status; every pending reminder and charge moves with it. A subscription that was over and now ends in the future is active again.',
         params: SubscriberParams,
         body: PatchPeriodBody,
         response: { 200: data(PeriodReply), 503: ErrorBody, ...errors },
@@ -136,7 +142,16 @@ export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
       const moved = id === null ? ({ kind: 'missing' } as const) : await moveLatestPeriod(request.em, id, activeUntil, new Date());
       if (moved.kind === 'missing') throw notFound('subscriber');
       if (moved.kind === 'refused') throw unprocessable({ active_until: [moved.problem] });
-      await notifySubscriberWorkflow(app.temporal, request.log, { shopId, subscriberId: id! }, [{ signal: 'periodMoved', activeUntil }]);
+      const target = { shopId, subscriberId: id! };
+      if (moved.reactivatedFrom === null) {
+        await notifySubscriberWorkflow(app.temporal, request.log, target, [{ signal: 'periodMoved', activeUntil }]);
+      } else if (!(await startSubscriberWorkflow(app.temporal, taskQueue, request.log, target))) {
+        // Never active without a workflow: the status goes back, so the repeat reactivates and starts again.
+        await undoReactivation(request.em, shopId, id!, moved.reactivatedFrom);
+        throw new HttpError(503, 'the period end is moved, but the subscription could not be made active again (its renewal workflow did not start): repeat the request', undefined, {
+          'retry-after': '5',
+        });
+      }
       return { data: periodReply(moved.period) };
     },
   );

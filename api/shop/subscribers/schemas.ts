@@ -1,27 +1,19 @@
 import { z } from 'zod';
 import { MAX_INTERVAL_DAYS, PERIOD_HORIZON_DAYS, PERIOD_KINDS, SUBSCRIBER_STATUSES } from '../../../domain/shop/subscription-rules.ts';
+import { PageQuery } from '../../shared/pagination.ts';
+import { PathParams, boolText, queryRowId, rowId as id, text as untrimmed } from '../shared/fields.ts';
 import { moneyAmount } from '../shared/money-schema.ts';
 
-const NO_NUL = 'must not contain NUL characters';
-const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((value) => !value.includes('\u0000'), NO_NUL)
-    .trim();
-const id = z.number().int().positive().max(2_147_483_647);
-const boolText = z.enum(['true', 'false']).transform((value) => value === 'true');
+const text = (max: number) => untrimmed(max).trim();
 const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value)).meta({ type: 'string', format: 'date-time' });
 /** An ISO 8601 instant, or a calendar date (the start of that day in the shop's time zone). */
 const instantOrDay = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()])
   .meta({ type: 'string', description: 'ISO 8601 instant with offset, or YYYY-MM-DD (the start of that day in the shop\'s time zone)' });
 
-export const SubscriberListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(25),
+export const SubscriberListQuery = PageQuery.extend({
   email: text(255).optional().describe('compared ignoring case'),
-  subscription_plan_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  subscription_plan_id: queryRowId.optional(),
   custom_identifier: text(255).optional(),
   active: boolText.optional().describe('`true`: status active and the latest period not over; `false`: the others'),
   expires_before: instantOrDay.optional().describe('the latest period ends before this'),
@@ -39,7 +31,10 @@ export const PatchSubscriberBody = z
     renewal_items: z.array(RenewalItemBody).max(100).describe('replaces the whole list; an empty list is refused (422)'),
     renewal_interval_days: z.number().int().nullable().describe(`1 to ${MAX_INTERVAL_DAYS}; length of later periods, not the running one; null: from the product's plan link`),
     renewal_paused: z.boolean(),
-    custom_identifier: text(255).nullable(),
+    custom_identifier: text(255)
+      .transform((value) => value || null)
+      .nullable()
+      .describe('blank (after trimming) or null: none'),
   })
   .partial()
   .meta({ description: 'Only the fields sent change; `service_ref` and any other field are not writable (422).' });
@@ -49,7 +44,7 @@ export const PatchPeriodBody = z.strictObject({
   active_until: instant.describe(`ISO 8601; not before the running period's start, at most ${PERIOD_HORIZON_DAYS} days from now`),
 });
 
-export const SubscriberParams = z.object({ id: z.string().max(20).describe('the subscriber id') });
+export const SubscriberParams = PathParams;
 
 export const PeriodReply = z
   .object({

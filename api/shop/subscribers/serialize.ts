@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ISubscriber, ISubscriberPeriod } from '../../../db/entities/shop/index.ts';
-import { latestPeriod, renewalItemView, subscriberIsActive } from '../../../domain/shop/subscription-rules.ts';
+import { renewalItemView, subscriberIsActive } from '../../../domain/shop/subscription-rules.ts';
 import type { PeriodReply, SubscriberReply } from './schemas.ts';
 
 export function periodReply(period: ISubscriberPeriod): z.infer<typeof PeriodReply> {
@@ -16,11 +16,10 @@ export function periodReply(period: ISubscriberPeriod): z.infer<typeof PeriodRep
 }
 
 /**
- * A subscriber as replied: `active_until` is its latest period's end; an item without its own
+ * A subscriber as replied: `active_until` is its latest period's end (`latestEnd`); an item without its own
  * price shows the current catalogue price with `price_source: catalogue`.
  */
-export function subscriberReply(subscriber: ISubscriber, periods: readonly ISubscriberPeriod[], prices: ReadonlyMap<number, string>, now: Date): z.infer<typeof SubscriberReply> {
-  const latest = latestPeriod(periods.filter((period) => period.subscriber.id === subscriber.id));
+export function subscriberReply(subscriber: ISubscriber, latestEnd: Date | null, prices: ReadonlyMap<number, string>, now: Date): z.infer<typeof SubscriberReply> {
   return {
     id: subscriber.id,
     service_ref: subscriber.serviceRef,
@@ -30,8 +29,8 @@ export function subscriberReply(subscriber: ISubscriber, periods: readonly ISubs
     product_id: subscriber.product?.id ?? null,
     order_id: subscriber.order?.id ?? null,
     status: subscriber.status,
-    active: subscriberIsActive(subscriber.status, latest?.endsAt ?? null, now),
-    active_until: latest?.endsAt.toISOString() ?? null,
+    active: subscriberIsActive(subscriber.status, latestEnd, now),
+    active_until: latestEnd?.toISOString() ?? null,
     renewal_paused: subscriber.renewalPaused,
     renewal_interval_days: subscriber.renewalIntervalDays ?? null,
     renewal_items: subscriber.renewalItems.map((item) => renewalItemView(item, prices)),

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { SubscriberSignal } from '../../../domain/shop/subscription-rules.ts';
+import type { subscriberRenewal } from '../../../workflows/shop/subscriber-renewal.ts';
 import {
   subscriberItemsChangedSignal,
   subscriberPausedSignal,
@@ -36,5 +37,29 @@ export async function notifySubscriberWorkflow(client: Client, log: FastifyBaseL
       log.error({ err: error, workflowId, signal: notice.signal }, 'subscriber workflow could not be signalled');
       throw new HttpError(503, 'the change is saved, but its renewal workflow could not be told: repeat the request', undefined, { 'retry-after': '5' });
     }
+  }
+}
+
+/**
+ * Starts the renewal workflow of a subscription made active again, with the id it always has
+ * (`shop/<s>/subscriber/<id>`): a finished run's id is reused (ALLOW_DUPLICATE), and a run still
+ * finishing its end (it saw the old status and only sends its last mail before it returns) is
+ * terminated (TERMINATE_EXISTING), since it would never read the row again. The new run loads the
+ * schedule from the row, which was committed before. False when Temporal could not be reached.
+ */
+export async function startSubscriberWorkflow(client: Client, taskQueue: string, log: FastifyBaseLogger, target: { shopId: string; subscriberId: number }): Promise<boolean> {
+  const workflowId = subscriberWorkflowId(target);
+  try {
+    await client.workflow.start<typeof subscriberRenewal>('subscriberRenewal', {
+      taskQueue,
+      workflowId,
+      args: [{ shopId: target.shopId, subscriberId: target.subscriberId }],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+    });
+    return true;
+  } catch (error) {
+    log.error({ err: error, workflowId }, 'subscriber workflow could not be started');
+    return false;
   }
 }

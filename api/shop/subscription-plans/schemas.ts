@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { EXTENSION_STRATEGIES, MAX_INTERVAL_DAYS } from '../../../domain/shop/subscription-rules.ts';
+import { PageQuery } from '../../shared/pagination.ts';
+import { boolText, rowId as id, text } from '../shared/fields.ts';
 import { moneyAmount } from '../shared/money-schema.ts';
-
-const NO_NUL = 'must not contain NUL characters';
-const id = z.number().int().positive().max(2_147_483_647);
-const boolText = z.enum(['true', 'false']).transform((value) => value === 'true');
+import { wrapped } from '../shared/wrapped-body.ts';
 
 /** One plan-product link as sent; ranges are the domain's rules (subscription-rules.ts), answered 422 by field. */
 const PlanLinkBody = z.strictObject({
@@ -14,12 +13,7 @@ const PlanLinkBody = z.strictObject({
 });
 
 const planFields = {
-  name: z
-    .string()
-    .max(255)
-    .refine((value) => !value.includes('\u0000'), NO_NUL)
-    .trim()
-    .min(1, 'must not be empty'),
+  name: text(255).trim().min(1, 'must not be empty'),
   automatic_renewal: z.boolean().describe('recurring payments; a product may belong to only one automatic plan'),
   extension_strategy: z.enum(EXTENSION_STRATEGIES).describe('`immediate`: a renewal period starts at its payment; `continuous`: at the previous end'),
   free_delivery_minimum_amount: moneyAmount.nullable(),
@@ -34,27 +28,16 @@ const planFields = {
 const PlanFields = z.strictObject(planFields).partial();
 export type PlanFieldsInput = z.output<typeof PlanFields>;
 
-export const CreatePlanBody = z
-  .strictObject({ subscription_plan: PlanFields.required({ name: true }) })
-  .meta({ description: 'A new plan, wrapped in `subscription_plan`: `name` is required; defaults: no automatic renewal, `immediate`, no mails, no products.' });
+export const CreatePlanBody = wrapped(
+  'subscription_plan',
+  PlanFields.required({ name: true }).meta({ description: 'A new plan: `name` is required; defaults: no automatic renewal, `immediate`, no mails, no products.' }),
+);
 
-export const PatchPlanBody = z
-  .strictObject({ subscription_plan: PlanFields })
-  .meta({ description: 'Only the fields sent change; a `products` array replaces every link, without it the links stay.' });
+export const PatchPlanBody = wrapped('subscription_plan', PlanFields.meta({ description: 'Only the fields sent change; a `products` array replaces every link, without it the links stay.' }));
 
-export const PlanParams = z.object({ id: z.string().max(20).describe('the plan id') });
-
-export const PlanListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  per_page: z.coerce.number().int().min(1).max(100).default(25),
+export const PlanListQuery = PageQuery.extend({
   automatic_renewal: boolText.optional().describe('`true` or `false`'),
-  search: z
-    .string()
-    .max(255)
-    .refine((value) => !value.includes('\u0000'), NO_NUL)
-    .trim()
-    .optional()
-    .describe('part of the name, case-insensitive'),
+  search: text(255).trim().optional().describe('part of the name, case-insensitive'),
 });
 
 export const PlanReply = z
@@ -74,5 +57,3 @@ export const PlanReply = z
     updated_at: z.string(),
   })
   .meta({ id: 'ShopSubscriptionPlan' });
-
-export const DeletePlanReply = z.object({ data: z.object({ id: z.number(), deleted: z.literal(true) }) });

@@ -6,13 +6,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
 
 /**
- * Which of `ids` are visible products of the shop, locked FOR SHARE until the transaction ends: a
- * product DELETE (which locks the row FOR UPDATE) waits, so an item never points at a product
- * removed meanwhile.
+ * Which of `ids` are visible products of the shop (the one query for sets, groups, plan links and
+ * renewal items). With `lock`, the rows found are locked FOR SHARE until the transaction ends: a
+ * product DELETE (which locks the row FOR UPDATE) waits, so nothing written in that transaction
+ * points at a product removed meanwhile.
  */
-export async function lockShopProducts(em: EntityManager, shopId: string, ids: readonly number[]): Promise<Set<number>> {
+export async function visibleProductIds(em: EntityManager, shopId: string, ids: readonly number[], { lock }: { lock: boolean }): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await em.execute<{ id: number }[]>('select id from shop_products where shop_id = ? and id in (?) and not hidden for share', [shopId, [...new Set(ids)]]);
+  const rows = await em.execute<{ id: number }[]>(`select id from shop_products where shop_id = ? and id in (?) and not hidden${lock ? ' for share' : ''}`, [
+    shopId,
+    [...new Set(ids)],
+  ]);
   return new Set(rows.map((row) => row.id));
 }
 

@@ -6,7 +6,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Product, Subscriber, SubscriberPeriod, type ISubscriber, type ISubscriberPeriod } from '../../entities/shop/index.ts';
-import { periodEndProblem, type RenewalItem } from '../../../domain/shop/subscription-rules.ts';
+import { periodEndProblem, type RenewalItem, type SubscriberStatus } from '../../../domain/shop/subscription-rules.ts';
 import type { ListWindow } from './reference.ts';
 
 export interface SubscriberFilter {
@@ -23,8 +23,14 @@ const LATEST_END = '(select max(p.ends_at) from shop_subscriber_periods p where 
 /** The reply's `active`: status active and the latest period not over (domain: subscriberIsActive). */
 const ACTIVE = `(s.status = 'active' and coalesce(${LATEST_END} > ?, false))`;
 
-/** A page of subscribers matching every filter given, by id; with the total. */
-export async function listSubscribers(em: EntityManager, shopId: string, filter: SubscriberFilter, now: Date, window: ListWindow): Promise<[ISubscriber[], number]> {
+/** A page of subscribers matching every filter given, by id, each with the end of its latest period (`active_until`); with the total. */
+export async function listSubscribers(
+  em: EntityManager,
+  shopId: string,
+  filter: SubscriberFilter,
+  now: Date,
+  window: ListWindow,
+): Promise<{ subscribers: ISubscriber[]; latestEnds: Map<number, Date>; total: number }> {
   const where = ['s.shop_id = ?'];
   const params: unknown[] = [shopId];
   const add = (sql: string, ...values: unknown[]) => {
@@ -37,16 +43,17 @@ export async function listSubscribers(em: EntityManager, shopId: string, filter:
   if (filter.active !== undefined) add(filter.active ? ACTIVE : `not ${ACTIVE}`, now);
   if (filter.expiresBefore) add(`${LATEST_END} < ?`, filter.expiresBefore);
   if (filter.expiresAfter) add(`${LATEST_END} > ?`, filter.expiresAfter);
-  const rows = await em.execute<{ id: number; total: number }[]>(
-    `select s.id, count(*) over ()::int as total from shop_subscribers s where ${where.join(' and ')} order by s.id limit ? offset ?`,
+  const rows = await em.execute<{ id: number; latest_end: Date | null; total: number }[]>(
+    `select s.id, ${LATEST_END} as latest_end, count(*) over ()::int as total from shop_subscribers s where ${where.join(' and ')} order by s.id limit ? offset ?`,
     [...params, window.limit, window.offset],
   );
   if (rows.length === 0) {
     const [count] = await em.execute<{ n: number }[]>(`select count(*)::int as n from shop_subscribers s where ${where.join(' and ')}`, params);
-    return [[], count!.n];
+    return { subscribers: [], latestEnds: new Map(), total: count!.n };
   }
   const subscribers = await em.find(Subscriber, { id: { $in: rows.map((row) => row.id) } }, { orderBy: { id: 'asc' } });
-  return [subscribers, rows[0]!.total];
+  const latestEnds = new Map(rows.filter((row) => row.latest_end !== null).map((row) => [row.id, new Date(row.latest_end!)]));
+  return { subscribers, latestEnds, total: rows[0]!.total };
 }
 
 export function findSubscriber(em: EntityManager, id: number) {
@@ -66,13 +73,6 @@ export async function cataloguePrices(em: EntityManager, productIds: readonly nu
   return new Map(products.map((product) => [product.id, product.price]));
 }
 
-/** Which of `ids` are visible products of the shop (a renewal item must be one). */
-export async function visibleProductIds(em: EntityManager, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const products = await em.find(Product, { id: { $in: [...new Set(ids)] }, hidden: false }, { fields: ['id'] });
-  return new Set(products.map((product) => product.id));
-}
-
 export interface SubscriberChanges {
   renewalItems?: RenewalItem[];
   renewalIntervalDays?: number | null;
@@ -80,31 +80,56 @@ export interface SubscriberChanges {
   customIdentifier?: string | null;
 }
 
-/** Writes the changes of a subscriber PATCH. */
-export async function updateSubscriber(em: EntityManager, subscriber: ISubscriber, changes: SubscriberChanges): Promise<void> {
-  em.assign(subscriber, changes);
-  await em.flush();
+/**
+ * Writes the changes of a subscriber PATCH and answers the row as this write left it (null for an
+ * unknown or foreign id). The row is locked and read fresh first: the ORM writes only the columns
+ * that differ from its copy, so a stale copy would let a concurrent PATCH's value stand while this
+ * one answers its own (never saved). Two PATCHes thus run one after the other.
+ */
+export async function updateSubscriber(em: EntityManager, subscriberId: number, changes: SubscriberChanges): Promise<ISubscriber | null> {
+  return em.transactional(async (tx) => {
+    const subscriber = await tx.findOne(Subscriber, { id: subscriberId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!subscriber) return null;
+    tx.assign(subscriber, changes);
+    await tx.flush();
+    return subscriber;
+  });
 }
 
-export type PeriodMove = { kind: 'moved'; period: ISubscriberPeriod } | { kind: 'missing' } | { kind: 'refused'; problem: string };
+/** A move; `reactivatedFrom`: the status of a subscription that was over and runs again (its renewal workflow must be started). */
+export type PeriodMove =
+  | { kind: 'moved'; period: ISubscriberPeriod; reactivatedFrom: SubscriberStatus | null }
+  | { kind: 'missing' }
+  | { kind: 'refused'; problem: string };
 
 /**
  * Moves the end of the subscriber's latest period to `activeUntil` (PATCH rule 4), keeping the
- * end it had before in `movedFrom`. The subscriber row is locked first, so a move and a renewal
- * that adds the next period (the workflow's activity locks the same row) happen one after the other.
+ * end it had before in `movedFrom`, whatever the status (spec: States and transitions). A
+ * subscription that was over (`expired`, `ended`) and now ends in the future is `active` again.
+ * The subscriber row is locked first, so a move and a renewal that adds the next period (the
+ * workflow's activity locks the same row) happen one after the other.
  */
 export async function moveLatestPeriod(em: EntityManager, subscriberId: number, activeUntil: Date, now: Date): Promise<PeriodMove> {
   return em.transactional(async (tx): Promise<PeriodMove> => {
     const subscriber = await tx.findOne(Subscriber, { id: subscriberId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!subscriber) return { kind: 'missing' };
-    if (subscriber.status !== 'active') return { kind: 'refused', problem: `the subscription is ${subscriber.status}: its period cannot move` };
     const period = await tx.findOne(SubscriberPeriod, { subscriber: subscriberId }, { orderBy: { endsAt: 'desc', id: 'desc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!period) return { kind: 'refused', problem: 'the subscriber has no period yet' };
     const problem = periodEndProblem(activeUntil, period.startsAt, now);
     if (problem) return { kind: 'refused', problem };
     // The same end again (a repeated request) changes nothing, so `movedFrom` keeps the end before the move.
     if (period.endsAt.getTime() !== activeUntil.getTime()) tx.assign(period, { movedFrom: period.endsAt, movedAt: now, endsAt: activeUntil });
+    const reactivatedFrom = subscriber.status !== 'active' && activeUntil.getTime() > now.getTime() ? subscriber.status : null;
+    if (reactivatedFrom) subscriber.status = 'active';
     await tx.flush();
-    return { kind: 'moved', period };
+    return { kind: 'moved', period, reactivatedFrom };
   });
+}
+
+/**
+ * Undoes a reactivation whose renewal workflow could not be started (a subscription must not be
+ * active without its workflow): the status goes back to `status` if the row is still active.
+ */
+export async function undoReactivation(em: EntityManager, shopId: string, subscriberId: number, status: SubscriberStatus): Promise<void> {
+  await em.execute("update shop_subscribers set status = ?, updated_at = now() where shop_id = ? and id = ? and status = 'active'", [status, shopId, subscriberId]);
 }

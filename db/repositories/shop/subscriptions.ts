@@ -8,6 +8,7 @@ import { DeadlockException, ForeignKeyConstraintViolationException, LockMode, Un
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SubscriptionPlan, SubscriptionPlanProduct, type ISubscriptionPlan, type ISubscriptionPlanProduct } from '../../entities/shop/index.ts';
 import { likeContains, unknownIds } from '../../../domain/shop/product-rules.ts';
+import { visibleProductIds } from './item-products.ts';
 import { supersededPlanProblem, type FieldProblem, type PlanLink } from '../../../domain/shop/subscription-rules.ts';
 import type { ListWindow } from './reference.ts';
 
@@ -27,14 +28,15 @@ export function listPlans(em: EntityManager, filter: PlanFilter, window: ListWin
   );
 }
 
+/** A plan of the shop, read from the database (not the identity map's copy); null for an unknown or foreign id. */
 export function findPlan(em: EntityManager, id: number) {
-  return em.findOne(SubscriptionPlan, { id });
+  return em.findOne(SubscriptionPlan, { id }, { refresh: true });
 }
 
 /** The product links of `planIds` with their products (for `product_name`), in link order. */
 export function linksOf(em: EntityManager, planIds: readonly number[]): Promise<ISubscriptionPlanProduct[]> {
   if (planIds.length === 0) return Promise.resolve([]);
-  return em.find(SubscriptionPlanProduct, { plan: { $in: [...planIds] } }, { populate: ['product'], orderBy: { id: 'asc' } });
+  return em.find(SubscriptionPlanProduct, { plan: { $in: [...planIds] } }, { populate: ['product'], orderBy: { id: 'asc' }, refresh: true });
 }
 
 /** The plan columns a write may set (`supersededPlan` as an id). */
@@ -61,15 +63,16 @@ export interface PlanWrite {
 export type PlanWriteResult = { kind: 'saved'; planId: number } | { kind: 'missing' } | { kind: 'refused'; problems: FieldProblem[] };
 
 /** Problem of a product that another automatic-renewal plan holds (also what a lost race answers). */
-const inAnotherAutomaticPlan = (productId: number, planId: number | null) =>
-  planId === null ? `product ${productId} already belongs to another automatic-renewal plan` : `product ${productId} already belongs to the automatic-renewal plan ${planId}`;
+const inAnotherAutomaticPlan = (productId: number, planId: number) => `product ${productId} already belongs to the automatic-renewal plan ${planId}`;
 
-/** Visible products of the shop among `ids`, locked against removal until the write commits. */
-async function lockedProductIds(tx: EntityManager, shopId: string, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await tx.execute<{ id: number }[]>('select id from shop_products where shop_id = ? and id in (?) and not hidden for key share', [shopId, [...ids]]);
-  return new Set(rows.map((row) => row.id));
-}
+/** What a lost race answers: the product the index names, else every product the write sent. */
+const lostRace = (productIds: readonly number[]) =>
+  productIds.length === 1
+    ? `product ${productIds[0]} already belongs to another automatic-renewal plan`
+    : `one of the products ${productIds.join(', ')} already belongs to another automatic-renewal plan`;
+
+/** The unique index that keeps a product in at most one automatic-renewal plan. */
+const ONE_AUTOMATIC_PLAN = 'shop_subscription_plan_products_one_automatic_plan';
 
 /** Products of `ids` linked to another plan with automatic renewal, with that plan. */
 async function automaticLinksElsewhere(tx: EntityManager, shopId: string, ids: readonly number[], planId: number | null) {
@@ -78,6 +81,12 @@ async function automaticLinksElsewhere(tx: EntityManager, shopId: string, ids: r
     'select product_id, plan_id from shop_subscription_plan_products where shop_id = ? and automatic_renewal and product_id in (?) and plan_id <> ? order by product_id',
     [shopId, [...ids], planId ?? 0],
   );
+}
+
+/** The products the plan links after the write: the sent links, else its current ones. */
+async function productIdsAfter(tx: EntityManager, planId: number | null, write: PlanWrite): Promise<number[]> {
+  if (write.links) return write.links.map((link) => link.product_id);
+  return (await linksOf(tx, planId === null ? [] : [planId])).map((link) => link.product.id);
 }
 
 /** Every problem of a plan write against the shop's rows (references, one automatic plan per product). */
@@ -93,11 +102,11 @@ async function planWriteProblems(tx: EntityManager, shopId: string, plan: ISubsc
   }
   if (write.links) {
     const sent = write.links.map((link) => link.product_id);
-    const missing = unknownIds(sent, await lockedProductIds(tx, shopId, sent));
+    const missing = unknownIds(sent, await visibleProductIds(tx, shopId, sent, { lock: true }));
     if (missing.length > 0) problems.push({ field: 'products', message: `unknown product ids: ${missing.join(', ')}` });
   }
   if (write.values.automaticRenewal ?? plan?.automaticRenewal ?? false) {
-    const productIds = write.links ? write.links.map((link) => link.product_id) : (await linksOf(tx, planId === null ? [] : [planId])).map((link) => link.product.id);
+    const productIds = await productIdsAfter(tx, planId, write);
     const field = write.links ? 'products' : 'automatic_renewal';
     for (const taken of await automaticLinksElsewhere(tx, shopId, productIds, planId)) problems.push({ field, message: inAnotherAutomaticPlan(taken.product_id, taken.plan_id) });
   }
@@ -118,6 +127,8 @@ export async function savePlan(em: EntityManager, shopId: string, planId: number
       if (problems.length > 0) return { kind: 'refused', problems };
       const saved = plan ?? tx.create(SubscriptionPlan, { shop: shopId, name: write.values.name } as RequiredEntityData<ISubscriptionPlan>);
       tx.assign(saved, write.values);
+      // The links are part of the plan: replacing them updates it even when no column changed.
+      if (write.links) saved.updatedAt = new Date();
       await tx.flush();
       if (write.links) {
         await tx.nativeDelete(SubscriptionPlanProduct, { plan: saved.id });
@@ -141,31 +152,46 @@ export async function savePlan(em: EntityManager, shopId: string, planId: number
   } catch (error) {
     // A flag flip of one plan's links against another plan's inserts may still deadlock: run again.
     if (error instanceof DeadlockException && attempt < 3) return savePlan(em, shopId, planId, write, attempt + 1);
-    if (error instanceof UniqueConstraintViolationException) {
-      return { kind: 'refused', problems: [{ field: write.links ? 'products' : 'automatic_renewal', message: inAnotherAutomaticPlan(productOf(error), null) }] };
+    if (error instanceof UniqueConstraintViolationException && violated(error) === ONE_AUTOMATIC_PLAN) {
+      const named = productOf(error);
+      const productIds = named === undefined ? await productIdsAfter(em, planId, write) : [named];
+      return { kind: 'refused', problems: [{ field: write.links ? 'products' : 'automatic_renewal', message: lostRace(productIds) }] };
     }
     throw error;
   }
 }
 
-/** The product id named in the unique index's violation detail (`Key (product_id)=(12)`), else 0. */
-function productOf(error: Error): number {
-  const match = /\(product_id\)=\((\d+)\)/.exec(`${error.message} ${String((error as { detail?: unknown }).detail ?? '')}`);
-  return match ? Number(match[1]) : 0;
+/** The constraint a violation names (PostgreSQL's `constraint` field, else the message). */
+function violated(error: Error): string | undefined {
+  const named = (error as { constraint?: unknown }).constraint;
+  if (typeof named === 'string') return named;
+  return error.message.includes(ONE_AUTOMATIC_PLAN) ? ONE_AUTOMATIC_PLAN : undefined;
 }
 
+/** The product id named in the unique index's violation detail (`Key (product_id)=(12)`), else undefined. */
+function productOf(error: Error): number | undefined {
+  const match = /\(product_id\)=\((\d+)\)/.exec(`${error.message} ${String((error as { detail?: unknown }).detail ?? '')}`);
+  return match ? Number(match[1]) : undefined;
+}
+
+export type PlanDeletion = 'deleted' | 'missing' | 'has_subscribers' | 'has_mail_sequences';
+
 /**
- * Removes a plan unless it has subscribers. The plan row is locked first, so a subscriber inserted
- * meanwhile (its foreign key locks the plan row) either commits before the count or waits and then
- * fails on the removed plan; the restricting foreign key is the last word.
+ * Removes a plan unless it has subscribers or a mail sequence is triggered by it (the sequence's
+ * `subscription_plan_id` has no foreign key: removing the plan would leave it pointing at nothing).
+ * The plan row is locked first, so a subscriber inserted meanwhile (its foreign key locks the plan
+ * row) either commits before the count or waits and then fails on the removed plan; the
+ * restricting foreign key is the last word.
  */
-export async function deletePlan(em: EntityManager, shopId: string, planId: number): Promise<'deleted' | 'missing' | 'has_subscribers'> {
+export async function deletePlan(em: EntityManager, shopId: string, planId: number): Promise<PlanDeletion> {
   try {
-    return await em.transactional(async (tx) => {
+    return await em.transactional(async (tx): Promise<PlanDeletion> => {
       const locked = await tx.execute('select id from shop_subscription_plans where shop_id = ? and id = ? for update', [shopId, planId]);
       if (locked.length === 0) return 'missing';
       const [row] = await tx.execute<{ n: number }[]>('select count(*)::int as n from shop_subscribers where shop_id = ? and plan_id = ?', [shopId, planId]);
       if (row!.n > 0) return 'has_subscribers';
+      const sequences = await tx.execute('select 1 from shop_mail_sequences where shop_id = ? and subscription_plan_id = ? limit 1', [shopId, planId]);
+      if (sequences.length > 0) return 'has_mail_sequences';
       await tx.execute('delete from shop_subscription_plans where shop_id = ? and id = ?', [shopId, planId]);
       return 'deleted';
     });

@@ -3,6 +3,7 @@ import type { ShopScope } from '../../../domain/shop/scopes.ts';
 import { createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { writeThenRead } from '../../../api/shop/shared/item-list.ts';
 
 let stack: TestStack;
 let shop: TestShop;
@@ -186,6 +187,30 @@ describe('PATCH /api/v1/product_sets/:id', () => {
     const items = (await call('GET', `/product_sets/${set.id}`)).json().data.items.map((i: { product_id: number; quantity: number }) => ({ product_id: i.product_id, quantity: i.quantity }));
     expect([[{ product_id: ref.a, quantity: 1 }, { product_id: ref.c, quantity: 1 }], [{ product_id: ref.b, quantity: 2 }]]).toContainEqual(items);
   });
+
+  it('refuses an item id sent twice and changes nothing', async () => {
+    const set = await create({});
+    const kept = set.items[0].id;
+    const errors = await refused('PATCH', `/product_sets/${set.id}`, { items: [{ id: kept, product_id: ref.a }, { id: kept, product_id: ref.b }] });
+    expect(errors).toEqual({ 'items.1.id': ['is sent twice'] });
+    expect((await call('GET', `/product_sets/${set.id}`)).json().data).toEqual(set);
+  });
+
+  it('a PATCH racing a DELETE answers 200 or 404, never 500', async () => {
+    for (let i = 0; i < 6; i++) {
+      const set = await create({});
+      const [patched, deleted] = await Promise.all([call('PATCH', `/product_sets/${set.id}`, { product_set: { name: `Raced ${i}` } }), call('DELETE', `/product_sets/${set.id}`)]);
+      expect([200, 404], patched.body).toContain(patched.statusCode);
+      expect(deleted.statusCode).toBe(200);
+    }
+  });
+});
+
+describe('writeThenRead', () => {
+  it('answers 404 when the row is gone by the re-read (a DELETE right after the commit)', async () => {
+    const em = stack.orm.em.fork();
+    await expect(writeThenRead(em, async () => 1, async () => null, 'product set')).rejects.toMatchObject({ statusCode: 404, message: 'product set not found' });
+  });
 });
 
 describe('GET /api/v1/product_sets', () => {
@@ -230,6 +255,8 @@ describe('scopes, other shops and DELETE', () => {
     expect((await call('GET', '/product_sets?search=Theirs')).json().data).toEqual([]);
     expect((await call('GET', `/product_sets/${foreign.id}`, undefined, undefined, other)).json().data.name).toBe('Theirs');
     expect((await call('GET', '/product_sets/abc')).statusCode).toBe(404);
+    // An over-long id is no id of the shop either (404, not a 422 on its length).
+    expect((await call('GET', `/product_sets/${'9'.repeat(30)}`)).statusCode).toBe(404);
   });
 
   it('DELETE answers {id, deleted: true}, then 404', async () => {

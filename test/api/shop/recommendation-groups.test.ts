@@ -88,6 +88,8 @@ describe('PATCH /api/v1/product_recommendation_groups/:id', () => {
   it('an items array replaces all items; an empty one removes them; an id keeps its item', async () => {
     const group = await create({ items: [{ product_id: ref.a }, { product_id: ref.b }] });
     const kept = group.items[0];
+    // updated_at has millisecond precision: let one pass so "later" cannot tie.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const replaced = await call('PATCH', `/product_recommendation_groups/${group.id}`, wrap({ items: [{ id: kept.id, product_id: ref.a, is_recommended: true }, { product_id: ref.c }] }));
     expect(replaced.statusCode, replaced.body).toBe(200);
     const items = replaced.json().data.items;
@@ -103,6 +105,23 @@ describe('PATCH /api/v1/product_recommendation_groups/:id', () => {
     const errors = await refused('PATCH', `/product_recommendation_groups/${group.id}`, { name: 'Changed', items: [{ product_id: ref.otherProduct }] });
     expect(Object.keys(errors)).toEqual(['items.0.product_id']);
     expect((await call('GET', `/product_recommendation_groups/${group.id}`)).json().data).toEqual(group);
+  });
+
+  it('refuses an item id sent twice and changes nothing', async () => {
+    const group = await create({ items: [{ product_id: ref.a }] });
+    const kept = group.items[0].id;
+    const errors = await refused('PATCH', `/product_recommendation_groups/${group.id}`, { items: [{ id: kept, product_id: ref.a }, { id: kept, product_id: ref.b }] });
+    expect(errors).toEqual({ 'items.1.id': ['is sent twice'] });
+    expect((await call('GET', `/product_recommendation_groups/${group.id}`)).json().data).toEqual(group);
+  });
+
+  it('two PATCHes of the items at once leave one of the lists, never both', async () => {
+    const group = await create({ items: [{ product_id: ref.a }] });
+    const lists = [[{ product_id: ref.a }, { product_id: ref.c }], [{ product_id: ref.b, priority: 2 }]];
+    const replies = await Promise.all(lists.map((items) => call('PATCH', `/product_recommendation_groups/${group.id}`, wrap({ items }))));
+    expect(replies.map((r) => r.statusCode)).toEqual([200, 200]);
+    const items = (await call('GET', `/product_recommendation_groups/${group.id}`)).json().data.items.map((i: { product_id: number; priority: number }) => ({ product_id: i.product_id, priority: i.priority }));
+    expect([[{ product_id: ref.a, priority: 0 }, { product_id: ref.c, priority: 0 }], [{ product_id: ref.b, priority: 2 }]]).toContainEqual(items);
   });
 
   it('refuses an item id of another group', async () => {
@@ -146,6 +165,7 @@ describe('scopes, other shops and DELETE', () => {
     }
     expect((await call('GET', `/product_recommendation_groups?product_id=${ref.otherProduct}`)).json().data).toEqual([]);
     expect((await call('GET', `/product_recommendation_groups/${foreign.id}`, undefined, undefined, other)).json().data.name).toBe('Theirs');
+    expect((await call('GET', `/product_recommendation_groups/${'9'.repeat(30)}`)).statusCode).toBe(404);
   });
 
   it('DELETE answers {id, deleted: true}, then 404', async () => {

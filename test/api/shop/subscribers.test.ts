@@ -36,7 +36,7 @@ const subscriber = (row: Partial<SubscriberRow> = {}, on = shop) =>
 
 describe('GET /api/v1/subscribers', () => {
   it('answers 400 without email, subscription_plan_id or custom_identifier', async () => {
-    for (const query of ['', '?active=true', '?expires_before=2030-01-01', '?email=', '?custom_identifier=%20']) {
+    for (const query of ['', '?active=true', '?expires_before=2030-01-01', '?email=', '?custom_identifier=%20', '?subscription_plan_id=', '?subscription_plan_id=&email=']) {
       const res = await call('GET', `/subscribers${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().error).toMatch(/email, subscription_plan_id or custom_identifier/);
@@ -66,6 +66,10 @@ describe('GET /api/v1/subscribers', () => {
     const ended = await subscriber({ email, status: 'ended' });
     const ids = async (query: string) => (await call('GET', `/subscribers?email=${email}${query}`)).json().data.map((s: { id: number }) => s.id);
     expect(await ids('&active=true')).toEqual([running, renewed]);
+    // The list answers each one's latest end (the same as the detail), not an older period's.
+    const listed = (await call('GET', `/subscribers?email=${email}`)).json().data as { id: number; active: boolean; active_until: string }[];
+    for (const row of listed) expect(row.active_until).toBe((await call('GET', `/subscribers/${row.id}`)).json().data.active_until);
+    expect(Date.parse(listed.find((row) => row.id === renewed)!.active_until)).toBeGreaterThan(days(39).getTime());
     expect(await ids('&active=false')).toEqual([lapsed, ended]);
     expect(await ids(`&expires_before=${encodeURIComponent(days(30).toISOString())}`)).toEqual([running, lapsed, ended]);
     expect(await ids(`&expires_after=${encodeURIComponent(days(30).toISOString())}`)).toEqual([renewed]);
@@ -99,6 +103,9 @@ describe('GET /api/v1/subscribers/:id', () => {
     expect((await call('PATCH', `/subscribers/${theirs}`, { renewal_paused: true })).statusCode).toBe(404);
     expect((await call('PATCH', `/subscribers/${theirs}/period`, { active_until: days(30).toISOString() })).statusCode).toBe(404);
     expect((await call('GET', '/subscribers/1e3')).statusCode).toBe(404);
+    // An over-long id is no id of the shop either (404, not a 422 on its length).
+    expect((await call('GET', `/subscribers/${'9'.repeat(30)}`)).statusCode).toBe(404);
+    expect((await call('PATCH', `/subscribers/${'9'.repeat(30)}/period`, { active_until: days(30).toISOString() })).statusCode).toBe(404);
     expect((await call('GET', `/subscribers/${theirs}`, undefined, 'write_subscriptions', other)).json().data.renewal_paused).toBe(false);
   });
 });
@@ -117,12 +124,44 @@ describe('PATCH /api/v1/subscribers/:id', () => {
 
   it('writes renewal_interval_days, renewal_paused and custom_identifier, and only what is sent', async () => {
     const id = await subscriber({ customIdentifier: 'before', renewalItems: [{ product_id: ref.product, quantity: 1, price: null }] });
+    const before = (await call('GET', `/subscribers/${id}`)).json().data;
     const res = await call('PATCH', `/subscribers/${id}`, { renewal_interval_days: 90, renewal_paused: true });
     expect(res.json().data).toMatchObject({ renewal_interval_days: 90, renewal_paused: true, custom_identifier: 'before', renewal_items: [expect.objectContaining({ product_id: ref.product })] });
     const again = await call('PATCH', `/subscribers/${id}`, { renewal_interval_days: null, renewal_paused: false, custom_identifier: 'after' });
     expect(again.json().data).toMatchObject({ renewal_interval_days: null, renewal_paused: false, custom_identifier: 'after' });
     // The running period is not touched by a new interval (it is for later periods).
-    expect((await call('GET', `/subscribers/${id}`)).json().data.periods).toHaveLength(1);
+    const after = (await call('GET', `/subscribers/${id}`)).json().data;
+    expect(after.periods).toHaveLength(1);
+    expect(after.periods[0]).toEqual(before.periods[0]);
+    expect(after.active_until).toBe(before.active_until);
+  });
+
+  it('stores a blank custom_identifier as none (null), so it never matches a search', async () => {
+    const id = await subscriber({ customIdentifier: 'blanked' });
+    const res = await call('PATCH', `/subscribers/${id}`, { custom_identifier: '   ' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.custom_identifier).toBeNull();
+    expect((await call('GET', `/subscribers/${id}`)).json().data.custom_identifier).toBeNull();
+  });
+
+  it('two PATCHes at once: each answers what it wrote, and the row is the one committed last', async () => {
+    for (let round = 0; round < 5; round++) {
+      const id = await subscriber({ customIdentifier: 'start' });
+      // Each sends a value equal to the row's before: a stale copy would not write it.
+      const replies = await Promise.all([
+        call('PATCH', `/subscribers/${id}`, { renewal_paused: true, custom_identifier: `a-${round}` }),
+        call('PATCH', `/subscribers/${id}`, { renewal_paused: false, custom_identifier: `b-${round}` }),
+      ]);
+      const [a, b] = replies.map((res) => {
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data;
+      });
+      expect([a.renewal_paused, a.custom_identifier]).toEqual([true, `a-${round}`]);
+      expect([b.renewal_paused, b.custom_identifier]).toEqual([false, `b-${round}`]);
+      const stored = (await call('GET', `/subscribers/${id}`)).json().data;
+      const last = Date.parse(a.updated_at) > Date.parse(b.updated_at) ? a : b;
+      expect([stored.renewal_paused, stored.custom_identifier], `round ${round}`).toEqual([last.renewal_paused, last.custom_identifier]);
+    }
   });
 
   it.each([
@@ -190,12 +229,59 @@ describe('PATCH /api/v1/subscribers/:id/period', () => {
     expect((await call('GET', `/subscribers/${id}`)).json().data.periods[0].moved_at).toBeNull();
   });
 
-  it('refuses a subscription that ended or has no period', async () => {
-    for (const row of [{ status: 'ended' as const }, { periods: [] }]) {
-      const id = await subscriber(row);
-      const res = await call('PATCH', `/subscribers/${id}/period`, { active_until: days(5).toISOString() });
-      expect(res.statusCode).toBe(422);
-      expect(res.json().errors).toHaveProperty('active_until');
+  it('refuses a subscriber without a period', async () => {
+    const id = await subscriber({ periods: [] });
+    const res = await call('PATCH', `/subscribers/${id}/period`, { active_until: days(5).toISOString() });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toHaveProperty('active_until');
+  });
+});
+
+describe('PATCH /api/v1/subscribers/:id/period of a subscription that is over (any status)', () => {
+  const workflowOf = (id: number) => stack.temporal.workflow.getHandle(subscriberWorkflowId({ shopId: shop.id, subscriberId: id }));
+
+  it.each(['expired', 'ended'] as const)('moves the end of an %s one into the future: active again, its renewal workflow started with its id', async (status) => {
+    const id = await subscriber({ status, periods: [{ startsAt: days(-40), endsAt: days(-10) }] });
+    const until = days(15).toISOString();
+    const res = await call('PATCH', `/subscribers/${id}/period`, { active_until: until });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.ends_at).toBe(until);
+    try {
+      expect((await call('GET', `/subscribers/${id}`)).json().data).toMatchObject({ status: 'active', active: true, active_until: until });
+      const run = await workflowOf(id).describe();
+      expect([run.type, run.status.name, run.taskQueue]).toEqual(['subscriberRenewal', 'RUNNING', stack.taskQueue]);
+      // Moved again while it runs: a signal, not a second run.
+      expect((await call('PATCH', `/subscribers/${id}/period`, { active_until: days(16).toISOString() })).statusCode).toBe(200);
+      expect((await workflowOf(id).describe()).runId).toBe(run.runId);
+    } finally {
+      await workflowOf(id).terminate('test over').catch(() => undefined);
+    }
+  });
+
+  it('moves the end of an expired one within the past: still expired, nothing started', async () => {
+    const id = await subscriber({ status: 'expired', periods: [{ startsAt: days(-40), endsAt: days(-10) }] });
+    const until = days(-5).toISOString();
+    expect((await call('PATCH', `/subscribers/${id}/period`, { active_until: until })).statusCode).toBe(200);
+    expect((await call('GET', `/subscribers/${id}`)).json().data).toMatchObject({ status: 'expired', active: false, active_until: until });
+    await expect(workflowOf(id).describe()).rejects.toThrow();
+  });
+
+  it('answers 503 and leaves the subscription over when its workflow cannot be started; the repeat starts it', async () => {
+    const id = await subscriber({ status: 'expired', periods: [{ startsAt: days(-40), endsAt: days(-10) }] });
+    const until = days(15).toISOString();
+    const start = vi.spyOn(stack.temporal.workflow, 'start').mockRejectedValue(new Error('connection refused'));
+    try {
+      const res = await call('PATCH', `/subscribers/${id}/period`, { active_until: until });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect((await call('GET', `/subscribers/${id}`)).json().data).toMatchObject({ status: 'expired', active_until: until });
+      start.mockRestore();
+      expect((await call('PATCH', `/subscribers/${id}/period`, { active_until: until })).statusCode).toBe(200);
+      expect((await call('GET', `/subscribers/${id}`)).json().data.status).toBe('active');
+      expect((await workflowOf(id).describe()).status.name).toBe('RUNNING');
+    } finally {
+      start.mockRestore();
+      await workflowOf(id).terminate('test over').catch(() => undefined);
     }
   });
 });

@@ -53,16 +53,16 @@ describe('POST /api/v1/subscription_plans', () => {
 
   it.each([
     ['without the wrapper', { name: 'X' }, 'subscription_plan'],
-    ['without a name', { subscription_plan: { automatic_renewal: false } }, 'subscription_plan.name'],
-    ['an empty name', { subscription_plan: { name: '  ' } }, 'subscription_plan.name'],
-    ['an unknown field', { subscription_plan: { name: 'X', interval: 30 } }, 'subscription_plan.interval'],
-    ['an unknown extension_strategy', { subscription_plan: { name: 'X', extension_strategy: 'later' } }, 'subscription_plan.extension_strategy'],
-    ['a negative free delivery amount', { subscription_plan: { name: 'X', free_delivery_minimum_amount: '-1' } }, 'subscription_plan.free_delivery_minimum_amount'],
-    ['a link without interval', { subscription_plan: { name: 'X', products: [{ product_id: 1 }] } }, 'subscription_plan.products.0.interval'],
-    ['interval 0', { subscription_plan: { name: 'X', products: [link(1, 0)] } }, 'subscription_plan.products.0.interval'],
-    ['interval 36501', { subscription_plan: { name: 'X', products: [link(1, 36_501)] } }, 'subscription_plan.products.0.interval'],
-    ['a fractional interval', { subscription_plan: { name: 'X', products: [link(1, 1.5)] } }, 'subscription_plan.products.0.interval'],
-    ['renewals_limit -1', { subscription_plan: { name: 'X', products: [link(1, 30, -1)] } }, 'subscription_plan.products.0.renewals_limit'],
+    ['without a name', { subscription_plan: { automatic_renewal: false } }, 'name'],
+    ['an empty name', { subscription_plan: { name: '  ' } }, 'name'],
+    ['an unknown field', { subscription_plan: { name: 'X', interval: 30 } }, 'interval'],
+    ['an unknown extension_strategy', { subscription_plan: { name: 'X', extension_strategy: 'later' } }, 'extension_strategy'],
+    ['a negative free delivery amount', { subscription_plan: { name: 'X', free_delivery_minimum_amount: '-1' } }, 'free_delivery_minimum_amount'],
+    ['a link without interval', { subscription_plan: { name: 'X', products: [{ product_id: 1 }] } }, 'products.0.interval'],
+    ['interval 0', { subscription_plan: { name: 'X', products: [link(1, 0)] } }, 'products.0.interval'],
+    ['interval 36501', { subscription_plan: { name: 'X', products: [link(1, 36_501)] } }, 'products.0.interval'],
+    ['a fractional interval', { subscription_plan: { name: 'X', products: [link(1, 1.5)] } }, 'products.0.interval'],
+    ['renewals_limit -1', { subscription_plan: { name: 'X', products: [link(1, 30, -1)] } }, 'products.0.renewals_limit'],
   ])('refuses %s with 422 naming the field', async (_label, body, field) => {
     const res = await call('POST', '/subscription_plans', body);
     expect(res.statusCode, res.body).toBe(422);
@@ -73,10 +73,10 @@ describe('POST /api/v1/subscription_plans', () => {
     const [mine, hidden, foreign] = [await product(), await product({ hidden: true }), await product({}, other)];
     const foreignPlan = await create({ name: 'Theirs' }, other);
     const cases: [unknown, string][] = [
-      [[link(mine), link(mine, 60)], 'subscription_plan.products.1.product_id'],
-      [[link(foreign)], 'subscription_plan.products'],
-      [[link(hidden)], 'subscription_plan.products'],
-      [[link(2_000_000_000)], 'subscription_plan.products'],
+      [[link(mine), link(mine, 60)], 'products.1.product_id'],
+      [[link(foreign)], 'products'],
+      [[link(hidden)], 'products'],
+      [[link(2_000_000_000)], 'products'],
     ];
     for (const [products, field] of cases) {
       const res = await call('POST', '/subscription_plans', { subscription_plan: { name: 'Refused', products } });
@@ -85,7 +85,7 @@ describe('POST /api/v1/subscription_plans', () => {
     }
     const res = await call('POST', '/subscription_plans', { subscription_plan: { name: 'Refused', superseded_subscription_plan_id: foreignPlan.id } });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors).toHaveProperty(['subscription_plan.superseded_subscription_plan_id']);
+    expect(res.json().errors).toHaveProperty(['superseded_subscription_plan_id']);
     expect((await call('GET', '/subscription_plans?search=Refused')).json().meta.total).toBe(0);
   });
 });
@@ -96,7 +96,7 @@ describe('a product in at most one automatic-renewal plan', () => {
     const first = await create({ name: 'Auto one', automatic_renewal: true, products: [link(p)] });
     const res = await call('POST', '/subscription_plans', { subscription_plan: { name: 'Auto two', automatic_renewal: true, products: [link(p)] } });
     expect(res.statusCode).toBe(422);
-    expect(res.json().errors['subscription_plan.products']).toEqual([`product ${p} already belongs to the automatic-renewal plan ${first.id}`]);
+    expect(res.json().errors.products).toEqual([`product ${p} already belongs to the automatic-renewal plan ${first.id}`]);
     await create({ name: 'Manual', automatic_renewal: false, products: [link(p)] });
   });
 
@@ -106,7 +106,7 @@ describe('a product in at most one automatic-renewal plan', () => {
     const manual = await create({ name: 'Manual holder', products: [link(p)] });
     const on = await call('PATCH', `/subscription_plans/${manual.id}`, { subscription_plan: { automatic_renewal: true } });
     expect(on.statusCode).toBe(422);
-    expect(on.json().errors).toHaveProperty(['subscription_plan.automatic_renewal']);
+    expect(on.json().errors).toHaveProperty(['automatic_renewal']);
     expect((await call('PATCH', `/subscription_plans/${auto.id}`, { subscription_plan: { automatic_renewal: false } })).statusCode).toBe(200);
     const now = await call('PATCH', `/subscription_plans/${manual.id}`, { subscription_plan: { automatic_renewal: true } });
     expect(now.statusCode, now.body).toBe(200);
@@ -120,7 +120,10 @@ describe('a product in at most one automatic-renewal plan', () => {
       Array.from({ length: 8 }, (_, i) => call('POST', '/subscription_plans', { subscription_plan: { name: `Race ${i}`, automatic_renewal: true, products: [link(p)] } })),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
-    for (const loser of results.filter((r) => r.statusCode === 422)) expect(loser.json().errors).toHaveProperty(['subscription_plan.products']);
+    for (const loser of results.filter((r) => r.statusCode === 422)) {
+      // The check or the lost race: either names the product (never "product 0").
+      expect(loser.json().errors.products, loser.body).toEqual([expect.stringMatching(new RegExp(`^product ${p} already belongs to (another|the) automatic-renewal plan`))]);
+    }
     expect((await call('GET', '/subscription_plans?search=Race&automatic_renewal=true')).json().meta.total).toBe(1);
   });
 
@@ -144,12 +147,41 @@ describe('PATCH /api/v1/subscription_plans/:id', () => {
     expect(emptied.json().data.products).toEqual([]);
   });
 
+  it('counts a PATCH of only the products as an update (updated_at moves)', async () => {
+    const plan = await create({ name: 'Touched', products: [link(await product())] });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const res = await call('PATCH', `/subscription_plans/${plan.id}`, { subscription_plan: { products: [link(await product(), 7)] } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(Date.parse(res.json().data.updated_at)).toBeGreaterThan(Date.parse(plan.updated_at));
+    expect((await call('GET', `/subscription_plans/${plan.id}`)).json().data.updated_at).toBe(res.json().data.updated_at);
+  });
+
+  it('names schema failures and rule failures alike, without the wrapper', async () => {
+    const plan = await create({ name: 'Named' });
+    const schema = await call('PATCH', `/subscription_plans/${plan.id}`, { subscription_plan: { products: [link(1, 0)], extension_strategy: 'later' } });
+    expect(Object.keys(schema.json().errors).sort()).toEqual(['extension_strategy']);
+    const rule = await call('PATCH', `/subscription_plans/${plan.id}`, { subscription_plan: { products: [link(1, 0)] } });
+    expect(Object.keys(rule.json().errors)).toEqual(['products.0.interval']);
+  });
+
+  it('a PATCH racing a DELETE answers 200 or 404, never 500', async () => {
+    for (let i = 0; i < 6; i++) {
+      const plan = await create({ name: `Raced ${i}`, products: [link(await product())] });
+      const [patched, deleted] = await Promise.all([
+        call('PATCH', `/subscription_plans/${plan.id}`, { subscription_plan: { name: `Raced ${i} renamed` } }),
+        call('DELETE', `/subscription_plans/${plan.id}`),
+      ]);
+      expect([200, 404], patched.body).toContain(patched.statusCode);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+    }
+  });
+
   it('refuses a plan superseding itself and clears the superseded plan with null', async () => {
     const old = await create({ name: 'Older' });
     const plan = await create({ name: 'Newer', superseded_subscription_plan_id: old.id });
     const self = await call('PATCH', `/subscription_plans/${plan.id}`, { subscription_plan: { superseded_subscription_plan_id: plan.id } });
     expect(self.statusCode).toBe(422);
-    expect(self.json().errors['subscription_plan.superseded_subscription_plan_id']).toEqual(['a plan cannot supersede itself']);
+    expect(self.json().errors['superseded_subscription_plan_id']).toEqual(['a plan cannot supersede itself']);
     const cleared = await call('PATCH', `/subscription_plans/${plan.id}`, { subscription_plan: { superseded_subscription_plan_id: null } });
     expect(cleared.json().data.superseded_subscription_plan_id).toBeNull();
   });
@@ -161,6 +193,9 @@ describe('PATCH /api/v1/subscription_plans/:id', () => {
     }
     expect((await call('GET', `/subscription_plans/${theirs.id}`, undefined, undefined, other)).json().data.name).toBe('Foreign');
     expect((await call('GET', '/subscription_plans/abc')).statusCode).toBe(404);
+    // An over-long id is no id of the shop either (404, not a 422 on its length).
+    expect((await call('GET', `/subscription_plans/${'9'.repeat(30)}`)).statusCode).toBe(404);
+    expect((await call('DELETE', `/subscription_plans/${'9'.repeat(30)}`)).statusCode).toBe(404);
   });
 });
 
@@ -199,6 +234,23 @@ describe('DELETE /api/v1/subscription_plans/:id', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toHaveProperty('subscription_plan');
     expect((await call('GET', `/subscription_plans/${plan.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('DELETE and mail sequences', () => {
+  it('refuses a plan that triggers a mail sequence with 422 and keeps it; without the sequence it goes', async () => {
+    const plan = await create({ name: 'Mailed' });
+    const [sequence] = await stack.orm.em.fork().execute<{ id: number }[]>(
+      `insert into shop_mail_sequences (shop_id, name, subscription_plan_id, first_subscription_entry, recipient_discount_code, created_at, updated_at)
+       values (?, 'Welcome to the plan', ?, true, 'null'::jsonb, now(), now()) returning id`,
+      [shop.id, plan.id],
+    );
+    const res = await call('DELETE', `/subscription_plans/${plan.id}`);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors.subscription_plan).toEqual([expect.stringMatching(/mail sequence/)]);
+    expect((await call('GET', `/subscription_plans/${plan.id}`)).statusCode).toBe(200);
+    await stack.orm.em.fork().execute('delete from shop_mail_sequences where id = ?', [sequence!.id]);
+    expect((await call('DELETE', `/subscription_plans/${plan.id}`)).statusCode).toBe(200);
   });
 });
 
