@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { MailSequence, MailSequenceItem, OrderStatus, Sender, Shop } from '../../db/entities/shop/index.ts';
 import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
@@ -5,7 +6,7 @@ import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { shopEm } from '../../db/repositories/shop/order-effects.ts';
 import { recipientCode } from '../../db/repositories/shop/recipient-codes.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
-import { orderStartsSequence, sendInstant, triggerStillSet, type SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
+import { orderStartsSequence, sendInstant, triggerStillSet, usesTag, type SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
 import { fillTags, orderMailTags } from '../../domain/shop/mail-tags.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
@@ -29,6 +30,15 @@ export interface PlannedMessage {
 
 /** What a send did: `sent` (now or before), `stopped` (sequence off or trigger removed: no more messages), `skipped` (the message was removed). */
 export type SequenceSendOutcome = 'sent' | 'stopped' | 'skipped';
+
+/**
+ * The message's key in the shop's mail log, `sequence/<id>/<email>/item/<item id>`; an address
+ * too long for the key's 255 characters is replaced by its SHA-256.
+ */
+export function sequenceMailKey(run: MailSequenceRun & { itemId: number }): string {
+  const key = `sequence/${run.sequenceId}/${run.email}/item/${run.itemId}`;
+  return key.length <= 255 ? key : `sequence/${run.sequenceId}/sha256:${createHash('sha256').update(run.email).digest('hex')}/item/${run.itemId}`;
+}
 
 /** The shop's mail sequences at run time: which start on a trigger, when each message goes, and each send. */
 export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps) {
@@ -91,7 +101,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
      */
     async sendMailSequenceItem(run: MailSequenceRun & { itemId: number }): Promise<SequenceSendOutcome> {
       const em = shopEm(orm, run.shopId);
-      const key = `sequence/${run.sequenceId}/${run.email}/item/${run.itemId}`;
+      const key = sequenceMailKey(run);
       const sequence = await em.findOne(MailSequence, run.sequenceId);
       if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), run.trigger)) return 'stopped';
       const item = await em.findOne(MailSequenceItem, { id: run.itemId, sequence: sequence.id });
@@ -114,7 +124,11 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
           },
         ),
         EMAIL: run.email,
-        KOD_RABATOWY: sequence.recipientDiscountCode.enabled ? await recipientCode(em, run.shopId, sequence.id, run.email, sequence.recipientDiscountCode, now()) : '',
+        // The code is made only for a message that shows it.
+        KOD_RABATOWY:
+          sequence.recipientDiscountCode.enabled && usesTag(`${item.subject}${item.content}`, 'KOD_RABATOWY')
+            ? await recipientCode(em, run.shopId, sequence.id, run.email, sequence.recipientDiscountCode, now())
+            : '',
       };
       await sendShopMailOnce(em, mailEndpoints, now(), {
         shopId: run.shopId,

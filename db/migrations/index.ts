@@ -17,6 +17,7 @@ import { Migration20261123044807_AutomaticDiscounts } from './Migration202611230
 import { Migration20261123044829_SubscriptionPlansAndSubscribers } from './Migration20261123044829_SubscriptionPlansAndSubscribers.ts';
 import { Migration20261123044956_ClubIntegration } from './Migration20261123044956_ClubIntegration.ts';
 import { Migration20261123045133_MailSequences } from './Migration20261123045133_MailSequences.ts';
+import { Migration20261123055037_MailSequenceRecipientCodes } from './Migration20261123055037_MailSequenceRecipientCodes.ts';
 import { Migration20261123045420_SubscriberBilling } from './Migration20261123045420_SubscriberBilling.ts';
 import { Migration20261123052714_SandboxTwin } from './Migration20261123052714_SandboxTwin.ts';
 
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123045133_MailSequences', class: Migration20261123045133_MailSequences },
   { name: 'Migration20261123045420_SubscriberBilling', class: Migration20261123045420_SubscriberBilling },
   { name: 'Migration20261123052714_SandboxTwin', class: Migration20261123052714_SandboxTwin },
+  { name: 'Migration20261123055037_MailSequenceRecipientCodes', class: Migration20261123055037_MailSequenceRecipientCodes },
 ];

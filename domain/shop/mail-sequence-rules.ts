@@ -190,3 +190,8 @@ export function triggerStillSet(triggers: SequenceTriggers, trigger: SequenceTri
   if (trigger.kind === 'newsletter') return triggers.newsletterSubscription;
   return triggers.firstSubscriptionEntry && triggers.subscriptionPlanId === trigger.subscriptionPlanId;
 }
+
+/** Whether a template shows `{{name}}` (spaces inside the braces allowed, as fillTags reads them). */
+export function usesTag(template: string, name: string): boolean {
+  return new RegExp(`\\{\\{\\s*${name}\\s*\\}\\}`).test(template);
+}

@@ -12,7 +12,7 @@ import { ShopMail } from './shop-mail.ts';
 import { ProductSet, ProductSetItem } from './product-set.ts';
 import { ProductRecommendationGroup, ProductRecommendationItem } from './recommendation-group.ts';
 import { NewsletterSubscriber } from './newsletter-subscriber.ts';
-import { MailSequence, MailSequenceItem } from './mail-sequence.ts';
+import { MailSequence, MailSequenceItem, MailSequenceRecipientCode } from './mail-sequence.ts';
 import { Shop, ShopApiKey } from './shop.ts';
 import { Subscriber, SubscriberPeriod, SubscriptionPlan, SubscriptionPlanProduct } from './subscription.ts';
 import { ShopPaymentGateway, SubscriberCharge } from './subscription-billing.ts';
@@ -47,7 +47,7 @@ export const shopEntities = [
   AutomaticDiscount, ProductPriceChange,
   ProductSet, ProductSetItem, ProductRecommendationGroup, ProductRecommendationItem,
   NewsletterSubscriber,
-  MailSequence, MailSequenceItem,
+  MailSequence, MailSequenceItem, MailSequenceRecipientCode,
   SubscriptionPlan, SubscriptionPlanProduct, Subscriber, SubscriberPeriod,
   ShopPaymentGateway, SubscriberCharge,
 ];

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { OffsetUnit, RecipientDiscountCode } from '../../../domain/shop/mail-sequence-rules.ts';
+import { DiscountCode } from './discount-code.ts';
 import { shopOwned } from './shop-owned.ts';
 
 const intArray = () => p.array<number>((v) => Number(v), (v) => String(v)).columnType('int[]').default([]);
@@ -50,3 +51,21 @@ export const MailSequenceItem = defineEntity({
   }),
 });
 export type IMailSequenceItem = InferEntity<typeof MailSequenceItem>;
+
+/**
+ * The recipient's own discount code of a sequence (`recipient_discount_code`): made once per
+ * sequence and address, found again by this link (never by the code's panel name, which the shop
+ * may give a hand-made code too). Goes with the sequence or the code.
+ */
+export const MailSequenceRecipientCode = defineEntity({
+  name: 'MailSequenceRecipientCode',
+  tableName: 'shop_mail_sequence_recipient_codes',
+  uniques: [{ properties: ['sequence', 'email'] }],
+  ...shopOwned({
+    sequence: () => p.manyToOne(MailSequence).ref().deleteRule('cascade'),
+    email: p.text(),
+    discountCode: () => p.manyToOne(DiscountCode).ref().deleteRule('cascade'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  }),
+});
+export type IMailSequenceRecipientCode = InferEntity<typeof MailSequenceRecipientCode>;

@@ -2,7 +2,8 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { shopOwnedByUuid } from './shop-owned.ts';
 
 export type ShopMailKind = 'status_mail' | 'test_mail' | 'sequence' | 'subscription';
-export type ShopMailStatus = 'sent' | 'recorded' | 'failed';
+/** `sending`: an attempt has claimed the key and is talking to the transport (activities/shop/shop-mail-send.ts). */
+export type ShopMailStatus = 'sending' | 'sent' | 'recorded' | 'failed';
 
 /**
  * The shop's mail log (operator `GET /admin/v1/shops/:id/emails`). `key` makes a send idempotent:

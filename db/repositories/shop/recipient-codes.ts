@@ -11,21 +11,30 @@ function freshCode(sequenceId: number): string {
   return `SEQ${sequenceId}-${[...randomBytes(10)].map((b) => ALPHABET[b % ALPHABET.length]).join('')}`;
 }
 
+/** The panel name of the code, cut to the column's 255 characters (a long address would not fit). */
+export function recipientCodeName(sequenceId: number, email: string): string {
+  return `mail sequence ${sequenceId}: ${email}`.slice(0, 255);
+}
+
 /**
  * The recipient's own single-use discount code of a sequence (`recipient_discount_code`), created
- * once as a discount code of the shop and found again by its panel name on a retry; an advisory
- * lock on that name keeps two overlapping attempts from making two codes.
+ * once as a discount code of the shop and found again on a retry or a later message through its
+ * link (shop_mail_sequence_recipient_codes, unique per sequence and address), never by name; an
+ * advisory lock on sequence and address keeps two overlapping attempts from making two codes.
  */
 export async function recipientCode(em: EntityManager, shopId: string, sequenceId: number, email: string, settings: RecipientDiscountCode, now: Date): Promise<string> {
-  const name = `mail sequence ${sequenceId}: ${email}`;
   return em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`${shopId}/${name}`]);
-    const existing = await tx.findOne(DiscountCode, { name, pool: null });
-    if (existing) return existing.code;
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`${shopId}/sequence-code/${sequenceId}/${email}`]);
+    const [linked] = await tx.execute<{ code: string }[]>(
+      `select c.code from shop_mail_sequence_recipient_codes l join shop_discount_codes c on c.id = l.discount_code_id
+        where l.shop_id = ? and l.sequence_id = ? and l.email = ?`,
+      [shopId, sequenceId, email],
+    );
+    if (linked) return linked.code;
     const code = tx.create(DiscountCode, {
       shop: shopId,
       code: freshCode(sequenceId),
-      name,
+      name: recipientCodeName(sequenceId, email),
       discountType: settings.type,
       value: settings.value,
       caseSensitive: false,
@@ -37,6 +46,7 @@ export async function recipientCode(em: EntityManager, shopId: string, sequenceI
       productIds: settings.productIds,
     });
     await tx.flush();
+    await tx.execute('insert into shop_mail_sequence_recipient_codes (shop_id, sequence_id, email, discount_code_id, created_at) values (?, ?, ?, ?, now())', [shopId, sequenceId, email, code.id]);
     return code.code;
   });
 }

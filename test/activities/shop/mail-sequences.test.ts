@@ -74,6 +74,45 @@ describe('sendMailSequenceItem', () => {
   });
 });
 
+describe('recipient_discount_code', () => {
+  const codesOf = (sequenceId: number) =>
+    stack.orm.em.fork().getConnection().execute<{ code: string; name: string }[]>(
+      `select c.code, c.name from shop_mail_sequence_recipient_codes l join shop_discount_codes c on c.id = l.discount_code_id where l.sequence_id = ?`,
+      [sequenceId],
+    );
+  const html = async (email: string) =>
+    (await stack.orm.em.fork().getConnection().execute<{ html: string }[]>(`select html from shop_mails where shop_id = ? and "to" = ? and kind = 'sequence' `, [shop.id, email])).map((r) => r.html);
+
+  it('makes one code per sequence and address, only for a message showing {{KOD_RABATOWY}}, never reusing a hand-made code of the same name, and fits a long address', async () => {
+    const created = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/email_sequences`, {
+      name: 'Coded',
+      items: [
+        { email: { subject: 'No code', content: '<p>plain</p>' }, offset_amount: 0, offset_unit: 'minutes' },
+        { email: { subject: 'Code', content: '<p>{{ KOD_RABATOWY }}</p>' }, offset_amount: 1, offset_unit: 'minutes' },
+        { email: { subject: 'Code again', content: '<p>{{KOD_RABATOWY}}</p>' }, offset_amount: 2, offset_unit: 'minutes' },
+      ],
+    });
+    await patch(created.id, { triggers: { newsletter_subscription: true }, recipient_discount_code: { enabled: true, type: 'percentage_discount', value: '10', validity_days: 7 } });
+    // 250 characters: within the 254 of an address, too long for `mail sequence <id>: <email>` in 255.
+    const email = `${'l'.repeat(64)}@${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(51)}.example.com`;
+    expect(email).toHaveLength(250);
+    // A hand-made code carrying the name the old lookup used: never handed out.
+    await stack.app.inject({ method: 'POST', url: '/api/v1/discount_codes', headers: shop.headers(), payload: { code: `HAND-${Date.now()}`, name: `mail sequence ${created.id}: ${email}`.slice(0, 255), discount_type: 'percentage_discount', value: '50' } });
+    const run = { shopId: shop.id, sequenceId: created.id as number, email, trigger: { kind: 'newsletter' as const }, triggeredAt: now.toISOString() };
+    const items = (created as { items: { id: number }[] }).items;
+
+    expect(await activities.sendMailSequenceItem({ ...run, itemId: items[0]!.id })).toBe('sent');
+    expect(await codesOf(created.id)).toEqual([]);
+    expect(await activities.sendMailSequenceItem({ ...run, itemId: items[1]!.id })).toBe('sent');
+    expect(await activities.sendMailSequenceItem({ ...run, itemId: items[2]!.id })).toBe('sent');
+    const codes = await codesOf(created.id);
+    expect(codes).toHaveLength(1);
+    expect(codes[0]!.name.length).toBeLessThanOrEqual(255);
+    expect(codes[0]!.code).toMatch(new RegExp(`^SEQ${created.id}-`));
+    expect((await html(email)).sort()).toEqual([`<p>${codes[0]!.code}</p>`, `<p>${codes[0]!.code}</p>`, '<p>plain</p>']);
+  });
+});
+
 describe('orderMailSequences', () => {
   it('starts only sequences whose status, products and first-purchase rule the order meets', async () => {
     const statusId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/order_statuses`, { name: `Packed ${Date.now()}` })).id as number;

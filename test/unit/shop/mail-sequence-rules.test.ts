@@ -12,6 +12,7 @@ import {
   sendInstant,
   triggerStillSet,
   type SequenceTriggers,
+  usesTag,
 } from '../../../domain/shop/mail-sequence-rules.ts';
 
 const none: SequenceTriggers = {
@@ -170,5 +171,14 @@ describe('orderStartsSequence and triggerStillSet', () => {
     expect(triggerStillSet(none, { kind: 'newsletter' })).toBe(false);
     expect(triggerStillSet({ ...none, firstSubscriptionEntry: true, subscriptionPlanId: 4 }, { kind: 'subscription_entry', subscriptionPlanId: 4 })).toBe(true);
     expect(triggerStillSet({ ...none, firstSubscriptionEntry: true, subscriptionPlanId: 5 }, { kind: 'subscription_entry', subscriptionPlanId: 4 })).toBe(false);
+  });
+});
+
+describe('usesTag', () => {
+  it('finds the tag as fillTags reads it, spaces inside the braces allowed, and nothing else', () => {
+    expect(usesTag('<p>{{KOD_RABATOWY}}</p>', 'KOD_RABATOWY')).toBe(true);
+    expect(usesTag('<p>{{ KOD_RABATOWY }}</p>', 'KOD_RABATOWY')).toBe(true);
+    expect(usesTag('<p>KOD_RABATOWY {{EMAIL}}</p>', 'KOD_RABATOWY')).toBe(false);
+    expect(usesTag('<p>{{KOD_RABATOWY_2}}</p>', 'KOD_RABATOWY')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
 import type { MailSequenceRun, SequenceSendOutcome } from '../../../activities/shop/mail-sequences.ts';
@@ -18,7 +19,7 @@ const skipped = async (): Promise<EffectOutcome> => ({ status: 'skipped', detail
 
 /** Per sequence id: the offsets (ms from the plan call) and the answer of each send. */
 const offsets = new Map<number, number[]>();
-const answers = new Map<number, SequenceSendOutcome[]>();
+const answers = new Map<number, (SequenceSendOutcome | 'refused' | 'down')[]>();
 const sends: { run: MailSequenceRun & { itemId: number }; at: number; planned: number }[] = [];
 const planned = new Map<string, number>();
 const recorded: { effect: string; outcome: EffectOutcome }[] = [];
@@ -35,7 +36,15 @@ const fakeActivities: Partial<Activities> = {
   },
   async sendMailSequenceItem(run) {
     sends.push({ run, at: Date.now(), planned: planned.get(`${run.sequenceId}/${run.email}/${run.itemId}`)! });
-    return answers.get(run.sequenceId)?.[run.itemId - 1] ?? 'sent';
+    const answer = answers.get(run.sequenceId)?.[run.itemId - 1] ?? 'sent';
+    if (answer === 'refused') throw ApplicationFailure.nonRetryable('relay refused the recipient', 'MailDeliveryRefused');
+    if (answer === 'down') {
+      // The relay is down for the first attempts of this message, then back.
+      const attempts = sends.filter((s) => s.run.sequenceId === run.sequenceId && s.run.itemId === run.itemId).length;
+      if (attempts <= 3) throw new Error('relay unreachable');
+      return 'sent';
+    }
+    return answer;
   },
   async orderMailSequences({ statusId }) {
     return { email: 'Buyer@Example.com', statusId: statusId ?? 0, sequenceIds: nextOrderSequences };
@@ -67,7 +76,7 @@ const sendsOf = (sequenceId: number) => sends.filter((s) => s.run.sequenceId ===
 describe('mailSequence', () => {
   it('sends each message at its planned instant, in order', async () => {
     offsets.set(1, [0, 600, 1200]);
-    expect(await execute(run(1))).toEqual({ sent: 3, stopped: false });
+    expect(await execute(run(1))).toEqual({ sent: 3, stopped: false, failedItemIds: [] });
     const done = sendsOf(1);
     expect(done.map((s) => s.run.itemId)).toEqual([1, 2, 3]);
     for (const send of done) expect(send.at).toBeGreaterThanOrEqual(send.planned - 5);
@@ -77,14 +86,27 @@ describe('mailSequence', () => {
   it('stops the pending messages once the send finds the sequence off or its trigger removed', async () => {
     offsets.set(2, [0, 300, 600]);
     answers.set(2, ['sent', 'stopped', 'sent']);
-    expect(await execute(run(2))).toEqual({ sent: 1, stopped: true });
+    expect(await execute(run(2))).toEqual({ sent: 1, stopped: true, failedItemIds: [] });
     expect(sendsOf(2).map((s) => s.run.itemId)).toEqual([1, 2]);
   });
 
   it('goes on past a removed message', async () => {
     offsets.set(3, [0, 100]);
     answers.set(3, ['skipped', 'sent']);
-    expect(await execute(run(3))).toEqual({ sent: 1, stopped: false });
+    expect(await execute(run(3))).toEqual({ sent: 1, stopped: false, failedItemIds: [] });
+  });
+
+  it('retries a message while the relay is down instead of dropping it', async () => {
+    offsets.set(4, [0, 0]);
+    answers.set(4, ['down', 'sent']);
+    expect(await execute(run(4))).toEqual({ sent: 2, stopped: false, failedItemIds: [] });
+    expect(sendsOf(4).filter((s) => s.run.itemId === 1)).toHaveLength(4);
+  }, 30_000);
+
+  it('a message whose send gives up is reported in the result and the run goes on', async () => {
+    offsets.set(5, [0, 0]);
+    answers.set(5, ['refused', 'sent']);
+    expect(await execute(run(5))).toEqual({ sent: 1, stopped: false, failedItemIds: [1] });
   });
 });
 
@@ -99,7 +121,7 @@ describe('a status change starts the sequences of the order', () => {
     expect(recorded.find((r) => r.effect === 'mail_sequence')?.outcome).toEqual({ status: 'done', detail: 'sequences 10, 11 started for buyer@example.com' });
     const ids = [10, 11].map((sequenceId) => mailSequenceWorkflowId({ shopId, sequenceId, email: 'buyer@example.com' }));
     expect(ids[0]).toBe(`shop/${shopId}/sequence/10/buyer@example.com`);
-    for (const id of ids) expect(await temporal.client().workflow.getHandle(id).result()).toEqual({ sent: 1, stopped: false });
+    for (const id of ids) expect(await temporal.client().workflow.getHandle(id).result()).toEqual({ sent: 1, stopped: false, failedItemIds: [] });
     const runs = sendsOf(10)[0]!.run;
     expect(runs.trigger).toEqual({ kind: 'order_status', statusId: 3, orderId: 5 });
 
