@@ -153,11 +153,17 @@ export async function openClubDelivery(em: EntityManager, shopId: string, event:
 }
 
 /**
- * The sent products the club list may hold (the shop's, not deleted), locked against deletion
- * until the write commits, so a product removed meanwhile never breaks the write.
+ * The sent products the club list may hold (the shop's, not deleted; visible, or hidden but already
+ * on the club's list: a product with orders is hidden, not deleted, and stays listed), locked
+ * against deletion until the write commits, so a product removed meanwhile never breaks the write.
  */
-export async function listableProductIds(tx: EntityManager, shopId: string, productIds: readonly number[]): Promise<Set<number>> {
+export async function listableProductIds(tx: EntityManager, shopId: string, productIds: readonly number[], clubId: string | null): Promise<Set<number>> {
   if (productIds.length === 0) return new Set();
-  const rows = await tx.execute<{ id: number }[]>('select id from shop_products where shop_id = ? and id = any(?::int[]) and not hidden for share', [shopId, `{${productIds.join(',')}}`]);
+  const rows = await tx.execute<{ id: number }[]>(
+    `select p.id from shop_products p where p.shop_id = ? and p.id = any(?::int[])
+       and (not p.hidden or exists (select 1 from shop_club_products c where c.shop_id = p.shop_id and c.club_id = ? and c.product_id = p.id))
+     for share of p`,
+    [shopId, `{${productIds.join(',')}}`, clubId],
+  );
   return new Set(rows.map((row) => row.id));
 }

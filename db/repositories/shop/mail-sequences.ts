@@ -69,11 +69,15 @@ export const shopHas = {
     (await em.execute<{ n: number }[]>('select 1 as n from shop_subscription_plans where shop_id = ? and id = ?', [shopId, id])).length > 0,
 };
 
-/** Which of `ids` are visible products of the shop. */
-export async function knownProductIds(em: EntityManager, ids: readonly number[]): Promise<Set<number>> {
+/**
+ * The sent ids that are products of the shop a list may name: visible ones, and hidden ones the
+ * list already holds (a product with orders is hidden, not deleted, and stays where it was listed,
+ * so sending the same list back is not refused).
+ */
+export async function knownProductIds(em: EntityManager, ids: readonly number[], listed: readonly number[] = []): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await em.find(Product, { id: { $in: [...ids] }, hidden: false }, { fields: ['id'] });
-  return new Set(rows.map((row) => row.id));
+  const rows = await em.find(Product, { id: { $in: [...ids] } }, { fields: ['id', 'hidden'] });
+  return new Set(rows.filter((row) => !row.hidden || listed.includes(row.id)).map((row) => row.id));
 }
 
 /** Active sequences that may start on this trigger (the order narrowing is decided by the caller). */

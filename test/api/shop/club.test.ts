@@ -230,6 +230,22 @@ describe('DELETE /api/v1/configuration/club/products/:product_id', () => {
   });
 });
 
+describe('hidden products', () => {
+  it('a product hidden while listed (deleted with orders) stays on the list and sending the list back is taken; a hidden product not listed is refused', async () => {
+    const kept = await insertProduct(stack.orm, shop.id, { name: 'Sold out' });
+    const unlisted = await insertProduct(stack.orm, shop.id, { name: 'Gone', hidden: true });
+    await patch({ product_ids: [kept, products.a] });
+    await stack.orm.em.fork().getConnection().execute('update shop_products set hidden = true where id = ?', [kept]);
+    expect((await settings()).product_ids).toEqual([kept, products.a]);
+    const again = await patch({ active: true, product_ids: [kept, products.a] });
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await call('POST', '/products', { product_ids: [kept] })).statusCode).toBe(200);
+    const refused = await patch({ product_ids: [kept, unlisted] });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.product_ids).toEqual([expect.stringContaining(String(unlisted))]);
+  });
+});
+
 describe('secrets in logs', () => {
   it('no log line carries the address token or the key', () => {
     // Every request above is logged at info: the check reads real lines, the club writes among them.

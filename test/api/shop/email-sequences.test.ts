@@ -227,4 +227,17 @@ describe('PATCH /api/v1/configuration/email_sequences/:id', () => {
     const free = await patch(id, { recipient_discount_code: { type: 'free_delivery_discount', value: null } });
     expect(free.json().data.recipient_discount_code).toMatchObject({ enabled: true, type: 'free_delivery_discount', value: null, validity_days: 14 });
   });
+
+  it('a product hidden while listed (deleted with orders) may be sent back in both lists; a hidden product not listed is refused', async () => {
+    const id = await newSequence();
+    const [kept, unlisted] = [await insertProduct(stack.orm, shop.id), await insertProduct(stack.orm, shop.id, { hidden: true })];
+    const lists = { triggers: { status_id: shop.statuses.Paid, products_dependent: true, product_ids: [kept] }, recipient_discount_code: { enabled: true, type: 'value_discount', value: '5', product_ids: [kept] } };
+    expect((await patch(id, lists)).statusCode).toBe(200);
+    await stack.orm.em.fork().getConnection().execute('update shop_products set hidden = true where id = ?', [kept]);
+    const again = await patch(id, lists);
+    expect(again.statusCode, again.body).toBe(200);
+    const refused = await patch(id, { triggers: { product_ids: [kept, unlisted] }, recipient_discount_code: { product_ids: [unlisted] } });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().errors).sort()).toEqual(['recipient_discount_code.product_ids', 'triggers.product_ids']);
+  });
 });

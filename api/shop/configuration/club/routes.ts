@@ -26,9 +26,9 @@ import { clubValues, clubView } from './serialize.ts';
 const NOT_A_STATUS = 'is not an order status of this shop';
 
 /** Adds the `product_ids` problem when a sent id is not a product of the shop (all-or-nothing: rule 3). */
-async function productProblems(tx: EntityManager, shopId: string, productIds: readonly number[] | undefined, problems: FieldErrors): Promise<void> {
+async function productProblems(tx: EntityManager, shopId: string, club: ClubRow | null, productIds: readonly number[] | undefined, problems: FieldErrors): Promise<void> {
   if (!productIds?.length) return;
-  const missing = unknownIds(productIds, await listableProductIds(tx, shopId, productIds));
+  const missing = unknownIds(productIds, await listableProductIds(tx, shopId, productIds, club?.id ?? null));
   if (missing.length > 0) problems.product_ids = [`not products of this shop: ${missing.join(', ')}`];
 }
 
@@ -87,7 +87,7 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
         const urlProblem = webhookUrlWriteProblem(club !== null, body.webhook_url);
         if (urlProblem) problems.webhook_url = [urlProblem];
         if (body.order_status_id !== undefined && !(await isShopOrderStatus(tx, shopId, body.order_status_id))) problems.order_status_id = [NOT_A_STATUS];
-        await productProblems(tx, shopId, body.product_ids, problems);
+        await productProblems(tx, shopId, club, body.product_ids, problems);
         throwProblems(problems);
         const values = clubValues(body, app.secretsKey);
         let clubId = club?.id;
@@ -115,7 +115,7 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
       await clubWrite(request.em, shopId, async (tx, club) => {
         if (!club) throw notFound('club integration');
         const problems = fieldErrorMap();
-        await productProblems(tx, shopId, request.body.product_ids, problems);
+        await productProblems(tx, shopId, club, request.body.product_ids, problems);
         throwProblems(problems);
         await addClubProducts(tx, shopId, club.id, request.body.product_ids);
       });

@@ -45,7 +45,7 @@ async function patchSequence(em: EntityManager, shopId: string, { sequence }: Se
   const { triggers, problems: triggerProblems } = applyTriggerPatch(current, patch);
   Object.assign(problems, triggerProblems);
   if (patch.statusId != null && !(await shopHas.status(em, patch.statusId))) add(problems, 'triggers.status_id', 'is not an order status of this shop');
-  const missingProducts = unknownIds(patch.productIds ?? [], await knownProductIds(em, patch.productIds ?? []));
+  const missingProducts = unknownIds(patch.productIds ?? [], await knownProductIds(em, patch.productIds ?? [], current.productIds));
   if (missingProducts.length) add(problems, 'triggers.product_ids', `unknown ids: ${missingProducts.join(', ')}`);
   if (patch.discountCodeId != null && !(await shopHas.extraContentsCode(em, patch.discountCodeId))) {
     add(problems, 'triggers.discount_code_id', 'must be a discount code of this shop of kind extra contents (free_contents)');
@@ -63,7 +63,7 @@ async function patchSequence(em: EntityManager, shopId: string, { sequence }: Se
     productIds: sentCode.product_ids ?? sequence.recipientDiscountCode.productIds,
   };
   Object.assign(problems, recipientCodeProblems(code));
-  const missingCodeProducts = unknownIds(sentCode.product_ids ?? [], await knownProductIds(em, sentCode.product_ids ?? []));
+  const missingCodeProducts = unknownIds(sentCode.product_ids ?? [], await knownProductIds(em, sentCode.product_ids ?? [], sequence.recipientDiscountCode.productIds));
   if (missingCodeProducts.length) add(problems, 'recipient_discount_code.product_ids', `unknown ids: ${missingCodeProducts.join(', ')}`);
 
   if (Object.keys(problems).length > 0) throw unprocessable(problems);
