@@ -83,7 +83,7 @@ describe('a subscription bought in the shop', () => {
         expect(data.periods).toHaveLength(2);
         return data;
       },
-      { timeoutMs: 30_000 },
+      { timeoutMs: 60_000 },
     );
     const renewal = renewed.periods[1];
     // continuous: the next period starts at the (moved) end and lasts the link's 30 days
@@ -109,7 +109,7 @@ describe('a subscription bought in the shop', () => {
     });
     await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ renewalsDone: 1, nextChargeAt: renewal.ends_at }));
     await handle.terminate('test over');
-  }, 90_000);
+  }, 150_000);
 
   it('with a declining gateway, records the failed attempt and sends the notice, and charges nothing while paused', async () => {
     expect((await e2e.http('PUT', `/admin/v1/shops/${shop.id}/payment_gateway`, { operator: true, body: { mode: 'decline', dunning_days: [1, 2] } })).status).toBe(200);
@@ -119,7 +119,7 @@ describe('a subscription bought in the shop', () => {
     const soon = new Date(Date.now() + 2000).toISOString();
     expect((await e2e.http('PATCH', `/api/v1/subscribers/${subscriber.id}/period`, { key: shop.keys.write_subscriptions, body: { active_until: soon } })).status).toBe(200);
     await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'dunning', failedAttempts: 1, nextChargeAt: new Date(Date.parse(soon) + 86_400_000).toISOString() }), {
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
     });
     await eventually(async () => expect(await mails(email)).toContain('We could not renew your subscription Box club'));
     const billing = await e2e.http('GET', `/admin/v1/shops/${shop.id}/subscribers/${subscriber.id}/billing`, { operator: true });
@@ -132,5 +132,5 @@ describe('a subscription bought in the shop', () => {
     await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'paused', nextChargeAt: null }));
     await handle.terminate('test over');
     expect((await e2e.http('PUT', `/admin/v1/shops/${shop.id}/payment_gateway`, { operator: true, body: { mode: 'approve' } })).body.data).toEqual({ mode: 'approve', dunning_days: [1, 2] });
-  }, 90_000);
+  }, 150_000);
 });
