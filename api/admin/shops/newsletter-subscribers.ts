@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sequencesForTrigger } from '../../../db/repositories/shop/mail-sequences.ts';
-import { signUpForNewsletter } from '../../../db/repositories/shop/newsletter-subscribers.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
+import { signUpWithSequences } from './newsletter-sign-up.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 
@@ -26,22 +25,15 @@ export const shopNewsletterAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        description: 'Signs an address up for the shop newsletter: 201 when new, 200 (same row, nothing added) when it already signed up. Starts the mail sequences with the `newsletter_subscription` trigger.',
+        description: 'Signs an address up for the shop newsletter: 201 when new, 200 (same row, nothing added) when it already signed up. Starts the mail sequences with the `newsletter_subscription` trigger; 503 with Retry-After when they could not be started (the sign-up is saved: repeat the request).',
         params: ShopParams,
         body: NewsletterSignUpBody,
-        response: { 200: data(NewsletterSubscriberReply), 201: data(NewsletterSubscriberReply), 404: ErrorBody, 422: ValidationErrorBody },
+        response: { 200: data(NewsletterSubscriberReply), 201: data(NewsletterSubscriberReply), 404: ErrorBody, 422: ValidationErrorBody, 503: ErrorBody },
       },
     },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const { subscriber, created } = await signUpForNewsletter(request.em, shop.id, request.body.email);
-      // Also on a repeated sign-up: a run is started once per sequence and address, so this only
-      // completes what a first attempt may have left unstarted.
-      const trigger = { kind: 'newsletter' } as const;
-      const triggeredAt = new Date().toISOString();
-      for (const sequence of await sequencesForTrigger(request.em, trigger)) {
-        await app.workflows.mailSequence({ shopId: shop.id, sequenceId: sequence.id, email: subscriber.email, trigger, triggeredAt });
-      }
+      const { subscriber, created } = await signUpWithSequences(app.workflows, request.em, request.log, shop.id, request.body.email);
       return reply.code(created ? 201 : 200).send({ data: { id: subscriber.id, email: subscriber.email, created_at: subscriber.createdAt.toISOString() } });
     },
   );

@@ -15,6 +15,7 @@ import { automaticDiscountSnapshot, codeSnapshot, productSetSnapshot, productSna
 import { PlaceOrderBody, type PlaceOrderInput } from './order-schemas.ts';
 import { ShopParams } from './schemas.ts';
 import { shopOf } from './routes.ts';
+import { signUpWithSequences, unlessSequencesUnstarted } from './newsletter-sign-up.ts';
 
 function addErrors(errors: FieldErrors, problems: readonly PricingError[]): FieldErrors {
   for (const problem of problems) (errors[problem.field] ??= []).push(problem.message);
@@ -159,6 +160,10 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           throw error;
         });
       }
+      // Consent given with the order signs the buyer up as the newsletter endpoint does. The order
+      // is stored: a 503 would invite a repeat that places it twice, so sequences that could not be
+      // started are only logged (signing up again through the endpoint starts them).
+      if (body.newsletter) await signUpWithSequences(app.workflows, request.em, request.log, shop.id, email).catch(unlessSequencesUnstarted);
       const placed = await findOrderDetail(request.em, orderId);
       return reply.code(201).send({ data: orderDetail(placed!.order, placed!.items) });
     },

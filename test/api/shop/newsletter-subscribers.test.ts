@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
+import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 /** Newsletter consent through the operator API (DESIGN.md section 8). */
@@ -53,3 +55,55 @@ describe('POST /admin/v1/shops/:shop_id/newsletter_subscribers', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('newsletter sequences', () => {
+  let sequenceId: number;
+  beforeAll(async () => {
+    sequenceId = (
+      await adminPost(stack.app, `/admin/v1/shops/${other.id}/email_sequences`, {
+        name: 'Welcome',
+        items: [{ email: { subject: 'Hi', content: '<p>hi</p>' }, offset_amount: 1, offset_unit: 'days' }],
+      })
+    ).id as number;
+    const res = await stack.app.inject({ method: 'PATCH', url: `/api/v1/configuration/email_sequences/${sequenceId}`, headers: other.headers(), payload: { triggers: { newsletter_subscription: true } } });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+  const runStarted = async (email: string) => {
+    try {
+      await stack.temporal.workflow.getHandle(mailSequenceWorkflowId({ shopId: other.id, sequenceId, email })).describe();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('Temporal unreachable after the sign-up is saved: 503 with Retry-After, and the repeat starts the run', async () => {
+    const start = stack.app.workflows.mailSequence;
+    stack.app.workflows.mailSequence = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:7233'));
+    try {
+      const res = await signUp({ email: 'down@example.com' }, other.id);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json().error).toContain('repeat');
+    } finally {
+      stack.app.workflows.mailSequence = start;
+    }
+    expect(await rows(other.id, 'down@example.com')).toBe(1);
+    expect(await runStarted('down@example.com')).toBe(false);
+    expect((await signUp({ email: 'down@example.com' }, other.id)).statusCode).toBe(200);
+    expect(await runStarted('down@example.com')).toBe(true);
+  });
+
+  it('an order placed with newsletter: true signs the buyer up and starts the newsletter sequences; without it, nothing', async () => {
+    const product = await insertProduct(stack.orm, other.id);
+    const place = (email: string, newsletter: boolean) =>
+      stack.app.inject({ method: 'POST', url: `/admin/v1/shops/${other.id}/orders`, headers: operator, payload: { email, newsletter, items: [{ product_id: product }] } });
+    expect((await place('Buyer@Example.com', true)).statusCode).toBe(201);
+    expect(await rows(other.id, 'buyer@example.com')).toBe(1);
+    expect(await runStarted('buyer@example.com')).toBe(true);
+    expect((await place('quiet@example.com', false)).statusCode).toBe(201);
+    expect(await rows(other.id, 'quiet@example.com')).toBe(0);
+    expect(await runStarted('quiet@example.com')).toBe(false);
+  });
+});
+
