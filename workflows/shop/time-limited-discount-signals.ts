@@ -9,11 +9,17 @@ export interface DiscountSchedule {
   startDate: string;
   endDate: string;
   revision: number;
+  /** False once the discount's type no longer changes prices: the workflow restores and ends (absent: true). */
+  priceHistory?: boolean;
 }
 
-export interface TimeLimitedDiscountInput {
+/** Which discount a workflow, signal or activity is about. */
+export interface DiscountRef {
   shopId: string;
   discountId: number;
+}
+
+export interface TimeLimitedDiscountInput extends DiscountRef {
   schedule: DiscountSchedule;
   /** Carried over a continue-as-new: the revision whose prices are in force. */
   appliedRevision?: number | null;

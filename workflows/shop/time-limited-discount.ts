@@ -12,9 +12,11 @@ import {
  * The price schedule of one time-limited price-history discount (id
  * `shop/<shop>/time-limited-discount/<id>`): sleeps to `startDate`, recalculates the affected
  * products' prices (the activity keeps each original price), sleeps to `endDate`, restores them.
- * A change signal restores what is applied and starts over with the new schedule (so new dates,
- * value or products always take effect); a removal restores and ends. Both activities are
- * idempotent, so a retried attempt never discounts a price twice.
+ * A change signal inside the window recalculates the applied prices from the new settings in one
+ * step (restore and apply in one transaction, so no full-price gap), outside it restores; a
+ * removal restores (a no-op after the DELETE restored in its transaction) and ends. Every activity
+ * is idempotent, so a retried attempt never discounts a price twice. A change to a type without
+ * price history restores and ends the run.
  */
 export async function timeLimitedDiscount({ shopId, discountId, schedule: initial, appliedRevision: carried }: TimeLimitedDiscountInput): Promise<void> {
   let schedule: DiscountSchedule = initial;
@@ -34,15 +36,30 @@ export async function timeLimitedDiscount({ shopId, discountId, schedule: initia
       await db.restoreDiscountPrices(ref);
       return;
     }
+    // The type no longer changes prices: put back what this run applied and end (a later
+    // price-history write starts a new run); a signal that came meanwhile is seen by the loop.
+    if (schedule.priceHistory === false) {
+      if (appliedRevision === null) return;
+      await db.restoreDiscountPrices(ref);
+      appliedRevision = null;
+      continue;
+    }
     // Many changes make a long history: go on in a fresh run with the state so far.
     if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof timeLimitedDiscount>({ shopId, discountId, schedule, appliedRevision });
     const now = Date.now();
     const start = Date.parse(schedule.startDate);
     const end = Date.parse(schedule.endDate);
     const inWindow = now >= start && now < end;
-    if (appliedRevision !== null && (!inWindow || appliedRevision !== schedule.revision)) {
+    if (appliedRevision !== null && !inWindow) {
       await db.restoreDiscountPrices(ref);
       appliedRevision = null;
+      continue;
+    }
+    if (appliedRevision !== null && appliedRevision !== schedule.revision) {
+      // Restore and recalculate in one transaction: the products never show their full price in between.
+      const { revision } = schedule;
+      await db.reapplyDiscountPrices(ref);
+      appliedRevision = revision;
       continue;
     }
     if (appliedRevision === null && inWindow) {

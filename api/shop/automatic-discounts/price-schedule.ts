@@ -1,51 +1,71 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { StoredSchedule } from '../../../db/repositories/shop/automatic-discounts.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { isPriceHistoryType } from '../../../domain/shop/automatic-discount-rules.ts';
 import { timeLimitedDiscountWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type * as workflows from '../../../workflows/index.ts';
-import { discountChangedSignal, discountRemovedSignal, type DiscountSchedule } from '../../../workflows/shop/time-limited-discount-signals.ts';
+import { discountChangedSignal, discountRemovedSignal, type DiscountRef, type DiscountSchedule } from '../../../workflows/shop/time-limited-discount-signals.ts';
+import { HttpError } from '../../shared/errors.ts';
 
-export interface DiscountRef {
-  shopId: string;
-  discountId: number;
+const NOT_TOLD = 'the change is saved, but its price schedule could not be told: repeat the request (after a POST, an empty PATCH of the id)';
+
+/** A time-limited discount's settings as committed, for its price workflow. */
+export interface StoredSchedule {
+  revision: number;
+  startDate: Date;
+  endDate: Date;
+  discountType: string;
 }
 
 /**
  * Tells a time-limited discount's price workflow about a committed write (after the database, so
  * the workflow's activities read what the reply shows). A price-history type gets its workflow
  * started with the signal when none runs (signal-with-start: one call, no race with a finishing
- * run); another type only signals a running one, which then restores the prices it changed.
+ * run); another type only signals a running one, which then restores the prices it changed and
+ * ends (so a DELETE needs to tell only a price-history discount's workflow).
+ * Temporal unreachable after the commit is a 503 saying the change is saved (as the subscribers'
+ * signals): the client repeats the request; after a POST, an empty PATCH of the new id (in the
+ * 503 body) sends the schedule again and starts the workflow.
  */
-export function priceSchedule(client: Client, taskQueue: string) {
+export function priceSchedule(client: Client, taskQueue: string, log: FastifyBaseLogger) {
   const handleOf = (ref: DiscountRef) => client.workflow.getHandle(timeLimitedDiscountWorkflowId(ref));
 
-  async function signalIfRunning(ref: DiscountRef, send: (handle: ReturnType<typeof handleOf>) => Promise<void>): Promise<void> {
+  async function tell(ref: DiscountRef, send: () => Promise<unknown>): Promise<void> {
     try {
-      await send(handleOf(ref));
+      await send();
     } catch (error) {
-      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      if (error instanceof WorkflowNotFoundError) return;
+      log.error({ err: error, workflowId: timeLimitedDiscountWorkflowId(ref) }, 'time-limited discount workflow could not be told');
+      throw new HttpError(503, NOT_TOLD, { error: NOT_TOLD, id: ref.discountId }, { 'retry-after': '5' });
     }
   }
 
   return {
-    async changed(ref: DiscountRef, stored: StoredSchedule): Promise<void> {
-      const schedule: DiscountSchedule = { startDate: stored.startDate.toISOString(), endDate: stored.endDate.toISOString(), revision: stored.revision };
-      if (!isPriceHistoryType(stored.discountType)) {
-        await signalIfRunning(ref, (handle) => handle.signal(discountChangedSignal, schedule));
-        return;
-      }
-      await client.workflow.signalWithStart<typeof workflows.timeLimitedDiscount, [DiscountSchedule]>('timeLimitedDiscount', {
-        taskQueue,
-        workflowId: timeLimitedDiscountWorkflowId(ref),
-        args: [{ ...ref, schedule }],
-        signal: discountChangedSignal,
-        signalArgs: [schedule],
-      });
+    changed(ref: DiscountRef, stored: StoredSchedule): Promise<void> {
+      const priceHistory = isPriceHistoryType(stored.discountType);
+      const schedule: DiscountSchedule = { startDate: stored.startDate.toISOString(), endDate: stored.endDate.toISOString(), revision: stored.revision, priceHistory };
+      if (!priceHistory) return tell(ref, () => handleOf(ref).signal(discountChangedSignal, schedule));
+      return tell(ref, () =>
+        client.workflow.signalWithStart<typeof workflows.timeLimitedDiscount, [DiscountSchedule]>('timeLimitedDiscount', {
+          taskQueue,
+          workflowId: timeLimitedDiscountWorkflowId(ref),
+          args: [{ ...ref, schedule }],
+          signal: discountChangedSignal,
+          signalArgs: [schedule],
+        }),
+      );
     },
 
-    /** The discount is deleted: a running workflow restores the prices and ends. */
-    removed(ref: DiscountRef): Promise<void> {
-      return signalIfRunning(ref, (handle) => handle.signal(discountRemovedSignal));
+    /**
+     * The discount is deleted and its prices restored (in the DELETE's transaction): a running
+     * workflow only needs to end. Cleanup: a failure is logged, never the request's (the workflow
+     * then ends at its end date, its restore a no-op).
+     */
+    async removed(ref: DiscountRef): Promise<void> {
+      try {
+        await handleOf(ref).signal(discountRemovedSignal);
+      } catch (error) {
+        if (!(error instanceof WorkflowNotFoundError)) log.warn({ err: error, workflowId: timeLimitedDiscountWorkflowId(ref) }, 'time-limited discount workflow could not be told of the removal');
+      }
     },
   };
 }

@@ -1,8 +1,8 @@
-import type { FilterQuery, RequiredEntityData } from '@mikro-orm/core';
+import { LockMode, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AutomaticDiscount, type IAutomaticDiscount } from '../../../db/entities/shop/index.ts';
-import { bumpRevision, deleteAutomaticDiscount, findAutomaticDiscount, listAutomaticDiscounts } from '../../../db/repositories/shop/automatic-discounts.ts';
+import { deleteDiscountRestoringPrices, findAutomaticDiscount, listAutomaticDiscounts } from '../../../db/repositories/shop/automatic-discounts.ts';
 import { existingReferenceIds } from '../../../db/repositories/shop/discount-codes.ts';
 import { automaticDiscountProblems, isPriceHistoryType } from '../../../domain/shop/automatic-discount-rules.ts';
 import { pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
@@ -11,7 +11,7 @@ import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
-import { priceSchedule } from './price-schedule.ts';
+import { priceSchedule, type StoredSchedule } from './price-schedule.ts';
 import { AUTOMATIC_DISCOUNT_RESOURCES, type AutomaticDiscountResource } from './resources.ts';
 import {
   AutomaticDiscountParams,
@@ -20,6 +20,7 @@ import {
   listQuery,
   patchBody,
   replySchema,
+  ScheduleUnavailableReply,
   type AutomaticDiscountListQuery,
 } from './schemas.ts';
 import { automaticDiscountReply, automaticDiscountValues, settingsAfter } from './serialize.ts';
@@ -51,7 +52,8 @@ function listWhere(query: AutomaticDiscountListQuery, now: Date): FilterQuery<IA
  * The five routes of one automatic-discount resource (spec: Endpoints, Automatic discounts): the
  * resource descriptor says what differs (kind, path, own fields, list filter); the code is one.
  * Reads need `read`, writes `write_data`. A time-limited discount's write is told to its price
- * workflow after the commit (price-schedule.ts).
+ * workflow after the commit (price-schedule.ts); its DELETE restores the prices in its own
+ * transaction and tells the workflow only to end.
  */
 function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnType<typeof priceSchedule>): FastifyPluginAsyncZod {
   return async (app) => {
@@ -61,20 +63,26 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
     const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
     const Reply = replySchema(resource);
     const { kind, path } = resource;
+    const scheduleErrors = kind === 'time_limited' ? { 503: ScheduleUnavailableReply } : {};
 
-    async function discountOr404(em: EntityManager, segment: string): Promise<IAutomaticDiscount> {
+    /** The discount of the path; `locked` reads it FOR UPDATE, fresh (inside a transaction). */
+    async function discountOr404(em: EntityManager, segment: string, locked = false): Promise<IAutomaticDiscount> {
       const id = pathId(segment);
-      const discount = id === null ? null : await findAutomaticDiscount(em, kind, id);
+      const discount = id === null ? null : await findAutomaticDiscount(em, kind, id, locked ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
       if (!discount) throw notFound(resource.name);
       return discount;
     }
 
-    /** After a committed write of a time-limited discount whose prices are (or were) recalculated. */
-    async function tellSchedule(em: EntityManager, shopId: string, discount: IAutomaticDiscount, typeBefore: string | null): Promise<void> {
+    /**
+     * After a committed write of a time-limited discount whose prices are (or were) recalculated:
+     * the row as this write committed it (its revision grew under the row lock when anything
+     * changed, so of two writes the later carries the higher revision).
+     */
+    async function tellSchedule(shopId: string, discount: IAutomaticDiscount, typeBefore: string | null): Promise<void> {
       if (kind !== 'time_limited') return;
       if (!isPriceHistoryType(discount.discountType) && !(typeBefore && isPriceHistoryType(typeBefore))) return;
-      const stored = await bumpRevision(em, shopId, discount.id);
-      if (stored) await schedule.changed({ shopId, discountId: discount.id }, stored);
+      const stored: StoredSchedule = { revision: discount.revision, startDate: discount.startDate!, endDate: discount.endDate!, discountType: discount.discountType };
+      await schedule.changed({ shopId, discountId: discount.id }, stored);
     }
 
     app.get(path, { config: read, schema: { tags, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
@@ -88,7 +96,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       data: automaticDiscountReply(resource, await discountOr404(request.em, request.params.id), new Date()),
     }));
 
-    app.post(path, { config: write, schema: { tags, body: createBody(resource), response: { 201: data(Reply), ...errors } } }, async (request, reply) => {
+    app.post(path, { config: write, schema: { tags, body: createBody(resource), response: { 201: data(Reply), ...errors, ...scheduleErrors } } }, async (request, reply) => {
       const { shopId } = shopKeyOf(request);
       const { em } = request;
       const now = new Date();
@@ -97,22 +105,29 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
       const discount = em.create(AutomaticDiscount, { ...values, kind, shop: shopId } as RequiredEntityData<IAutomaticDiscount>);
       await em.flush();
-      await tellSchedule(em, shopId, discount, null);
+      await tellSchedule(shopId, discount, null);
       return reply.code(201).send({ data: automaticDiscountReply(resource, discount, now) });
     });
 
-    app.patch(`${path}/:id`, { config: write, schema: { tags, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors } } }, async (request) => {
+    app.patch(`${path}/:id`, { config: write, schema: { tags, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors, ...scheduleErrors } } }, async (request) => {
       const { shopId } = shopKeyOf(request);
-      const { em } = request;
       const now = new Date();
-      const discount = await discountOr404(em, request.params.id);
-      const typeBefore = discount.discountType;
       const values = automaticDiscountValues(request.body ?? {});
-      const problems = await writeProblems(em, resource, discount, values, now);
-      if (Object.keys(problems).length > 0) throw unprocessable(problems);
-      em.assign(discount, values);
-      await em.flush();
-      await tellSchedule(em, shopId, discount, typeBefore);
+      // The row is locked while the write is checked against it: two PATCHes at once are checked
+      // one after the other, each against the row the other left (flush writes only changed columns).
+      const { discount, typeBefore } = await request.em.transactional(async (tx) => {
+        const current = await discountOr404(tx, request.params.id, true);
+        const before = current.discountType;
+        const problems = await writeProblems(tx, resource, current, values, now);
+        if (Object.keys(problems).length > 0) throw unprocessable(problems);
+        tx.assign(current, values);
+        const uow = tx.getUnitOfWork();
+        uow.computeChangeSets();
+        // Nothing changed (an empty PATCH, the repeat after a 503): the workflow is told the same revision, so its prices stay.
+        if (uow.getChangeSets().some((change) => change.entity === current)) current.revision += 1;
+        return { discount: current, typeBefore: before };
+      });
+      await tellSchedule(shopId, discount, typeBefore);
       return { data: automaticDiscountReply(resource, discount, now) };
     });
 
@@ -131,8 +146,10 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
         const { shopId } = shopKeyOf(request);
         const discount = await discountOr404(request.em, request.params.id);
         const { id } = discount;
-        await deleteAutomaticDiscount(request.em, discount);
-        if (kind === 'time_limited') await schedule.removed({ shopId, discountId: id });
+        const deletedType = await deleteDiscountRestoringPrices(request.em, shopId, id, new Date());
+        if (deletedType === null) throw notFound(resource.name);
+        request.em.getUnitOfWork().unsetIdentity(discount);
+        if (kind === 'time_limited' && isPriceHistoryType(deletedType)) await schedule.removed({ shopId, discountId: id });
         return { data: { id, deleted: true as const } };
       },
     );
@@ -141,6 +158,6 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
 
 /** The four automatic-discount resources, one descriptor each. */
 export const automaticDiscountRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
-  const schedule = priceSchedule(app.temporal, taskQueue);
+  const schedule = priceSchedule(app.temporal, taskQueue, app.log);
   for (const resource of AUTOMATIC_DISCOUNT_RESOURCES) await app.register(resourceRoutes(resource, schedule));
 };

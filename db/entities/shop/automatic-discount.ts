@@ -10,8 +10,9 @@ const money = () => p.decimal('string').precision(12).scale(2);
  * The shop's automatic discounts (spec: Automatic discounts), all four resources in one table told
  * apart by `kind` (`email_address`, `email_domain`, `newsletter`, `time_limited`): checkout reads
  * one kind of row. The own fields of the other kinds stay null. `usages` is counted by checkout
- * with `UPDATE ... RETURNING`; `revision` grows on every write of a time-limited discount, so the
- * price workflow's apply activity can tell a stale run from the current settings.
+ * with `UPDATE ... RETURNING`; `revision` grows (under the row lock) on every PATCH that changes
+ * the row, and goes with the schedule signalled to the price workflow, which keeps the highest it
+ * was sent: a late signal never replaces newer settings.
  */
 export const AutomaticDiscount = defineEntity({
   name: 'AutomaticDiscount',

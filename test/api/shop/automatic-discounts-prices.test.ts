@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyDiscountPrices, restoreDiscountPrices } from '../../../db/repositories/shop/automatic-discounts.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { applyDiscountPrices, reapplyDiscountPrices, restoreDiscountPrices } from '../../../db/repositories/shop/automatic-discounts.ts';
 import { shopEm } from '../../../db/repositories/shop/order-effects.ts';
 import { timeLimitedDiscountWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -100,6 +100,55 @@ describe('applyDiscountPrices and restoreDiscountPrices', () => {
     expect(await apply(shop, await insertDiscount(shop, { ...only, discount_type: 'percentage_discount' }))).toBe(0);
     expect(await apply(other, await insertDiscount(shop, only))).toBe(0);
     expect(await priceOf(product)).toBe('10.00');
+  });
+});
+
+describe('locks, reapply and DELETE', () => {
+  it('apply locks only the products the discount takes in: a lock held on another product of the shop does not stop it', async () => {
+    const affected = await insertProduct(stack.orm, shop.id, { price: '10.00' });
+    const unrelated = await insertProduct(stack.orm, shop.id, { price: '10.00' });
+    const id = await insertDiscount(shop, { relation_with_products: 'selected_products', product_ids: `{${affected}}` });
+    const holder = stack.orm.em.fork();
+    await holder.begin();
+    try {
+      await holder.execute('select id from shop_products where id = ? for update', [unrelated]);
+      const applied = apply(shop, id);
+      const timeout = new Promise((resolve) => setTimeout(() => resolve('blocked'), 3000));
+      expect(await Promise.race([applied, timeout])).toBe(1);
+    } finally {
+      await holder.rollback();
+    }
+    expect(await priceOf(affected)).toBe('9.00');
+    await restore(shop, id);
+  });
+
+  it('reapply recalculates from the original prices in one step and takes in products the new settings add', async () => {
+    const first = await insertProduct(stack.orm, shop.id, { price: '50.00' });
+    const second = await insertProduct(stack.orm, shop.id, { price: '20.00' });
+    const id = await insertDiscount(shop, { relation_with_products: 'selected_products', product_ids: `{${first}}` });
+    await apply(shop, id);
+    expect(await priceOf(first)).toBe('45.00');
+    await sql('update shop_automatic_discounts set value = 50, product_ids = ? where id = ?', [`{${first},${second}}`, id]);
+    expect(await reapplyDiscountPrices(shopEm(stack.orm, shop.id), shop.id, id, new Date())).toBe(2);
+    expect([await priceOf(first), await priceOf(second)]).toEqual(['25.00', '10.00']);
+    expect(await restore(shop, id)).toBe(2);
+    expect([await priceOf(first), await priceOf(second)]).toEqual(['50.00', '20.00']);
+  });
+
+  it('DELETE restores the prices in its own transaction, also when the workflow cannot be told', async () => {
+    const product = await insertProduct(stack.orm, shop.id, { price: '40.00' });
+    const id = await insertDiscount(shop, { relation_with_products: 'selected_products', product_ids: `{${product}}` });
+    await apply(shop, id);
+    expect(await priceOf(product)).toBe('36.00');
+    const getHandle = vi.spyOn(stack.temporal.workflow, 'getHandle').mockReturnValue({ signal: () => Promise.reject(new Error('connection refused')) } as never);
+    try {
+      const res = await stack.app.inject({ method: 'DELETE', url: `/api/v1/time_limited_discounts/${id}`, headers: shop.headers() });
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      getHandle.mockRestore();
+    }
+    expect(await priceOf(product)).toBe('40.00');
+    expect(await historyOf(id)).toEqual([{ product_id: product, original_price: '40.00', discounted_price: '36.00', restored: true }]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShopScope } from '../../../domain/shop/scopes.ts';
 import { timeLimitedDiscountWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -250,5 +250,65 @@ describe('time-limited discounts', () => {
     const workflowId = timeLimitedDiscountWorkflowId({ shopId: shop.id, discountId: created.id });
     await expect(stack.temporal.workflow.getHandle(workflowId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
     expect((await call('DELETE', `${path}/${created.id}`)).statusCode).toBe(200);
+  });
+
+  const revisionOf = async (id: number) =>
+    (await stack.orm.em.fork().getConnection().execute<{ revision: number }[]>('select revision from shop_automatic_discounts where id = ?', [id]))[0]!.revision;
+
+  it('two PATCHes at once are each checked against the row the other left: no stored end before the start', async () => {
+    const created = await create(path, { ...COMMON, start_date: inDays(1), end_date: inDays(4) });
+    const [later, earlier] = await Promise.all([
+      call('PATCH', `${path}/${created.id}`, { start_date: inDays(3) }),
+      call('PATCH', `${path}/${created.id}`, { end_date: inDays(2) }),
+    ]);
+    expect([later.statusCode, earlier.statusCode].sort()).toEqual([200, 422]);
+    const stored = (await call('GET', `${path}/${created.id}`)).json().data;
+    expect(Date.parse(stored.end_date)).toBeGreaterThan(Date.parse(stored.start_date));
+  });
+
+  it('a PATCH that changes nothing keeps the revision (the workflow keeps its prices); a change counts one', async () => {
+    const created = await create(path, { ...COMMON, start_date: inDays(1), end_date: inDays(2) });
+    const before = await revisionOf(created.id);
+    expect((await call('PATCH', `${path}/${created.id}`, {})).statusCode).toBe(200);
+    expect((await call('PATCH', `${path}/${created.id}`, { active: true })).statusCode).toBe(200);
+    expect(await revisionOf(created.id)).toBe(before);
+    expect((await call('PATCH', `${path}/${created.id}`, { active: false })).statusCode).toBe(200);
+    expect(await revisionOf(created.id)).toBe(before + 1);
+  });
+
+  it('Temporal unreachable after the commit is a 503 saying the change is saved (POST names the id); an empty PATCH starts the workflow', async () => {
+    const body = { ...COMMON, discount_type: 'percentage_product_discount', start_date: inDays(1), end_date: inDays(2) };
+    const signalWithStart = vi.spyOn(stack.temporal.workflow, 'signalWithStart').mockRejectedValue(new Error('connection refused'));
+    let id = 0;
+    try {
+      const res = await call('POST', path, body);
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json().error).toMatch(/saved/);
+      id = res.json().id;
+      expect((await call('GET', `${path}/${id}`)).json().data).toMatchObject({ discount_type: 'percentage_product_discount' });
+      const patched = await call('PATCH', `${path}/${id}`, { value: '20' });
+      expect(patched.statusCode).toBe(503);
+      expect((await call('GET', `${path}/${id}`)).json().data.value).toBe('20.00');
+    } finally {
+      signalWithStart.mockRestore();
+    }
+    const workflowId = timeLimitedDiscountWorkflowId({ shopId: shop.id, discountId: id });
+    startedWorkflows.push(workflowId);
+    await expect(stack.temporal.workflow.getHandle(workflowId).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect((await call('PATCH', `${path}/${id}`, {})).statusCode).toBe(200);
+    expect((await stack.temporal.workflow.getHandle(workflowId).describe()).status.name).toBe('RUNNING');
+  });
+
+  it('DELETE answers 200 when the workflow cannot be told (the prices are restored in its transaction)', async () => {
+    const created = await create(path, { ...COMMON, discount_type: 'percentage_product_discount', start_date: inDays(1), end_date: inDays(2) });
+    startedWorkflows.push(timeLimitedDiscountWorkflowId({ shopId: shop.id, discountId: created.id }));
+    const getHandle = vi.spyOn(stack.temporal.workflow, 'getHandle').mockReturnValue({ signal: () => Promise.reject(new Error('connection refused')) } as never);
+    try {
+      expect((await call('DELETE', `${path}/${created.id}`)).statusCode).toBe(200);
+    } finally {
+      getHandle.mockRestore();
+    }
+    expect((await call('GET', `${path}/${created.id}`)).statusCode).toBe(404);
   });
 });

@@ -14,10 +14,10 @@ import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 /**
  * The price schedule of a time-limited price-history discount, with fake activities and schedules
  * of a few hundred milliseconds (production: days): apply at the start, restore at the end, a
- * change restores and re-applies, a removal restores and ends.
+ * change inside the window re-applies in one step (no full-price gap), a removal restores and ends.
  */
 const taskQueue = uniqueTaskQueue('shop-time-limited-discount-wf');
-const calls: { step: 'apply' | 'restore'; discountId: number; at: number }[] = [];
+const calls: { step: 'apply' | 'restore' | 'reapply'; discountId: number; at: number }[] = [];
 let failApplyOnce = false;
 
 const fakeActivities: Partial<Activities> = {
@@ -31,6 +31,10 @@ const fakeActivities: Partial<Activities> = {
   },
   async restoreDiscountPrices({ discountId }) {
     calls.push({ step: 'restore', discountId, at: Date.now() });
+    return 1;
+  },
+  async reapplyDiscountPrices({ discountId }) {
+    calls.push({ step: 'reapply', discountId, at: Date.now() });
     return 1;
   },
 };
@@ -86,16 +90,16 @@ describe('timeLimitedDiscount', () => {
     expect(steps(discountId)).toEqual([]);
   });
 
-  it('a change while applied restores and re-applies with the new settings; a moved end restores then', async () => {
+  it('a change while applied re-applies in one step (never a bare restore in between); a moved end restores then', async () => {
     const { discountId, handle } = start(schedule(0, 60_000));
     const h = await handle;
     await eventually(async () => expect(steps(discountId)).toEqual(['apply']));
     const later = schedule(-1, 4000, 2);
     await h.signal(discountChangedSignal, later);
-    await eventually(async () => expect(steps(discountId)).toEqual(['apply', 'restore', 'apply']));
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply', 'reapply']));
     expect((await h.query(discountPriceStateQuery)).appliedRevision).toBe(2);
     await h.result();
-    expect(steps(discountId)).toEqual(['apply', 'restore', 'apply', 'restore']);
+    expect(steps(discountId)).toEqual(['apply', 'reapply', 'restore']);
     expect(calls.filter((c) => c.discountId === discountId).at(-1)!.at).toBeGreaterThanOrEqual(Date.parse(later.endDate));
   });
 
@@ -114,6 +118,15 @@ describe('timeLimitedDiscount', () => {
     const h = await handle;
     await eventually(async () => expect(steps(discountId)).toEqual(['apply']));
     await h.signal(discountChangedSignal, schedule(0, 60_000, 4));
+    await h.result();
+    expect(steps(discountId)).toEqual(['apply', 'restore']);
+  });
+
+  it('a change to a type without price history restores what was applied and ends', async () => {
+    const { discountId, handle } = start(schedule(0, 60_000));
+    const h = await handle;
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply']));
+    await h.signal(discountChangedSignal, { ...schedule(0, 60_000, 2), priceHistory: false });
     await h.result();
     expect(steps(discountId)).toEqual(['apply', 'restore']);
   });
