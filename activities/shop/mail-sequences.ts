@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import { MailSequence, MailSequenceItem, OrderStatus, Sender, Shop } from '../../db/entities/shop/index.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { MailSequence, MailSequenceItem, OrderStatus, Sender, Shop, type IMailSequence } from '../../db/entities/shop/index.ts';
 import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { shopEm } from '../../db/repositories/shop/order-effects.ts';
 import { recipientCode } from '../../db/repositories/shop/recipient-codes.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
-import { orderStartsSequence, sendInstant, triggerStillSet, usesTag, type SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
+import { orderStartsSequence, sendInstant, triggerStillSet, usesTag, type OrderTriggerFacts, type SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
 import { fillTags, orderMailTags } from '../../domain/shop/mail-tags.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
@@ -40,6 +41,20 @@ export function sequenceMailKey(run: MailSequenceRun & { itemId: number }): stri
   return key.length <= 255 ? key : `sequence/${run.sequenceId}/sha256:${createHash('sha256').update(run.email).digest('hex')}/item/${run.itemId}`;
 }
 
+type LoadedOrderFacts = NonNullable<Awaited<ReturnType<typeof loadOrderFacts>>>;
+
+/** What the trigger check knows of the order at `statusId`. */
+async function triggerFacts(em: EntityManager, shopId: string, facts: LoadedOrderFacts, statusId: number): Promise<OrderTriggerFacts> {
+  return {
+    statusId,
+    productIds: facts.items.flatMap((item) => (item.productId == null ? [] : [item.productId])),
+    discountCodeId: facts.order.discountCodeId ?? null,
+    firstPurchase: !(await hasEarlierOrder(em, shopId, facts.order.email.trim().toLowerCase(), facts.order.id)),
+  };
+}
+
+const startsFor = (sequence: IMailSequence, facts: OrderTriggerFacts) => orderStartsSequence({ triggers: triggersOf(sequence), onlyFirstPurchase: sequence.onlyFirstPurchase }, facts);
+
 /** The shop's mail sequences at run time: which start on a trigger, when each message goes, and each send. */
 export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps) {
   return {
@@ -55,13 +70,8 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const statusId = reached ?? (await em.findOneOrFail(OrderStatus, { kind: 'PaidDefaultOrderStatus' })).id;
       const candidates = await sequencesForTrigger(em, { kind: 'order_status', statusId, orderId });
       if (candidates.length === 0) return { email, statusId, sequenceIds: [] };
-      const orderFacts = {
-        statusId,
-        productIds: facts.items.flatMap((item) => (item.productId == null ? [] : [item.productId])),
-        discountCodeId: facts.order.discountCodeId ?? null,
-        firstPurchase: !(await hasEarlierOrder(em, shopId, email, orderId)),
-      };
-      const sequenceIds = candidates.filter((s) => orderStartsSequence({ triggers: triggersOf(s), onlyFirstPurchase: s.onlyFirstPurchase }, orderFacts)).map((s) => s.id);
+      const orderFacts = await triggerFacts(em, shopId, facts, statusId);
+      const sequenceIds = candidates.filter((s) => startsFor(s, orderFacts)).map((s) => s.id);
       return { email, statusId, sequenceIds };
     },
 
@@ -95,7 +105,8 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
 
     /**
      * Sends one message of a run, once: re-checks that the sequence is on and still has the
-     * trigger that started the run (else `stopped`), fills the tags (`{{EMAIL}}`, the order's tags
+     * trigger that started the run, and for an order's run that the order still meets it with the
+     * sequence's narrowing as it is now (else `stopped`), fills the tags (`{{EMAIL}}`, the order's tags
      * for an order trigger, `{{KOD_RABATOWY}}` with the recipient's own code when enabled) and
      * records it in the shop's mail log under `sequence/<id>/<email>/item/<item id>`.
      */
@@ -104,10 +115,13 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const key = sequenceMailKey(run);
       const sequence = await em.findOne(MailSequence, run.sequenceId);
       if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), run.trigger)) return 'stopped';
+      const facts = run.trigger.kind === 'order_status' ? await loadOrderFacts(em, run.trigger.orderId) : null;
+      // An order's run goes on only while the order still meets the sequence's trigger as it is now
+      // (product and discount code narrowing, first purchase may have changed since the start).
+      if (run.trigger.kind === 'order_status' && (!facts || !startsFor(sequence, await triggerFacts(em, run.shopId, facts, run.trigger.statusId)))) return 'stopped';
       const item = await em.findOne(MailSequenceItem, { id: run.itemId, sequence: sequence.id });
       if (!item) return 'skipped';
       const sender = sequence.senderId ? await em.findOne(Sender, sequence.senderId) : null;
-      const facts = run.trigger.kind === 'order_status' ? await loadOrderFacts(em, run.trigger.orderId) : null;
       const address = (facts?.order.deliveryAddress ?? facts?.order.invoiceAddress ?? {}) as Record<string, string | undefined>;
       const tags = {
         ...orderMailTags(

@@ -74,6 +74,19 @@ describe('sendMailSequenceItem', () => {
   });
 });
 
+describe('an order run re-checks the order against the trigger before each message', () => {
+  it('stops once the sequence narrows to products the order does not hold', async () => {
+    const other = await insertProduct(stack.orm, shop.id);
+    const order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'narrow@example.com', items: [{ product_id: productId }] });
+    const s = await sequence({ status_id: shop.statuses.Sent, products_dependent: true, product_ids: [productId] });
+    const run = { shopId: shop.id, sequenceId: s.id, email: 'narrow@example.com', trigger: { kind: 'order_status' as const, statusId: shop.statuses.Sent!, orderId: order.id as number }, triggeredAt: now.toISOString() };
+    expect(await activities.sendMailSequenceItem({ ...run, itemId: s.items[0]!.id })).toBe('sent');
+    await patch(s.id, { triggers: { product_ids: [other] } });
+    expect(await activities.sendMailSequenceItem({ ...run, itemId: s.items[1]!.id })).toBe('stopped');
+    expect(await mails('narrow@example.com')).toEqual([{ subject: 'First' }]);
+  });
+});
+
 describe('recipient_discount_code', () => {
   const codesOf = (sequenceId: number) =>
     stack.orm.em.fork().getConnection().execute<{ code: string; name: string }[]>(
