@@ -109,5 +109,13 @@ describe('a newsletter sign-up', () => {
     expect((await signUp()).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await mailsTo('fan@example.com')).toHaveLength(1);
+    // One run of the sequence for the address, open or closed: the repeat started none.
+    await eventually(async () => {
+      const runs: string[] = [];
+      for await (const run of e2e.stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "shop/${shop.id}/sequence/"` })) {
+        if (run.workflowId.endsWith('/fan@example.com')) runs.push(run.runId);
+      }
+      expect(runs).toHaveLength(1);
+    });
   });
 });
