@@ -117,6 +117,12 @@ export function nextRenewalStep(schedule: RenewalSchedule, handled: ReadonlySet<
   return { kind: 'charge', at, attempt: schedule.failedAttempts + 1 };
 }
 
+/** When the next charge attempt is due (reminders aside); null when paused, at the renewal limit or past the last retry. */
+export function nextChargeAt(schedule: RenewalSchedule): number | null {
+  if (schedule.paused || !mayRenew(schedule.renewalsDone, schedule.renewalsLimit)) return null;
+  return chargeAttemptAt(schedule.period.end, schedule.failedAttempts, schedule.dunningMs);
+}
+
 /** The idempotency key of one charge attempt: the same attempt retried never charges twice. */
 export function chargeKey(p: { shopId: string; subscriberId: number; periodId: number; attempt: number }): string {
   return `shop/${p.shopId}/subscriber/${p.subscriberId}/period/${p.periodId}/attempt/${p.attempt}`;

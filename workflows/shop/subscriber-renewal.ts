@@ -2,7 +2,7 @@ import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler,
 import type { Activities } from '../../activities/index.ts';
 import type { RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
 import type { SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
-import { nextRenewalStep, type ReminderKind } from '../../domain/shop/subscription-periods.ts';
+import { nextChargeAt, nextRenewalStep, type ReminderKind } from '../../domain/shop/subscription-periods.ts';
 import { clearOrderWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
 import { clearOrder } from './clear-order.ts';
@@ -40,6 +40,8 @@ export interface SubscriberRenewalInput {
 
 export type SubscriberRenewalResult = 'expired' | 'ended';
 
+const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+
 /**
  * One subscriber's renewals (DESIGN.md section 7; id `shop/<s>/subscriber/<id>`): a run per
  * period, continued-as-new after each renewal so the history stays small. The database is the
@@ -55,7 +57,6 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
   const { shopId, subscriberId } = input;
   let facts: RenewalFacts = await step.loadRenewalSchedule({ shopId, subscriberId });
   let changed = false;
-  let nextChargeAt: number | null = null;
   const handled = new Set<ReminderKind>();
 
   const wake = () => {
@@ -74,7 +75,7 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
   setHandler(subscriberStateQuery, (): SubscriberRenewalState => ({
     paused: facts.paused,
     periodEnd: new Date(facts.period.end).toISOString(),
-    nextChargeAt: nextChargeAt === null ? null : new Date(nextChargeAt).toISOString(),
+    nextChargeAt: facts.status === 'active' ? isoOrNull(nextChargeAt(facts)) : null,
     renewalsDone: facts.renewalsDone,
     failedAttempts: facts.failedAttempts,
     status: facts.status !== 'active' ? (facts.status === 'expired' ? 'expired' : 'finished') : facts.paused ? 'paused' : facts.failedAttempts > 0 ? 'dunning' : 'active',
@@ -93,7 +94,6 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
   for (;;) {
     if (facts.status !== 'active') return facts.status;
     const next = nextRenewalStep(facts, handled, Date.now());
-    nextChargeAt = next.kind === 'charge' ? next.at : null;
     const delay = next.kind === 'wait' ? undefined : next.at - Date.now();
     if (delay === undefined) await condition(() => changed);
     else if (delay > 0) await condition(() => changed, delay);

@@ -5,6 +5,7 @@ import {
   chargeKey,
   DAY_MS,
   mayRenew,
+  nextChargeAt,
   nextPeriod,
   nextRenewalStep,
   REMINDER_KINDS,
@@ -189,5 +190,16 @@ describe('nextRenewalStep', () => {
 describe('chargeKey', () => {
   it('names shop, subscriber, period and attempt', () => {
     expect(chargeKey({ shopId: 's', subscriberId: 4, periodId: 9, attempt: 2 })).toBe('shop/s/subscriber/4/period/9/attempt/2');
+  });
+});
+
+describe('nextChargeAt', () => {
+  it('is the period end, then each retry, and none when paused, at the limit or after the last retry', () => {
+    const end = T0 + 30 * DAY_MS;
+    expect(nextChargeAt(schedule())).toBe(end);
+    expect(nextChargeAt(schedule({ failedAttempts: 2 }))).toBe(end + 3 * DAY_MS);
+    expect(nextChargeAt(schedule({ failedAttempts: 4 }))).toBeNull();
+    expect(nextChargeAt(schedule({ paused: true }))).toBeNull();
+    expect(nextChargeAt(schedule({ renewalsDone: 3, renewalsLimit: 3 }))).toBeNull();
   });
 });
