@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IProduct } from '../../../db/entities/shop/index.ts';
-import { activeDeliveryType, activePaymentType, findOrderDetail, insertOrder, newOrderStatus, ProductsUnavailable, productsForCart } from '../../../db/repositories/shop/orders.ts';
+import { activeDeliveryType, activePaymentType, findOrderDetail, insertOrder, newOrderStatus, ProductPricesChanged, ProductsUnavailable, productsForCart } from '../../../db/repositories/shop/orders.ts';
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
 import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
@@ -104,7 +104,7 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       const email = body.email.toLowerCase();
       const errors = fieldErrorMap();
-      const lines = await cartLines(request.em, body, errors);
+      let lines = await cartLines(request.em, body, errors);
       const delivery = body.delivery_type_id != null ? await activeDeliveryType(request.em, body.delivery_type_id) : null;
       if (body.delivery_type_id != null && !delivery) errors.delivery_type_id = ['is not an active delivery type of this shop'];
       const payment = body.payment_type_id != null ? await activePaymentType(request.em, body.payment_type_id) : null;
@@ -125,7 +125,8 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       const status = await newOrderStatus(request.em);
       // An automatic discount used up by a concurrent order is left out and the cart priced again
-      // (the buyer did not ask for it); each round leaves out one more, so this ends.
+      // (the buyer did not ask for it); each round leaves out one more, so this ends. A catalogue
+      // price changed since the read (a time-limited discount began or ended) reads the lines again.
       const usedUp = new Set<number>();
       let orderId: number | null = null;
       while (orderId === null) {
@@ -149,9 +150,17 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           placedAt: body.placed_at ? new Date(body.placed_at) : new Date(),
           discount: code && { id: code.id, code: code.code, perCustomerLimit: code.usagesPerCustomerLimit },
           automaticDiscountIds: priced.automaticDiscountIds,
-        }).catch((error: unknown) => {
+          pricedAt: new Map(lines.map((line) => [line.product.id, line.product.price])),
+        }).catch(async (error: unknown) => {
           if (error instanceof AutomaticDiscountUsedUp) {
             usedUp.add(error.discountId);
+            return null;
+          }
+          if (error instanceof ProductPricesChanged) {
+            request.em.clear();
+            lines = await cartLines(request.em, body, errors);
+            if (Object.keys(errors).length > 0) throw unprocessable(errors);
+            checkout.context.lines = lines;
             return null;
           }
           // A limit reached by a concurrent order: the transaction rolled back, nothing is stored.

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { DeliveryType, Order, OrderItem, OrderStatus, PaymentType, Product, type IOrder, type IOrderItem } from '../../entities/shop/index.ts';
 import type { InternalStatus, OrderAddress } from '../../../domain/shop/order.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
+import { money } from '../../../domain/shared/money.ts';
 import { countCodeUse, DiscountCodeRefused } from './discount-codes.ts';
 import { countAutomaticDiscountUses } from './checkout.ts';
 
@@ -49,12 +50,21 @@ export interface NewOrder {
   discount?: { id: number; code: string; perCustomerLimit: number | null } | null;
   /** The automatic discounts the order got: one use of each is counted in the order's transaction. */
   automaticDiscountIds?: readonly number[];
+  /** The catalogue price each product was priced at: a product whose price changed since refuses the insert (ProductPricesChanged). */
+  pricedAt?: ReadonlyMap<number, string>;
 }
 
 /** Products of the cart that were removed, hidden or switched off while the order was priced. */
 export class ProductsUnavailable extends Error {
   constructor(readonly productIds: number[]) {
     super(`products ${productIds.join(', ')} are no longer available`);
+  }
+}
+
+/** Products whose catalogue price changed (a time-limited discount began or ended, an owner's edit) after the cart was priced: price it again. */
+export class ProductPricesChanged extends Error {
+  constructor(readonly productIds: number[]) {
+    super(`the prices of products ${productIds.join(', ')} changed while the order was priced`);
   }
 }
 
@@ -70,16 +80,21 @@ export async function insertOrder(em: EntityManager, input: NewOrder): Promise<n
     const { cart, discount } = input;
     // The products stay as priced until this order is stored: a concurrent DELETE (which locks the
     // product FOR UPDATE and checks for orders after) waits, then finds this order and hides the
-    // product; a product removed, hidden or switched off in the meantime refuses the placement.
-    const productIds = [...new Set(cart.lines.map((line) => line.productId))];
-    const available = await tx.execute<{ id: number }[]>(
-      `select id from shop_products where shop_id = ? and id in (${productIds.map(() => '?').join(', ')}) and active and not hidden for share`,
+    // product; a product removed, hidden or switched off in the meantime refuses the placement, and
+    // one whose price changed since it was priced asks for pricing again. Locked in id order, the
+    // order every product lock takes (time-limited discounts too), so no deadlock.
+    const productIds = [...new Set(cart.lines.map((line) => line.productId))].sort((a, b) => a - b);
+    const available = await tx.execute<{ id: number; price: string }[]>(
+      `select id, price from shop_products where shop_id = ? and id in (${productIds.map(() => '?').join(', ')}) and active and not hidden order by id for share`,
       [input.shopId, ...productIds],
     );
     if (available.length !== productIds.length) {
       const gone = productIds.filter((id) => !available.some((row) => row.id === id));
       throw new ProductsUnavailable(gone);
     }
+    const { pricedAt } = input;
+    const repriced = pricedAt ? available.filter((row) => pricedAt.has(row.id) && !money(row.price).equals(pricedAt.get(row.id)!)) : [];
+    if (repriced.length > 0) throw new ProductPricesChanged(repriced.map((row) => row.id));
     if (discount) {
       const refused = await countCodeUse(tx, input.shopId, discount.id, input.email, discount.perCustomerLimit);
       if (refused) throw new DiscountCodeRefused(refused);

@@ -125,7 +125,7 @@ describe('POST /admin/v1/shops/:shop_id/orders: pricing', () => {
     expect(row.newsletter).toBe(true);
   });
 
-  it('accepts an empty discount_code (codes come with the discounts work)', async () => {
+  it('accepts an empty discount_code as no code', async () => {
     const res = await place({ email: 'c@example.com', items: [{ product_id: ids.book }], discount_code: '' });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.discount_code).toBe('');
@@ -162,8 +162,14 @@ describe('POST /admin/v1/shops/:shop_id/orders: 422 naming the field, nothing st
     expect(ok.statusCode, ok.body).toBe(201);
   });
 
-  it('a product set or a discount code (not supported yet)', async () => {
-    await expect422({ ...base, items: [{ product_id: ids.book }], product_set_id: 1 }, 'product_set_id');
+  it('a product set of another shop or an unknown one, an unknown discount code', async () => {
+    const [a, b] = [await insertProduct(stack.orm, other.id), await insertProduct(stack.orm, other.id)];
+    const foreignSet = await stack.app.inject({
+      method: 'POST', url: '/api/v1/product_sets', headers: other.headers(), payload: { product_set: { name: 'Duo', price: '30.00', items: [{ product_id: a }, { product_id: b }] } },
+    });
+    expect(foreignSet.statusCode, foreignSet.body).toBe(201);
+    await expect422({ ...base, items: [{ product_id: ids.book }], product_set_id: foreignSet.json().data.id }, 'product_set_id');
+    await expect422({ ...base, items: [{ product_id: ids.book }], product_set_id: 2_000_000_000 }, 'product_set_id');
     await expect422({ ...base, items: [{ product_id: ids.book }], discount_code: 'SUMMER' }, 'discount_code');
   });
 
@@ -222,5 +228,28 @@ describe('ordinal numbers', () => {
     expect(new Set(results.slice(0, 10).map((res) => res.json().data.uuid)).size).toBe(10);
     expect(results[10]!.json().data.ordinal_number).toBe(1);
     expect((await stored(fresh.id)).nextOrdinalNumber).toBe(11);
+  });
+});
+
+describe('a catalogue price changed while the order is priced', () => {
+  it('is priced again: the order is stored at the price in force when it is stored', async () => {
+    const product = await insertProduct(stack.orm, shop.id, { price: '20.00' });
+    const holder = stack.orm.em.fork();
+    await holder.begin();
+    let placing: ReturnType<typeof place> | undefined;
+    try {
+      // The placement reads and prices at 20.00, then waits for the product's lock to store the order.
+      await holder.execute('select id from shop_products where id = ? for update', [product]);
+      placing = place({ email: 'late@example.com', items: [{ product_id: product }] });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await holder.execute('update shop_products set price = ? where id = ?', ['15.00', product]);
+      await holder.commit();
+    } catch (error) {
+      await holder.rollback();
+      throw error;
+    }
+    const res = await placing!;
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.items[0]).toMatchObject({ unit_price: '15.00', final_price: '15.00' });
   });
 });
