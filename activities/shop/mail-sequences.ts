@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MailSequence, MailSequenceItem, OrderStatus, Sender, Shop, type IMailSequence } from '../../db/entities/shop/index.ts';
+import { MailSequence, MailSequenceItem, Sender, Shop, type IMailSequence } from '../../db/entities/shop/index.ts';
+import { paidStatusId } from '../../db/repositories/shop/club.ts';
 import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { shopEm } from '../../db/repositories/shop/order-effects.ts';
@@ -67,7 +68,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const facts = await loadOrderFacts(em, orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
       const email = facts.order.email.trim().toLowerCase();
-      const statusId = reached ?? (await em.findOneOrFail(OrderStatus, { kind: 'PaidDefaultOrderStatus' })).id;
+      const statusId = reached ?? (await paidStatusId(em, shopId));
       const candidates = await sequencesForTrigger(em, { kind: 'order_status', statusId, orderId });
       if (candidates.length === 0) return { email, statusId, sequenceIds: [] };
       const orderFacts = await triggerFacts(em, shopId, facts, statusId);

@@ -56,18 +56,6 @@ export function firesForAllProducts(productIds: readonly number[]): boolean {
   return productIds.length === 0;
 }
 
-/** The list after POST products (rule 4): the current list, then the sent ids not on it yet, each once. */
-export function withAddedProducts(current: readonly number[], sent: readonly number[]): number[] {
-  const list = [...current];
-  for (const id of sent) if (!list.includes(id)) list.push(id);
-  return list;
-}
-
-/** The list after DELETE of one product (rule 5); null when it is not on the list (404). */
-export function withoutProduct(current: readonly number[], productId: number): number[] | null {
-  return current.includes(productId) ? current.filter((id) => id !== productId) : null;
-}
-
 export interface ClubSettings {
   active: boolean;
   orderStatusId: number;

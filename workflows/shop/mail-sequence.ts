@@ -6,7 +6,7 @@ import type { SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
 import { mailSequenceWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import { db, orderEffect } from '../shared/activity-proxies.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
-import type { OrderRef } from './order-effects.ts';
+import { runEffect, type OrderRef } from './order-effects.ts';
 
 export interface MailSequenceResult {
   sent: number;
@@ -76,20 +76,18 @@ export async function startMailSequences(shopId: string, email: string, sequence
  * effect log.
  */
 export async function startOrderMailSequences(ref: OrderRef, reached: number | null): Promise<void> {
-  let outcome: EffectOutcome;
-  try {
+  await runEffect(ref, 'mail_sequence', async () => {
     const { email, statusId, sequenceIds } = await orderEffect.orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
+    let outcome: EffectOutcome;
     if (sequenceIds.length === 0) {
       outcome = skipped('no mail sequence starts at this status for this order');
     } else {
       await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
       outcome = done(`sequences ${sequenceIds.join(', ')} started for ${email.trim().toLowerCase()}`);
     }
-  } catch (error) {
-    if (!(error instanceof ActivityFailure)) throw error;
-    outcome = { status: 'failed', detail: error.cause?.message ?? error.message };
-  }
-  await db.recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
+    await db.recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
+    return outcome;
+  });
 }
 
 /**

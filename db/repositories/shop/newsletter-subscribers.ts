@@ -14,8 +14,3 @@ export async function signUpForNewsletter(em: EntityManager, shopId: string, ema
   const subscriber = await em.findOneOrFail(NewsletterSubscriber, { shop: shopId, email });
   return { subscriber, created: inserted.length > 0 };
 }
-
-/** Whether `email` (normalised) has signed up for the shop's newsletter. */
-export async function isNewsletterSubscriber(em: EntityManager, shopId: string, email: string): Promise<boolean> {
-  return (await em.count(NewsletterSubscriber, { shop: shopId, email: email.trim().toLowerCase() })) > 0;
-}
