@@ -3,10 +3,12 @@
  * scripts/bench/stack.ts), measuring
  *   (a) GET /api/courses against the same two SQL statements through raw `pg`, and a bare Fastify
  *       route, at the same concurrency (scripts/bench/courses.ts);
- *   (b) grants end to end, POST -> enrolment visible (scripts/bench/grants.ts), next to no-op
- *       workflows on the same Temporal server (scripts/bench/temporal-noop.ts);
+ *   (b) no-op workflows run by our worker's settings against the server's ceiling (a bare SDK
+ *       worker with generous settings), each in a process of its own (scripts/bench/temporal-noop.ts);
+ *   (b') grants end to end, POST -> enrolment visible (scripts/bench/grants.ts);
  *   (c) the shop's sales report by month over 1 000 000 orders against its one SQL statement
- *       (scripts/bench/shop-reports.ts). `npm run bench -- shop-reports` runs (c) alone.
+ *       (scripts/bench/shop-reports.ts).
+ * `npm run bench -- shop-reports` runs (c) alone, `-- courses` (a) alone, `-- noop` (b) alone.
  * Progress goes to stderr; the report to stdout, its last line `bench {json}`.
  * Everything started is stopped at the end, on an error and on SIGINT/SIGTERM/SIGHUP.
  */
@@ -22,11 +24,13 @@ import { startBenchStack, StopList } from './bench/stack.ts';
 import { measureTemporalNoop } from './bench/temporal-noop.ts';
 
 const CONCURRENCY = 32;
-const COURSES = { warmupMs: 3_000, rounds: 5, roundMs: 2_000 };
+const COURSES = { warmupMs: 3_000, rounds: 7, roundMs: 2_000 };
 const GRANTS = { n: 200, warmupN: 16 };
-const NOOP = { n: 200, warmupN: 16 };
+const NOOP = { n: 200, warmupN: 16, rounds: 3 };
 const SHOP_REPORTS = { orders: 1_000_000, warmups: 2, runs: 7 };
-const ONLY_SHOP_REPORTS = process.argv.slice(2).includes('shop-reports');
+const ARGS = process.argv.slice(2);
+const ONLY_SHOP_REPORTS = ARGS.includes('shop-reports');
+const ONLY = ARGS.includes('courses') ? 'courses' : ARGS.includes('noop') ? 'noop' : undefined;
 
 const started = performance.now();
 const loadAtStart = os.loadavg()[0] ?? 0;
@@ -57,21 +61,24 @@ async function main(): Promise<void> {
   const fixtures = await createFixtures(stack.apiUrl, stack.adminToken);
   log(`platform ${fixtures.platformId} with ${fixtures.courseIds.length} active courses`);
 
-  const courses = await measureCourses({ http, apiUrl: stack.apiUrl, apiKey: fixtures.apiKey, databaseUrl: stack.databaseUrl, concurrency: CONCURRENCY, log, ...COURSES });
+  const courses =
+    ONLY === 'noop' ? undefined : await measureCourses({ http, apiUrl: stack.apiUrl, apiKey: fixtures.apiKey, databaseUrl: stack.databaseUrl, concurrency: CONCURRENCY, log, ...COURSES });
   // No-op workflows first: grants leave work behind (each starts a course-mails child workflow
   // that outlives it), which must not run during the baseline.
-  const noop = await measureTemporalNoop({ stack, concurrency: CONCURRENCY, log, ...NOOP });
-  const grants = await measureGrants({ http, stack, apiKey: fixtures.apiKey, grantCourseId: fixtures.grantCourseId, warmupCourseId: fixtures.warmupCourseId, concurrency: CONCURRENCY, log, ...GRANTS });
+  const noop = ONLY === 'courses' ? undefined : await measureTemporalNoop({ stack, concurrency: CONCURRENCY, log, ...NOOP });
+  const grants = ONLY
+    ? undefined
+    : await measureGrants({ http, stack, apiKey: fixtures.apiKey, grantCourseId: fixtures.grantCourseId, warmupCourseId: fixtures.warmupCourseId, concurrency: CONCURRENCY, log, ...GRANTS });
   // Last: its million rows (and their vacuum) must not weigh on the other parts.
-  const reports = await measureReports();
+  const reports = ONLY ? undefined : await measureReports();
 
   log('stopping the stack');
   await stops.run();
   const machine = { cores: os.availableParallelism(), loadavg_1m_start: loadAtStart, loadavg_1m_end: os.loadavg()[0] ?? 0 };
   const results = { courses, grants, noop, machine, durationS: (performance.now() - started) / 1000 };
   console.log(formatReport(results));
-  console.log(formatShopReports(reports));
-  console.log(`bench ${JSON.stringify({ ...summary(results), shop_reports: shopReportsSummary(reports) })}`);
+  if (reports) console.log(formatShopReports(reports));
+  console.log(`bench ${JSON.stringify({ ...summary(results), ...(reports && { shop_reports: shopReportsSummary(reports) }) })}`);
 }
 
 main().then(

@@ -44,8 +44,9 @@ export interface TargetFigures {
   p50_ms: number;
   p99_ms: number;
   errors: number;
-  /** Throughput of each round, for the spread. */
+  /** Throughput and p99 of each round, for the spread and the paired (same-round) ratios. */
   rounds_rps: number[];
+  rounds_p99_ms: number[];
 }
 
 export interface CoursesFigures {
@@ -118,6 +119,7 @@ function figures(rounds: LoadResult[]): TargetFigures {
     p99_ms: median(rounds.map((r) => percentile(r.latenciesMs, 99))),
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     rounds_rps: rounds.map(throughput),
+    rounds_p99_ms: rounds.map((r) => percentile(r.latenciesMs, 99)),
   };
 }
 

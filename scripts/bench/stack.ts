@@ -26,6 +26,8 @@ export interface BenchStack {
   adminToken: string;
   databaseUrl: string;
   namespace: string;
+  /** The Temporal server (for the worker processes the bench starts). */
+  temporalAddress: string;
   /** The task queue of the API and its worker. */
   taskQueue: string;
   /** The API's Temporal client (also used to start the no-op workflows and read histories). */
@@ -135,5 +137,5 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
   });
   log(`api on ${apiUrl}, worker on task queue ${taskQueue}`);
 
-  return { apiUrl, adminToken, databaseUrl: database.url, namespace, taskQueue, temporal, workerConnection };
+  return { apiUrl, adminToken, databaseUrl: database.url, namespace, temporalAddress, taskQueue, temporal, workerConnection };
 }

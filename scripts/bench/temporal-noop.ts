@@ -1,39 +1,94 @@
 /**
- * The Temporal baseline: N no-op workflows (noop-workflow.ts) started at the grants' concurrency
- * on the same server, run by their own worker on their own task queue (same worker settings as
- * the real one). Per workflow: start call sent -> result received.
+ * The Temporal baseline (issue 17, item 3): N no-op workflows (noop-workflow.ts) started at the
+ * grants' concurrency on the same server, run by a worker in its own process, as production runs
+ * it (noop-worker-process.ts), on its own task queue:
+ * - ours: worker/create-worker.ts's settings (the figure the grants are compared with);
+ * - ceiling: bare SDK workers with the settings of CEILING_CANDIDATES (the SDK's defaults and a
+ *   few more generous ones); the best median is what the server does here.
+ * Rounds run every worker once (order rotating), so all see the same machine; figures are the
+ * medians of the rounds. Per workflow: start call sent -> result received.
  */
-import { fileURLToPath } from 'node:url';
-import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
-import { createWorker } from '../../worker/create-worker.ts';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { REPO_ROOT } from '../stack/postgres.ts';
+import { withParentDeathSignal } from '../stack/lifecycle.ts';
 import type { BatchOptions } from './stack.ts';
 import { HISTORY_SAMPLE, medianParts, spread, timelineOf } from './history.ts';
 import { closedLoop, epochMs } from './load.ts';
 import type { benchNoop } from './noop-workflow.ts';
-import { percentile, type BatchFigures } from './stats.ts';
+import { median, percentile, type BatchFigures } from './stats.ts';
 
 const START_PHASE_MAX_MS = 20_000;
 const COMPLETION_TIMEOUT_MS = 30_000;
+const READY_TIMEOUT_MS = 120_000;
 
-/** per_second and the percentiles: start call sent -> result received. */
+/** per_second and the percentiles: start call sent -> result received (medians of the rounds). */
 export interface NoopFigures extends BatchFigures {
   completed: number;
   /** The start call alone (durable start on the server). */
   start_p50_ms: number;
   start_p99_ms: number;
+  rounds_per_second: number[];
 }
 
-export async function measureTemporalNoop(o: BatchOptions): Promise<NoopFigures> {
-  const { stack } = o;
-  const taskQueue = `${stack.taskQueue}-noop`;
-  const workflowBundle = await bundleWorkflowCode({
-    workflowsPath: fileURLToPath(new URL('./noop-workflow.ts', import.meta.url)),
-    logger: new DefaultLogger('WARN', (entry) => console.error(`[bundler] ${entry.message}`)),
+export interface NoopComparison {
+  ours: NoopFigures;
+  /** The best candidate's figures, and its name. */
+  ceiling: NoopFigures & { settings: string };
+  /** Each candidate's median rate. */
+  candidates: Record<string, number>;
+  rounds: number;
+}
+
+/** Bare SDK worker settings tried for the ceiling (on 2 busy cores more slots are not always faster). */
+export const CEILING_CANDIDATES: Record<string, object> = {
+  sdk_defaults: {},
+  wide: { maxConcurrentWorkflowTaskExecutions: 200, maxCachedWorkflows: 2_000, workflowTaskPollerBehavior: { type: 'autoscaling', minimum: 2, maximum: 50, initial: 10 } },
+  narrow: { maxConcurrentWorkflowTaskExecutions: 20, maxCachedWorkflows: 2_000, workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 4 } },
+};
+
+type Mode = string; // 'ours' or a key of CEILING_CANDIDATES
+
+/** Starts noop-worker-process.ts and waits for its `ready`; stop() ends it (SIGTERM, then SIGKILL). */
+async function startNoopWorker(mode: Mode, taskQueue: string, temporalAddress: string, namespace: string) {
+  const args = mode === 'ours' ? ['ours', taskQueue] : ['bare', taskQueue, JSON.stringify(CEILING_CANDIDATES[mode])];
+  const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace };
+  delete env.NODE_OPTIONS;
+  const command = withParentDeathSignal(process.execPath, ['--import', 'tsx', 'scripts/bench/noop-worker-process.ts', ...args], 'SIGKILL');
+  const child = spawn(command.command, command.args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no-op worker (${mode}) not ready in time`)), READY_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && (clearTimeout(timer), resolve()));
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`no-op worker (${mode}) exited (${code})`))));
   });
-  const worker = await createWorker({ connection: stack.workerConnection, namespace: stack.namespace, taskQueue, activities: {}, workflowBundle });
-  const running = worker.run();
+  return {
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+interface Batch {
+  latencies: number[];
+  startLatencies: number[];
+  perSecond: number;
+  completedIds: string[];
+}
+
+export async function measureTemporalNoop(o: BatchOptions & { rounds: number }): Promise<NoopComparison> {
+  const { stack } = o;
+  const modes: Mode[] = ['ours', ...Object.keys(CEILING_CANDIDATES)];
+  const queues: Record<Mode, string> = Object.fromEntries(modes.map((mode) => [mode, `${stack.taskQueue}-noop-${mode}`]));
+  const workers = await Promise.all(modes.map((mode) => startNoopWorker(mode, queues[mode]!, stack.temporalAddress, stack.namespace)));
   try {
-    const runBatch = async (label: string, count: number) => {
+    const runBatch = async (mode: Mode, label: string, count: number): Promise<Batch> => {
+      const taskQueue = queues[mode]!;
+      const prefix = `${taskQueue}-${label}-${randomUUID().slice(0, 4)}`;
       const startsAt: number[] = [];
       const doneAt: number[] = [];
       const results: Promise<unknown>[] = [];
@@ -43,41 +98,53 @@ export async function measureTemporalNoop(o: BatchOptions): Promise<NoopFigures>
         maxOps: count,
         op: async (i) => {
           startsAt[i] = epochMs();
-          const handle = await stack.temporal.workflow.start<typeof benchNoop>('benchNoop', { taskQueue, workflowId: `${taskQueue}-${label}-${i}` });
+          const handle = await stack.temporal.workflow.start<typeof benchNoop>('benchNoop', { taskQueue, workflowId: `${prefix}-${i}` });
           results.push(handle.result().then(() => (doneAt[i] = epochMs())));
         },
       });
       await withTimeout(Promise.allSettled(results), COMPLETION_TIMEOUT_MS);
-      return { starts, startsAt, doneAt, ids: startsAt.map((_, i) => `${taskQueue}-${label}-${i}`) };
+      const latencies: number[] = [];
+      const completedIds: string[] = [];
+      doneAt.forEach((done, i) => {
+        const start = startsAt[i];
+        if (done === undefined || start === undefined) return;
+        latencies.push(done - start);
+        completedIds.push(`${prefix}-${i}`);
+      });
+      const spanMs = Math.max(...doneAt.filter((t) => t !== undefined)) - Math.min(...startsAt.filter((t) => t !== undefined));
+      return { latencies, startLatencies: starts.latenciesMs, perSecond: latencies.length / (spanMs / 1000), completedIds };
     };
 
-    await runBatch('warmup', o.warmupN);
-    o.log(`no-op warm-up: ${o.warmupN} workflows`);
-    const batch = await runBatch('run', o.n);
-    const latencies: number[] = [];
-    batch.doneAt.forEach((done, i) => {
-      const start = batch.startsAt[i];
-      if (done !== undefined && start !== undefined) latencies.push(done - start);
-    });
-    const done = batch.doneAt.filter((t) => t !== undefined);
-    const spanMs = Math.max(...done) - Math.min(...batch.startsAt.filter((t) => t !== undefined));
-    o.log(`no-op workflows: ${latencies.length}/${o.n} completed in ${Math.round(spanMs)} ms`);
-
-    const timelines = await Promise.all(spread(batch.ids.filter((_, i) => batch.doneAt[i] !== undefined), HISTORY_SAMPLE).map((id) => timelineOf(stack.temporal, id)));
-    return {
-      n: o.n,
-      concurrency: o.concurrency,
-      completed: latencies.length,
-      per_second: latencies.length / (spanMs / 1000),
-      p50_ms: percentile(latencies, 50),
-      p99_ms: percentile(latencies, 99),
-      start_p50_ms: percentile(batch.starts.latenciesMs, 50),
-      start_p99_ms: percentile(batch.starts.latenciesMs, 99),
-      breakdown_ms: medianParts(timelines),
+    for (const mode of modes) await runBatch(mode, 'warmup', o.warmupN);
+    const batches: Record<Mode, Batch[]> = Object.fromEntries(modes.map((mode) => [mode, []]));
+    for (let round = 0; round < o.rounds; round++) {
+      const order = modes.map((_, i) => modes[(i + round) % modes.length]!);
+      for (const mode of order) batches[mode]!.push(await runBatch(mode, `run${round}`, o.n));
+      o.log(`no-op round ${round + 1}/${o.rounds}: ${modes.map((mode) => `${mode} ${batches[mode]!.at(-1)!.perSecond.toFixed(1)}/s`).join(', ')}`);
+    }
+    const rates = Object.fromEntries(modes.map((mode) => [mode, median(batches[mode]!.map((b) => b.perSecond))]));
+    const best = Object.keys(CEILING_CANDIDATES).reduce((a, b) => (rates[b]! > rates[a]! ? b : a));
+    const figures = async (mode: Mode): Promise<NoopFigures> => {
+      const all = batches[mode]!;
+      const last = all.at(-1)!;
+      const timelines = await Promise.all(spread(last.completedIds, HISTORY_SAMPLE).map((id) => timelineOf(stack.temporal, id)));
+      return {
+        n: o.n,
+        concurrency: o.concurrency,
+        completed: median(all.map((b) => b.latencies.length)),
+        per_second: median(all.map((b) => b.perSecond)),
+        p50_ms: median(all.map((b) => percentile(b.latencies, 50))),
+        p99_ms: median(all.map((b) => percentile(b.latencies, 99))),
+        start_p50_ms: median(all.map((b) => percentile(b.startLatencies, 50))),
+        start_p99_ms: median(all.map((b) => percentile(b.startLatencies, 99))),
+        breakdown_ms: medianParts(timelines),
+        rounds_per_second: all.map((b) => b.perSecond),
+      };
     };
+    const { ours: _ours, ...candidates } = rates;
+    return { ours: await figures('ours'), ceiling: { ...(await figures(best)), settings: best }, candidates, rounds: o.rounds };
   } finally {
-    worker.shutdown();
-    await running.catch(() => undefined);
+    await Promise.all(workers.map((w) => w.stop()));
   }
 }
 

@@ -1,0 +1,35 @@
+/**
+ * A worker process for the no-op workflow (noop-workflow.ts), as the bench runs it next to the
+ * API (issue 17, item 3): `tsx scripts/bench/noop-worker-process.ts <ours|bare> <taskQueue> [settings]`
+ * with TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.
+ * - ours: worker/create-worker.ts's settings, as `npm run worker` runs them;
+ * - bare: the SDK's Worker with the given settings (JSON WorkerOptions), a candidate for the
+ *   ceiling of the server here.
+ * Prints `ready` once polling; stops on SIGTERM.
+ */
+import { fileURLToPath } from 'node:url';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { createWorker } from '../../worker/create-worker.ts';
+
+const [mode, taskQueue, settings = '{}'] = process.argv.slice(2);
+if ((mode !== 'ours' && mode !== 'bare') || !taskQueue) throw new Error('usage: noop-worker-process.ts <ours|bare> <taskQueue>');
+const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
+const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
+
+Runtime.install({ logger: new DefaultLogger('WARN', (entry) => console.error(`[noop worker ${mode}] ${entry.level} ${entry.message}`)) });
+const workflowBundle = await bundleWorkflowCode({
+  workflowsPath: fileURLToPath(new URL('./noop-workflow.ts', import.meta.url)),
+  logger: new DefaultLogger('WARN', (entry) => console.error(`[bundler] ${entry.message}`)),
+});
+const connection = await NativeConnection.connect({ address });
+const worker =
+  mode === 'ours'
+    ? await createWorker({ connection, namespace, taskQueue, activities: {}, workflowBundle })
+    : await Worker.create({ connection, namespace, taskQueue, workflowBundle, ...(JSON.parse(settings) as object) });
+const running = worker.run();
+console.log('ready');
+try {
+  await running;
+} finally {
+  await connection.close();
+}
