@@ -22,7 +22,7 @@ import { done, skipped, type EffectOutcome } from '../../domain/shop/effects.ts'
 import type { PaymentGateway } from '../../domain/shop/payment-gateway.ts';
 import { priceCart, type PricedCart } from '../../domain/shop/pricing.ts';
 import { planReminders, planSends, subscriberMail, type SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
-import { chargeKey, DAY_MS, nextPeriod, REMINDER_OFFSETS_MS, renewalIntervalDays, type RenewalSchedule } from '../../domain/shop/subscription-periods.ts';
+import { chargeKey, chargeKeyPrefix, DAY_MS, nextPeriod, REMINDER_OFFSETS_MS, renewalIntervalDays, type RenewalSchedule } from '../../domain/shop/subscription-periods.ts';
 import type { SubscriberStatus } from '../../domain/shop/subscription-rules.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { testGateway } from './payment-gateways/test-gateway.ts';
@@ -115,7 +115,7 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
       reminders: planReminders(plan),
       reminderOffsetsMs: REMINDER_OFFSETS_MS,
       dunningMs: settings.dunningDays.map((days) => days * DAY_MS),
-      failedAttempts: await failedAttempts(em, subscriberId, period.id),
+      failedAttempts: await failedAttempts(em, subscriberId, chargeKeyPrefix({ shopId: subscriber.shop.id, subscriberId, periodId: period.id, periodEnd: period.endsAt.getTime() })),
     };
   }
 
@@ -125,11 +125,11 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
     },
 
     /**
-     * Attempt `attempt` of renewing period `periodId`: prices the renewal items and charges the
+     * Attempt `attempt` of renewing period `periodId` ending at `periodEnd`: prices the renewal items and charges the
      * saved payment, once per (subscriber, period, attempt) key. A product no longer sold or a
      * missing saved payment is a declined attempt without a gateway call.
      */
-    async chargeRenewal(input: SubscriberRef & { periodId: number; attempt: number }): Promise<ChargeOutcome> {
+    async chargeRenewal(input: SubscriberRef & { periodId: number; periodEnd: number; attempt: number }): Promise<ChargeOutcome> {
       const em = shopEm(orm, input.shopId);
       const key = chargeKey(input);
       const answer = (charge: ISubscriberCharge): ChargeOutcome =>
@@ -141,6 +141,7 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
       if (state.subscriber.status !== 'active') return { status: 'skipped', reason: `the subscription is ${state.subscriber.status}` };
       if (state.subscriber.renewalPaused) return { status: 'skipped', reason: 'renewal is paused' };
       if (state.period.id !== input.periodId) return { status: 'skipped', reason: 'the period was renewed already' };
+      if (state.period.endsAt.getTime() !== input.periodEnd) return { status: 'skipped', reason: 'the period end moved' };
       const shop = await em.findOneOrFail(Shop, input.shopId);
       const products = new Map((await soldProducts(em, state.subscriber.renewalItems.map((i) => i.product_id))).map((p) => [p.id, p]));
       const priced = renewalCart(state, products);

@@ -123,7 +123,15 @@ export function nextChargeAt(schedule: RenewalSchedule): number | null {
   return chargeAttemptAt(schedule.period.end, schedule.failedAttempts, schedule.dunningMs);
 }
 
+/**
+ * The attempts of one period end: a moved end (PATCH .../period, also one that revives an expired
+ * subscription) starts a fresh dunning cycle from the new end.
+ */
+export function chargeKeyPrefix(p: { shopId: string; subscriberId: number; periodId: number; periodEnd: number }): string {
+  return `shop/${p.shopId}/subscriber/${p.subscriberId}/period/${p.periodId}/end/${p.periodEnd}/attempt/`;
+}
+
 /** The idempotency key of one charge attempt: the same attempt retried never charges twice. */
-export function chargeKey(p: { shopId: string; subscriberId: number; periodId: number; attempt: number }): string {
-  return `shop/${p.shopId}/subscriber/${p.subscriberId}/period/${p.periodId}/attempt/${p.attempt}`;
+export function chargeKey(p: { shopId: string; subscriberId: number; periodId: number; periodEnd: number; attempt: number }): string {
+  return `${chargeKeyPrefix(p)}${p.attempt}`;
 }

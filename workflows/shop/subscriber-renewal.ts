@@ -111,7 +111,7 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
         next.skip.forEach((kind) => handled.add(kind));
         break;
       case 'charge': {
-        const charge = await step.chargeRenewal({ shopId, subscriberId, periodId: facts.periodId, attempt: next.attempt });
+        const charge = await step.chargeRenewal({ shopId, subscriberId, periodId: facts.periodId, periodEnd: facts.period.end, attempt: next.attempt });
         if (charge.status === 'approved') {
           const renewed = await step.renewSubscriber({ shopId, subscriberId, chargeId: charge.chargeId });
           // The renewal order is a paid order like a cleared one: its clearing effects run once

@@ -64,9 +64,9 @@ export async function loadSubscriberState(em: EntityManager, id: number, lock = 
   return { subscriber, plan: subscriber.plan.getEntity(), period, link: link && { interval: link.interval, renewalsLimit: link.renewalsLimit } };
 }
 
-/** Declined charges of one period: the dunning position. */
-export function failedAttempts(em: EntityManager, subscriberId: number, periodId: number): Promise<number> {
-  return em.count(SubscriberCharge, { subscriber: subscriberId, period: periodId, status: 'declined' });
+/** Declined charges of one period end (their keys start with `keyPrefix`): the dunning position. */
+export function failedAttempts(em: EntityManager, subscriberId: number, keyPrefix: string): Promise<number> {
+  return em.count(SubscriberCharge, { subscriber: subscriberId, key: { $like: `${keyPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }, status: 'declined' });
 }
 
 export function chargeByKey(em: EntityManager, key: string): Promise<ISubscriberCharge | null> {

@@ -116,12 +116,12 @@ describe('chargeRenewal and renewSubscriber', () => {
     expect(schedule).toMatchObject({ status: 'active', paused: false, failedAttempts: 0, renewalsDone: 0, reminders: [], dunningMs: [1, 3, 5].map((d) => d * DAY_MS) });
 
     const before = gatewayCalls.length;
-    const attempt = { shopId: shop.id, subscriberId, periodId: schedule.periodId, attempt: 1 };
+    const attempt = { shopId: shop.id, subscriberId, periodId: schedule.periodId, periodEnd: schedule.period.end, attempt: 1 };
     const charged = await activities.chargeRenewal(attempt);
     expect(charged.status).toBe('approved');
     expect(await activities.chargeRenewal(attempt)).toEqual(charged);
     expect(gatewayCalls.length - before).toBe(1);
-    expect(gatewayCalls.at(-1)).toMatchObject({ amount: '47.50', currency: 'PLN', idempotencyKey: `shop/${shop.id}/subscriber/${subscriberId}/period/${schedule.periodId}/attempt/1` });
+    expect(gatewayCalls.at(-1)).toMatchObject({ amount: '47.50', currency: 'PLN', idempotencyKey: `shop/${shop.id}/subscriber/${subscriberId}/period/${schedule.periodId}/end/${schedule.period.end}/attempt/1` });
 
     const chargeId = (charged as { chargeId: number }).chargeId;
     const renewed = await activities.renewSubscriber({ shopId: shop.id, subscriberId, chargeId });
@@ -151,8 +151,8 @@ describe('chargeRenewal and renewSubscriber', () => {
   it('starts an immediate plan\'s next period at the payment, and a later interval from renewal_interval_days', async () => {
     const { subscriberId } = await activated([{ product_id: ref.quick }], 'daily@example.com');
     await sql('update shop_subscribers set renewal_interval_days = 7 where id = ?', [subscriberId]);
-    const { periodId } = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
-    const charged = await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, attempt: 1 });
+    const schedule = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+    const charged = await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId: schedule.periodId, periodEnd: schedule.period.end, attempt: 1 });
     const renewed = await activities.renewSubscriber({ shopId: shop.id, subscriberId, chargeId: (charged as { chargeId: number }).chargeId });
     const [charge] = await sql<{ at: string }>('select at from shop_subscriber_charges where subscriber_id = ?', [subscriberId]);
     const [period] = await sql<{ starts_at: string; ends_at: string }>('select starts_at, ends_at from shop_subscriber_periods where id = ?', [renewed.periodId]);
@@ -161,17 +161,24 @@ describe('chargeRenewal and renewSubscriber', () => {
 
   it('records a declined attempt in the history and counts it for dunning; a paused subscriber is not charged', async () => {
     const { subscriberId } = await activated([{ product_id: ref.product }], 'declined@example.com');
-    const { periodId } = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+    const { periodId, period } = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+    const periodEnd = period.end;
     await saveGatewaySettings(shopEm(stack.orm, shop.id), shop.id, { mode: 'decline', dunningDays: [2, 4] });
     try {
-      expect(await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, attempt: 1 })).toMatchObject({ status: 'declined', reason: 'declined by the test gateway' });
+      expect(await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, periodEnd, attempt: 1 })).toMatchObject({ status: 'declined', reason: 'declined by the test gateway' });
       expect(await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId })).toMatchObject({ failedAttempts: 1, dunningMs: [2 * DAY_MS, 4 * DAY_MS] });
       await sql('update shop_subscribers set renewal_paused = true where id = ?', [subscriberId]);
       const calls = gatewayCalls.length;
-      expect(await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, attempt: 2 })).toEqual({ status: 'skipped', reason: 'renewal is paused' });
+      expect(await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, periodEnd, attempt: 2 })).toEqual({ status: 'skipped', reason: 'renewal is paused' });
       expect(gatewayCalls.length).toBe(calls);
       const history = await sql<{ attempt: number; status: string; amount: string }>('select attempt, status, amount from shop_subscriber_charges where subscriber_id = ?', [subscriberId]);
       expect(history).toEqual([{ attempt: 1, status: 'declined', amount: '30.00' }]);
+
+      // A moved end (PATCH .../period) starts a fresh dunning cycle; an attempt for the old end charges nothing.
+      await sql('update shop_subscribers set renewal_paused = false where id = ?', [subscriberId]);
+      await sql('update shop_subscriber_periods set ends_at = ? where id = ?', [new Date(periodEnd + DAY_MS), periodId]);
+      expect(await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId })).toMatchObject({ failedAttempts: 0, period: { end: periodEnd + DAY_MS } });
+      expect(await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, periodEnd, attempt: 2 })).toEqual({ status: 'skipped', reason: 'the period end moved' });
     } finally {
       await saveGatewaySettings(shopEm(stack.orm, shop.id), shop.id, { mode: 'approve', dunningDays: [1, 3, 5] });
     }
@@ -182,9 +189,10 @@ describe('chargeRenewal and renewSubscriber', () => {
     const { subscriberId } = await activated([{ product_id: ref.product }], 'gone@example.com');
     await sql('update shop_subscribers set renewal_items = ?::jsonb where id = ?', [JSON.stringify([{ product_id: gone, quantity: 1, price: null }]), subscriberId]);
     await sql('update shop_products set active = false where id = ?', [gone]);
-    const { periodId } = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+    const { periodId, period } = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+    const periodEnd = period.end;
     const calls = gatewayCalls.length;
-    expect(await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, attempt: 1 })).toMatchObject({ status: 'declined', reason: `products ${gone} are no longer sold` });
+    expect(await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, periodEnd, attempt: 1 })).toMatchObject({ status: 'declined', reason: `products ${gone} are no longer sold` });
     expect(gatewayCalls.length).toBe(calls);
   });
 });

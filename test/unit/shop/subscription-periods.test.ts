@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chargeAttemptAt,
   chargeKey,
+  chargeKeyPrefix,
   DAY_MS,
   mayRenew,
   nextChargeAt,
@@ -188,8 +189,9 @@ describe('nextRenewalStep', () => {
 });
 
 describe('chargeKey', () => {
-  it('names shop, subscriber, period and attempt', () => {
-    expect(chargeKey({ shopId: 's', subscriberId: 4, periodId: 9, attempt: 2 })).toBe('shop/s/subscriber/4/period/9/attempt/2');
+  it('names shop, subscriber, period, its end and the attempt: a moved end has attempts of its own', () => {
+    expect(chargeKey({ shopId: 's', subscriberId: 4, periodId: 9, periodEnd: 1000, attempt: 2 })).toBe('shop/s/subscriber/4/period/9/end/1000/attempt/2');
+    expect(chargeKey({ shopId: 's', subscriberId: 4, periodId: 9, periodEnd: 1000, attempt: 2 })).toMatch(new RegExp(`^${chargeKeyPrefix({ shopId: 's', subscriberId: 4, periodId: 9, periodEnd: 1000 })}`));
   });
 });
 
