@@ -4,6 +4,7 @@
  * `future`/`past` flags. The API checks ids against the shop; the price-history types are priced by
  * domain/shop/product-price-discount.ts.
  */
+import { startOfDayIn, zoneOffsetMinutes } from '../shared/time-zones.ts';
 import { money } from '../shared/money.ts';
 import type { ProductRelation } from './discount-rules.ts';
 
@@ -44,17 +45,18 @@ export interface AutomaticDiscountSettings {
 
 const PERCENT_TYPES: readonly string[] = ['percentage_discount', 'percentage_product_discount'];
 
-/** The start of the UTC day of `now`: a time-limited discount may not start before it. */
-export function startOfDay(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+/** The start of the shop's calendar day of `now` (in its time zone): a time-limited discount may not start before it. */
+export function startOfDay(now: Date, timeZone: string): Date {
+  const day = new Date(now.getTime() + zoneOffsetMinutes(now, timeZone) * 60_000).toISOString().slice(0, 10);
+  return startOfDayIn(day, timeZone);
 }
 
 /**
  * Problems of the settings, by request field; empty when the discount may be saved. `datesChanged`
  * says whether this write sends a date: a stored start in the past does not block an edit of other
- * fields of a discount that is already running.
+ * fields of a discount that is already running. `timeZone` is the shop's: "today" is its day.
  */
-export function automaticDiscountProblems(s: AutomaticDiscountSettings, now: Date, datesChanged: boolean): Record<string, string[]> {
+export function automaticDiscountProblems(s: AutomaticDiscountSettings, now: Date, datesChanged: boolean, timeZone: string): Record<string, string[]> {
   const problems: Record<string, string[]> = {};
   const add = (field: string, message: string) => (problems[field] ??= []).push(message);
   if (!(typesOf(s.kind) as readonly string[]).includes(s.discountType)) add('discount_type', `must be one of ${typesOf(s.kind).join(', ')}`);
@@ -75,7 +77,7 @@ export function automaticDiscountProblems(s: AutomaticDiscountSettings, now: Dat
     if (s.usagesLimit !== null) add('usages_limit', 'is not allowed for time-limited discounts');
     if (!s.startDate) add('start_date', 'is required');
     if (!s.endDate) add('end_date', 'is required');
-    if (s.startDate && datesChanged && s.startDate.getTime() < startOfDay(now).getTime()) add('start_date', 'must not be earlier than today');
+    if (s.startDate && datesChanged && s.startDate.getTime() < startOfDay(now, timeZone).getTime()) add('start_date', 'must not be earlier than today');
   }
   if (s.startDate && s.endDate && s.endDate.getTime() <= s.startDate.getTime()) add('end_date', 'must be after start_date');
   return problems;

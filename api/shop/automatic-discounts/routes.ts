@@ -26,9 +26,15 @@ import {
 import { automaticDiscountReply, automaticDiscountValues, settingsAfter } from './serialize.ts';
 
 /** Every problem of a write (one 422): the rules of the settings after it, and ids the shop does not have. */
-async function writeProblems(em: EntityManager, resource: AutomaticDiscountResource, current: IAutomaticDiscount | null, values: Partial<IAutomaticDiscount>, now: Date): Promise<FieldErrors> {
+async function writeProblems(
+  em: EntityManager,
+  resource: AutomaticDiscountResource,
+  current: IAutomaticDiscount | null,
+  values: Partial<IAutomaticDiscount>,
+  at: { now: Date; timeZone: string },
+): Promise<FieldErrors> {
   const startChanged = values.startDate !== undefined && values.startDate?.getTime() !== current?.startDate?.getTime();
-  const problems: FieldErrors = automaticDiscountProblems(settingsAfter(resource, current, values), now, startChanged || !current);
+  const problems: FieldErrors = automaticDiscountProblems(settingsAfter(resource, current, values), at.now, startChanged || !current, at.timeZone);
   const sent = { product_ids: values.productIds, product_category_ids: values.productCategoryIds } as const;
   for (const field of ['product_ids', 'product_category_ids'] as const) {
     const ids = sent[field];
@@ -86,7 +92,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
     }
 
     app.get(path, { config: read, schema: { tags, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
-      const query = request.query as AutomaticDiscountListQuery;
+      const { query } = request;
       const now = new Date();
       const [rows, total] = await listAutomaticDiscounts(request.em, kind, listWhere(query, now), pageWindow(query));
       return { data: rows.map((row) => automaticDiscountReply(resource, row, now)), meta: pageMeta(query, total) };
@@ -97,11 +103,11 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
     }));
 
     app.post(path, { config: write, schema: { tags, body: createBody(resource), response: { 201: data(Reply), ...errors, ...scheduleErrors } } }, async (request, reply) => {
-      const { shopId } = shopKeyOf(request);
+      const { shopId, timeZone } = shopKeyOf(request);
       const { em } = request;
       const now = new Date();
       const values = automaticDiscountValues(request.body);
-      const problems = await writeProblems(em, resource, null, values, now);
+      const problems = await writeProblems(em, resource, null, values, { now, timeZone });
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
       const discount = em.create(AutomaticDiscount, { ...values, kind, shop: shopId } as RequiredEntityData<IAutomaticDiscount>);
       await em.flush();
@@ -110,7 +116,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
     });
 
     app.patch(`${path}/:id`, { config: write, schema: { tags, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors, ...scheduleErrors } } }, async (request) => {
-      const { shopId } = shopKeyOf(request);
+      const { shopId, timeZone } = shopKeyOf(request);
       const now = new Date();
       const values = automaticDiscountValues(request.body ?? {});
       // The row is locked while the write is checked against it: two PATCHes at once are checked
@@ -118,7 +124,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       const { discount, typeBefore } = await request.em.transactional(async (tx) => {
         const current = await discountOr404(tx, request.params.id, true);
         const before = current.discountType;
-        const problems = await writeProblems(tx, resource, current, values, now);
+        const problems = await writeProblems(tx, resource, current, values, { now, timeZone });
         if (Object.keys(problems).length > 0) throw unprocessable(problems);
         tx.assign(current, values);
         const uow = tx.getUnitOfWork();

@@ -4,6 +4,7 @@ import { typesOf } from '../../../domain/shop/automatic-discount-rules.ts';
 import { PRODUCT_RELATIONS } from '../../../domain/shop/discount-rules.ts';
 import { PageQuery } from '../../shared/pagination.ts';
 import { discountSettingsFields } from '../discount-codes/schemas.ts';
+import { boolText } from '../shared/fields.ts';
 import { moneyAmount } from '../shared/money-schema.ts';
 import type { AutomaticDiscountResource, OwnField } from './resources.ts';
 
@@ -69,9 +70,8 @@ export function patchBody(resource: AutomaticDiscountResource) {
 
 export type AutomaticDiscountWrite = Partial<Record<'discount_type' | 'value' | 'relation_with_products' | 'product_ids' | 'product_category_ids' | 'usages_limit' | 'active' | OwnField, unknown>>;
 
-const boolText = z.enum(['true', 'false']).transform((value) => value === 'true');
-
-export function listQuery(resource: AutomaticDiscountResource) {
+/** The list query of the resource; typed as the union of every filter, so the handler reads it without a cast. */
+export function listQuery(resource: AutomaticDiscountResource): z.ZodType<AutomaticDiscountListQuery, Record<string, unknown>> {
   switch (resource.listFilter) {
     case 'email':
       return PageQuery.extend({ email: emailSchema.optional().describe('the exact address, without letter case') });

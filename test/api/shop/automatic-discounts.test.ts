@@ -192,7 +192,8 @@ describe('time-limited discounts', () => {
   it.each([
     ['start_date missing', { start_date: undefined }, 'start_date'],
     ['end_date missing', { end_date: undefined }, 'end_date'],
-    ['a start before today', { start_date: new Date(today().getTime() - 1000).toISOString() }, 'start_date'],
+    // A day before the UTC day began: before the shop's day in its zone (Europe/Warsaw) too.
+    ['a start before today', { start_date: new Date(today().getTime() - day).toISOString() }, 'start_date'],
     ['an end before the start', { end_date: inDays(0.5) }, 'end_date'],
     ['an end equal to the start', { end_date: start }, 'end_date'],
     ['a usages_limit', { usages_limit: 3 }, 'usages_limit'],

@@ -16,7 +16,7 @@ const settings = (fields: Partial<AutomaticDiscountSettings> = {}): AutomaticDis
   kind: 'newsletter', discountType: 'percentage_discount', value: '10', relationWithProducts: 'all_products', productIds: [], productCategoryIds: [],
   usagesLimit: null, email: null, emailDomain: null, startDate: null, endDate: null, ...fields,
 });
-const problems = (fields: Partial<AutomaticDiscountSettings>, datesChanged = true) => automaticDiscountProblems(settings(fields), now, datesChanged);
+const problems = (fields: Partial<AutomaticDiscountSettings>, datesChanged = true) => automaticDiscountProblems(settings(fields), now, datesChanged, 'UTC');
 const timeLimited = (fields: Partial<AutomaticDiscountSettings> = {}) =>
   settings({ kind: 'time_limited', startDate: new Date('2026-06-16T00:00:00Z'), endDate: new Date('2026-06-20T00:00:00Z'), ...fields });
 
@@ -25,7 +25,7 @@ describe('automaticDiscountProblems', () => {
     expect(problems({})).toEqual({});
     expect(problems({ kind: 'email_address', email: 'a@example.com' })).toEqual({});
     expect(problems({ kind: 'email_domain', emailDomain: 'example.com' })).toEqual({});
-    expect(automaticDiscountProblems(timeLimited(), now, true)).toEqual({});
+    expect(automaticDiscountProblems(timeLimited(), now, true, 'UTC')).toEqual({});
   });
 
   it('offers the price-history types to time-limited discounts only', () => {
@@ -34,7 +34,7 @@ describe('automaticDiscountProblems', () => {
       expect(typesOf(kind)).toEqual(['percentage_discount', 'value_discount', 'unit_price_discount']);
       expect(problems({ kind, discountType: 'value_product_discount', email: 'a@b.cd', emailDomain: 'b.cd' })).toHaveProperty('discount_type');
     }
-    expect(automaticDiscountProblems(timeLimited({ discountType: 'value_product_discount', value: '5' }), now, true)).toEqual({});
+    expect(automaticDiscountProblems(timeLimited({ discountType: 'value_product_discount', value: '5' }), now, true, 'UTC')).toEqual({});
     expect(problems({ discountType: 'free_delivery_discount' })).toHaveProperty('discount_type');
   });
 
@@ -45,7 +45,7 @@ describe('automaticDiscountProblems', () => {
     expect(problems({ value: '100.01' })).toHaveProperty('value');
     expect(problems({ discountType: 'value_discount', value: '0' })).toHaveProperty('value');
     expect(problems({ discountType: 'unit_price_discount', value: '0' })).toEqual({});
-    expect(automaticDiscountProblems(timeLimited({ discountType: 'percentage_product_discount', value: '100.5' }), now, true)).toHaveProperty('value');
+    expect(automaticDiscountProblems(timeLimited({ discountType: 'percentage_product_discount', value: '100.5' }), now, true, 'UTC')).toHaveProperty('value');
   });
 
   it('needs ids for the selected and except relations', () => {
@@ -61,15 +61,25 @@ describe('automaticDiscountProblems', () => {
   });
 
   it('time-limited: both dates, the end after the start, the start not before today, no usage limit', () => {
-    expect(automaticDiscountProblems(timeLimited({ startDate: null, endDate: null }), now, true)).toEqual({ start_date: ['is required'], end_date: ['is required'] });
+    expect(automaticDiscountProblems(timeLimited({ startDate: null, endDate: null }), now, true, 'UTC')).toEqual({ start_date: ['is required'], end_date: ['is required'] });
     const start = new Date('2026-06-16T00:00:00Z');
-    expect(automaticDiscountProblems(timeLimited({ endDate: start }), now, true)).toHaveProperty('end_date');
-    expect(automaticDiscountProblems(timeLimited({ startDate: startOfDay(now) }), now, true)).toEqual({});
-    const yesterday = new Date(startOfDay(now).getTime() - 1);
-    expect(automaticDiscountProblems(timeLimited({ startDate: yesterday }), now, true)).toEqual({ start_date: ['must not be earlier than today'] });
+    expect(automaticDiscountProblems(timeLimited({ endDate: start }), now, true, 'UTC')).toHaveProperty('end_date');
+    expect(automaticDiscountProblems(timeLimited({ startDate: startOfDay(now, 'UTC') }), now, true, 'UTC')).toEqual({});
+    const yesterday = new Date(startOfDay(now, 'UTC').getTime() - 1);
+    expect(automaticDiscountProblems(timeLimited({ startDate: yesterday }), now, true, 'UTC')).toEqual({ start_date: ['must not be earlier than today'] });
     // A running discount keeps its past start when other fields change.
-    expect(automaticDiscountProblems(timeLimited({ startDate: yesterday }), now, false)).toEqual({});
-    expect(automaticDiscountProblems(timeLimited({ usagesLimit: 3 }), now, true)).toHaveProperty('usages_limit');
+    expect(automaticDiscountProblems(timeLimited({ startDate: yesterday }), now, false, 'UTC')).toEqual({});
+    expect(automaticDiscountProblems(timeLimited({ usagesLimit: 3 }), now, true, 'UTC')).toHaveProperty('usages_limit');
+  });
+
+  it('"today" is the shop\'s calendar day in its time zone, not the UTC day', () => {
+    const lateEvening = new Date('2026-06-15T23:30:00Z'); // 01:30 on the 16th in Warsaw
+    expect(startOfDay(lateEvening, 'Europe/Warsaw').toISOString()).toBe('2026-06-15T22:00:00.000Z');
+    const warsawYesterday = new Date('2026-06-15T21:00:00Z'); // 23:00 on the 15th in Warsaw
+    expect(automaticDiscountProblems(timeLimited({ startDate: warsawYesterday, endDate: new Date('2026-06-20T00:00:00Z') }), lateEvening, true, 'Europe/Warsaw')).toHaveProperty('start_date');
+    const earlyUtc = new Date('2026-06-15T00:30:00Z'); // 20:30 on the 14th in New York
+    const newYorkToday = new Date('2026-06-14T23:00:00Z');
+    expect(automaticDiscountProblems(timeLimited({ startDate: newYorkToday, endDate: new Date('2026-06-20T00:00:00Z') }), earlyUtc, true, 'America/New_York')).toEqual({});
   });
 
   it('email-address dates are optional, but the end must follow the start', () => {

@@ -150,7 +150,15 @@ describe('properties of every checkout', () => {
           const sum = l.adjustments.reduce((s, a) => s.plus(a.amount), money(0));
           expect(toMoneyString(sum)).toBe(l.discount);
           if (!ls[i]!.set) expect(toMoneyString(money(l.unitPrice).times(l.quantity))).toBe(l.price);
+          // Against the input, not the module's own amounts: a line never costs more than its
+          // catalogue price times the quantity (a set line: its share of the set price).
+          const ceiling = ls[i]!.set ? money(ls[i]!.set!) : money(ls[i]!.price).times(ls[i]!.quantity);
+          expect(money(l.price).equals(ceiling)).toBe(true);
+          expect(money(l.finalPrice).lessThanOrEqualTo(ceiling)).toBe(true);
         });
+        // Independent of the module's sums: the total is at most the catalogue worth of the lines plus the charges.
+        const worth = ls.reduce((sum, l) => sum.plus(l.set ? money(l.set) : money(l.price).times(l.quantity)), money(0));
+        expect(money(cart.total).lessThanOrEqualTo(worth.plus(deliveryPrice ?? 0).plus('1.99'))).toBe(true);
         expect(toMoneyString(cart.lines.reduce((s, l) => s.plus(l.price), money(0)))).toBe(cart.productsCost);
         expect(toMoneyString(cart.lines.reduce((s, l) => s.plus(l.discount), money(cart.deliveryDiscount)))).toBe(cart.totalDiscount);
         expect(toMoneyString(money(cart.productsCost).plus(cart.deliveryCost).plus(cart.paymentCost).plus(cart.giftPackingCost).minus(cart.totalDiscount))).toBe(cart.total);
