@@ -1,3 +1,4 @@
+import { startOfDayIn } from '../../../domain/shared/time-zones.ts';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ShopScope } from '../../../domain/shop/scopes.ts';
@@ -186,7 +187,8 @@ describe('own fields and rules per resource', () => {
 
 describe('time-limited discounts', () => {
   const path = '/time_limited_discounts';
-  const today = () => new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
+  // The start of today in the shop's time zone (the rule "start not before today" is judged there).
+  const today = () => startOfDayIn(new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw' }).format(new Date()), 'Europe/Warsaw');
 
   const start = inDays(1);
   it.each([
