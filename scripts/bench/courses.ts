@@ -1,7 +1,9 @@
 /**
  * Part (a): `GET /api/courses` with a valid key against two baselines at the same concurrency:
- * - raw SQL: the two statements the API sends for that request (api/plugins/api-key-auth.ts, then
- *   the list MikroORM builds in api/access/catalogue.ts), through a `pg` pool of the API's size.
+ * - raw SQL: the two statements the request needs (the key lookup of api/access/api-key-auth.ts,
+ *   then the list of db/repositories/access/catalogue.ts), through a `pg` pool of the API's size.
+ *   (The API itself now answers the lookup from its key cache and sends the list as a prepared
+ *   statement: issue 17; the baseline stays the issue's.)
  *   MikroORM inlines parameters into the SQL text (Platform.formatQuery), so the baseline sends
  *   the same text the same way (simple query protocol, no bound parameters);
  * - bare Fastify: `GET /ping` answering `{ok: true}`, the HTTP layer alone.
