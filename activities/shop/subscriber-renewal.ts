@@ -209,6 +209,7 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
             ref: null,
             placedIp: null,
             placedAt: charge.at,
+            alreadyPaid: true,
           });
           await tx.execute(
             'update shop_orders set paid = true, paid_at = ?, cleared_at = ?, subscriber_identifier = ?, transaction_id = ? where shop_id = ? and id = ?',

@@ -52,6 +52,11 @@ export interface NewOrder {
   automaticDiscountIds?: readonly number[];
   /** The catalogue price each product was priced at: a product whose price changed since refuses the insert (ProductPricesChanged). */
   pricedAt?: ReadonlyMap<number, string>;
+  /**
+   * The order records a payment already taken (a subscription renewal): a product switched off or
+   * hidden since the charge is still recorded, since refusing would leave a charge without its order.
+   */
+  alreadyPaid?: boolean;
 }
 
 /** Products of the cart that were removed, hidden or switched off while the order was priced. */
@@ -85,7 +90,7 @@ export async function insertOrder(em: EntityManager, input: NewOrder): Promise<n
     // order every product lock takes (time-limited discounts too), so no deadlock.
     const productIds = [...new Set(cart.lines.map((line) => line.productId))].sort((a, b) => a - b);
     const available = await tx.execute<{ id: number; price: string }[]>(
-      `select id, price from shop_products where shop_id = ? and id in (${productIds.map(() => '?').join(', ')}) and active and not hidden order by id for share`,
+      `select id, price from shop_products where shop_id = ? and id in (${productIds.map(() => '?').join(', ')}) ${input.alreadyPaid ? '' : 'and active and not hidden'} order by id for share`,
       [input.shopId, ...productIds],
     );
     if (available.length !== productIds.length) {

@@ -148,6 +148,21 @@ describe('chargeRenewal and renewSubscriber', () => {
     expect(await activities.chargeRenewal({ ...attempt, attempt: 2 })).toMatchObject({ status: 'skipped' });
   });
 
+  it('records the renewal order of an approved charge even when the product was switched off after the charge', async () => {
+    const { subscriberId } = await activated([{ product_id: ref.quick }], 'switched-off@example.com');
+    const schedule = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+    const charged = await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId: schedule.periodId, periodEnd: schedule.period.end, attempt: 1 });
+    expect(charged.status).toBe('approved');
+    await sql('update shop_products set active = false where id = ?', [ref.quick]);
+    try {
+      const renewed = await activities.renewSubscriber({ shopId: shop.id, subscriberId, chargeId: (charged as { chargeId: number }).chargeId });
+      const [order] = await sql<{ paid: boolean }>('select paid from shop_orders where id = ?', [renewed.orderId]);
+      expect(order).toEqual({ paid: true });
+    } finally {
+      await sql('update shop_products set active = true where id = ?', [ref.quick]);
+    }
+  });
+
   it('starts an immediate plan\'s next period at the payment, and a later interval from renewal_interval_days', async () => {
     const { subscriberId } = await activated([{ product_id: ref.quick }], 'daily@example.com');
     await sql('update shop_subscribers set renewal_interval_days = 7 where id = ?', [subscriberId]);
