@@ -12,7 +12,7 @@ export { mailDelivery } from './shared/mail-delivery.ts';
 export { clearOrder } from './shop/clear-order.ts';
 export { changeOrderStatus } from './shop/change-order-status.ts';
 export { mailSequence } from './shop/mail-sequence.ts';
-export { automaticOrderStatus } from './shop/automatic-status.ts';
+export { automaticOrderStatus, orderPlaced } from './shop/automatic-status.ts';
 export { sendOrderStatusTestMails } from './shop/status-test-mails.ts';
 export { deliverShopWebhook } from './shop/webhooks.ts';
 export { deliverClubWebhook } from './shop/club-webhook.ts';

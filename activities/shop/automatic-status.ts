@@ -1,5 +1,5 @@
 import { automaticRuleApplies, automaticStatusDueAt } from '../../domain/shop/automatic-status.ts';
-import type { EffectSource } from '../../domain/shop/effects.ts';
+import type { AutomaticStatusSource } from '../../domain/shop/automatic-status.ts';
 import { automaticRulesAfter, orderStatusPosition, setStatusIfUnmoved, type ExpectedPosition } from '../../db/repositories/shop/automatic-statuses.ts';
 import { shopEm } from '../../db/repositories/shop/order-effects.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -7,8 +7,8 @@ import type { ActivityDeps } from '../shared/deps.ts';
 export interface PlanAutomaticStatusesInput {
   shopId: string;
   orderId: number;
-  /** The transition that brought the order to its status: the clearing or a status change. */
-  source: EffectSource;
+  /** What brought the order to its status: its placement (at New), the clearing or a status change. */
+  source: AutomaticStatusSource;
 }
 
 /** One timer to plan: set `toStatusId` at `dueAt` unless the order moved on. */
@@ -37,7 +37,10 @@ export function automaticStatusActivities({ orm }: ActivityDeps) {
       const at = await orderStatusPosition(em, shopId, orderId);
       if (!at) return [];
       let reachedAt: Date | null;
-      if (source === 'clear') {
+      if (source === 'placed') {
+        if (at.lastChangeId !== null || at.clearedAt) return [];
+        reachedAt = at.placedAt;
+      } else if (source === 'clear') {
         if (at.statusKind !== 'PaidDefaultOrderStatus' || (at.lastChangeAt && at.clearedAt && at.lastChangeAt > at.clearedAt)) return [];
         reachedAt = at.clearedAt;
       } else {

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import { accessCommandWorkflowId, orderWorkflowId, type AccessItem } from '../../domain/shared/workflow-ids.ts';
-import { mailSequenceWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { mailSequenceWorkflowId, orderPlacedWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
 import { mailWorkflowStarts } from './mail-workflow-starts.ts';
 import { startOnceOn } from './start-once.ts';
@@ -60,6 +60,9 @@ export function createWorkflowStarter(client: Client, taskQueue: string) {
     /** One recipient's run of a shop mail sequence, once per sequence and address (a newsletter sign-up starts them here). */
     mailSequence(run: Parameters<typeof workflows.mailSequence>[0]) {
       return startOnce('mailSequence', mailSequenceWorkflowId(run), [run]);
+    },
+    orderPlaced(order: Parameters<typeof workflows.orderPlaced>[0]) {
+      return startOnce('orderPlaced', orderPlacedWorkflowId(order), [order]);
     },
 
     ...mailWorkflowStarts(startOnce),

@@ -1,3 +1,4 @@
+import type { EffectSource } from './effects.ts';
 import { money } from '../shared/money.ts';
 
 /**
@@ -111,3 +112,6 @@ export function closesAutomaticLoop(edges: readonly { from: number; to: number }
   }
   return false;
 }
+
+/** What brought an order to the status a rule starts from: its placement (at New), the clearing or a status change. */
+export type AutomaticStatusSource = EffectSource | 'placed';

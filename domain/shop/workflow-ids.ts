@@ -57,3 +57,8 @@ export function timeLimitedDiscountWorkflowId(p: { shopId: string; discountId: n
 export function mailSequenceWorkflowId(p: { shopId: string; sequenceId: number; email: string }): string {
   return `${shopPrefix(p.shopId)}/sequence/${p.sequenceId}/${p.email.trim().toLowerCase()}`;
 }
+
+/** The follow-up of an order's placement (the automatic statuses after New): one per order. */
+export function orderPlacedWorkflowId(p: { shopId: string; orderId: number }): string {
+  return `${shopPrefix(p.shopId)}/order/${p.orderId}/placed`;
+}

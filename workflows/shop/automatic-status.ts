@@ -4,6 +4,7 @@ import { db } from '../shared/activity-proxies.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
 import { changeOrderStatus } from './change-order-status.ts';
 import type { OrderRef } from './order-effects.ts';
+import type { AutomaticStatusSource } from '../../domain/shop/automatic-status.ts';
 
 export interface AutomaticOrderStatusInput {
   shopId: string;
@@ -44,7 +45,7 @@ export async function automaticOrderStatus(input: AutomaticOrderStatusInput): Pr
  * status change): one timer workflow per target status, `shop/<s>/order/<o>/auto-status/<source>/to/<B>`,
  * outliving the transition's workflow; a repeated transition workflow starts none twice.
  */
-export async function scheduleAutomaticStatuses(ref: OrderRef): Promise<void> {
+export async function scheduleAutomaticStatuses(ref: Omit<OrderRef, 'source'> & { source: AutomaticStatusSource }): Promise<void> {
   const planned = await db.planAutomaticStatuses(ref);
   await Promise.all(
     planned.map((p) =>
@@ -55,4 +56,12 @@ export async function scheduleAutomaticStatuses(ref: OrderRef): Promise<void> {
       }),
     ),
   );
+}
+
+/**
+ * A placed order (at New): the statuses set automatically after New. Started by the placement;
+ * its timers are children, so this workflow ends at once. Id `shop/<s>/order/<o>/placed`.
+ */
+export async function orderPlaced(p: { shopId: string; orderId: number }): Promise<void> {
+  await scheduleAutomaticStatuses({ ...p, source: 'placed' });
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IProduct } from '../../../db/entities/shop/index.ts';
+import { automaticRulesAfter } from '../../../db/repositories/shop/automatic-statuses.ts';
 import { activeDeliveryType, activePaymentType, findOrderDetail, insertOrder, newOrderStatus, ProductPricesChanged, ProductsUnavailable, productsForCart } from '../../../db/repositories/shop/orders.ts';
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
 import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
@@ -173,6 +174,10 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       // is stored: a 503 would invite a repeat that places it twice, so sequences that could not be
       // started are only logged (signing up again through the endpoint starts them).
       if (body.newsletter) await signUpWithSequences(app.workflows, request.em, request.log, shop.id, email).catch(unlessSequencesUnstarted);
+      // The statuses set automatically after New, when the shop has any; likewise only logged when Temporal is away.
+      if ((await automaticRulesAfter(request.em, status.id)).length > 0) {
+        await app.workflows.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => request.log.error({ err: error, shopId: shop.id, orderId }, 'automatic statuses after New could not be planned'));
+      }
       const placed = await findOrderDetail(request.em, orderId);
       return reply.code(201).send({ data: orderDetail(placed!.order, placed!.items) });
     },

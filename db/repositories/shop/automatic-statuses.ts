@@ -10,14 +10,15 @@ export interface OrderStatusPosition {
   lastChangeId: number | null;
   lastChangeAt: Date | null;
   clearedAt: Date | null;
+  placedAt: Date | null;
   total: string;
   placedIp: string | null;
 }
 
 /** Where an order stands: its status, the change that set it, and what the rules' conditions read. */
 export async function orderStatusPosition(em: EntityManager, shopId: string, orderId: number): Promise<OrderStatusPosition | null> {
-  const [row] = await em.execute<{ status_id: number; kind: string; change_id: number | null; change_at: Date | null; cleared_at: Date | null; total: string; placed_ip: string | null }[]>(
-    `select o.order_status_id as status_id, s.kind, c.id as change_id, c.at as change_at, o.cleared_at, o.total, o.placed_ip
+  const [row] = await em.execute<{ status_id: number; kind: string; change_id: number | null; change_at: Date | null; cleared_at: Date | null; placed_at: Date | null; total: string; placed_ip: string | null }[]>(
+    `select o.order_status_id as status_id, s.kind, c.id as change_id, c.at as change_at, o.cleared_at, o.placed_at, o.total, o.placed_ip
      from shop_orders o join shop_order_statuses s on s.id = o.order_status_id
      left join lateral (select id, at from shop_order_status_changes where shop_id = o.shop_id and order_id = o.id order by id desc limit 1) c on true
      where o.shop_id = ? and o.id = ?`,
@@ -25,7 +26,7 @@ export async function orderStatusPosition(em: EntityManager, shopId: string, ord
   );
   if (!row) return null;
   const date = (v: Date | string | null) => (v === null ? null : new Date(v));
-  return { statusId: row.status_id, statusKind: row.kind, lastChangeId: row.change_id, lastChangeAt: date(row.change_at), clearedAt: date(row.cleared_at), total: String(row.total), placedIp: row.placed_ip };
+  return { statusId: row.status_id, statusKind: row.kind, lastChangeId: row.change_id, lastChangeAt: date(row.change_at), clearedAt: date(row.cleared_at), placedAt: date(row.placed_at), total: String(row.total), placedIp: row.placed_ip };
 }
 
 /** The shop's statuses set automatically after `statusId`, with their rules. */

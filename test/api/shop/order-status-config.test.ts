@@ -217,6 +217,29 @@ describe('PATCH /api/v1/configuration/order_statuses/:id', () => {
       expect((await patch(id, { automatically_set: null })).json().data.automatically_set).toBeNull();
     });
 
+    it('a rule after New moves a placed order when its offset has passed; a shop without one starts no workflow at placement', async () => {
+      const own = await createTestShop(stack.app, 'osc-auto-new');
+      const ownProduct = await insertProduct(stack.orm, own.id, { name: 'Map', price: '12.00' });
+      const placedRuns = async () => {
+        let n = 0;
+        for await (const _ of stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "shop/${own.id}/order/"` })) n++;
+        return n;
+      };
+      const before = await adminPost(stack.app, `/admin/v1/shops/${own.id}/orders`, { email: 'first@example.com', items: [{ product_id: ownProduct }] });
+      expect(await placedRuns()).toBe(0);
+
+      const awaiting = await userStatus('Awaiting payment', own);
+      const rule = await patch(awaiting, { automatically_set: { automatically_set_after_status_id: own.statuses.New, automatically_set_offset_hours: 0 } }, own.headers());
+      expect(rule.statusCode, rule.body).toBe(200);
+      const order = await adminPost(stack.app, `/admin/v1/shops/${own.id}/orders`, { email: 'second@example.com', items: [{ product_id: ownProduct }] });
+      await eventually(async () => {
+        const detail = (await get(`/api/v1/orders/${order.id}`, own.key)).json().data;
+        expect(detail.order_status_id).toBe(awaiting);
+      });
+      // The order placed before the rule existed stays at New.
+      expect((await get(`/api/v1/orders/${before.id}`, own.key)).json().data.order_status_id).toBe(own.statuses.New);
+    });
+
     it('refuses a rule without its status, after itself, after another shop\'s status, closing a loop, or with offsets out of range', async () => {
       const id = await userStatus('Auto errors');
       const field = 'automatically_set.automatically_set_after_status_id';
