@@ -46,7 +46,8 @@ async function created(productId: number, body: Record<string, unknown>) {
 
 async function storageKeyOf(contentFileName: string) {
   const em = stack.orm.em.fork({ disableContextResolution: true });
-  const files = await em.find(ShopFile, { filename: contentFileName }, { filters: false });
+  // This shop's only: other test files upload files of the same name into the same database.
+  const files = await em.find(ShopFile, { filename: contentFileName, shop: shop.id }, { filters: false });
   return files.map((f) => f.storageKey);
 }
 
