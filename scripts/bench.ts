@@ -8,7 +8,8 @@
  *   (b') grants end to end, POST -> enrolment visible (scripts/bench/grants.ts);
  *   (c) the shop's sales report by month over 1 000 000 orders against its one SQL statement
  *       (scripts/bench/shop-reports.ts).
- * `npm run bench -- shop-reports` runs (c) alone, `-- courses` (a) alone, `-- noop` (b) alone.
+ * `npm run bench -- shop-reports` runs (c) alone, `-- courses` (a) alone, `-- noop` (b) alone,
+ * `-- grants` (b) and (b') (the grants beside the no-op rate of the same run).
  * Progress goes to stderr; the report to stdout, its last line `bench {json}`.
  * Everything started is stopped at the end, on an error and on SIGINT/SIGTERM/SIGHUP.
  */
@@ -30,7 +31,7 @@ const NOOP = { n: 200, warmupN: 16, rounds: 3 };
 const SHOP_REPORTS = { orders: 1_000_000, warmups: 2, runs: 7 };
 const ARGS = process.argv.slice(2);
 const ONLY_SHOP_REPORTS = ARGS.includes('shop-reports');
-const ONLY = ARGS.includes('courses') ? 'courses' : ARGS.includes('noop') ? 'noop' : undefined;
+const ONLY = (['courses', 'noop', 'grants'] as const).find((part) => ARGS.includes(part));
 
 const started = performance.now();
 const loadAtStart = os.loadavg()[0] ?? 0;
@@ -62,13 +63,14 @@ async function main(): Promise<void> {
   log(`platform ${fixtures.platformId} with ${fixtures.courseIds.length} active courses`);
 
   const courses =
-    ONLY === 'noop' ? undefined : await measureCourses({ http, apiUrl: stack.apiUrl, apiKey: fixtures.apiKey, databaseUrl: stack.databaseUrl, concurrency: CONCURRENCY, log, ...COURSES });
+    ONLY === 'noop' || ONLY === 'grants' ? undefined : await measureCourses({ http, apiUrl: stack.apiUrl, apiKey: fixtures.apiKey, databaseUrl: stack.databaseUrl, concurrency: CONCURRENCY, log, ...COURSES });
   // No-op workflows first: grants leave work behind (each starts a course-mails child workflow
   // that outlives it), which must not run during the baseline.
   const noop = ONLY === 'courses' ? undefined : await measureTemporalNoop({ stack, concurrency: CONCURRENCY, log, ...NOOP });
-  const grants = ONLY
-    ? undefined
-    : await measureGrants({ http, stack, apiKey: fixtures.apiKey, grantCourseId: fixtures.grantCourseId, warmupCourseId: fixtures.warmupCourseId, concurrency: CONCURRENCY, log, ...GRANTS });
+  const grants =
+    ONLY === 'courses' || ONLY === 'noop'
+      ? undefined
+      : await measureGrants({ http, stack, apiKey: fixtures.apiKey, grantCourseId: fixtures.grantCourseId, warmupCourseId: fixtures.warmupCourseId, concurrency: CONCURRENCY, log, ...GRANTS });
   // Last: its million rows (and their vacuum) must not weigh on the other parts.
   const reports = ONLY ? undefined : await measureReports();
 
