@@ -24,11 +24,19 @@ export interface AuthenticatedShopKey {
 async function authenticate(request: FastifyRequest, token: string): Promise<AuthenticatedShopKey> {
   // Looked up before the request has a tenant, hence without the tenant filter.
   const key = await request.em.findOne(ShopApiKey, { keyHash: hashToken(token) }, { filters: false, populate: ['shop'] });
-  if (!key || key.revokedAt) throw unauthorized('invalid shop API key');
+  if (!key) throw unauthorized('invalid shop API key');
   const shop = key.shop.getEntity();
+  // Configuration requests of a known shop land in its audit log, refused ones included.
+  if (isShopConfigurationPath(request.url)) request.auditSubject = { tenantId: shop.id, keyPrefix: key.prefix };
+  if (key.revokedAt) throw unauthorized('invalid shop API key');
   if (!shop.apiEnabled) throw unauthorized('API access is switched off for this shop');
   request.em.setFilterParams(SHOP_FILTER, { shopId: shop.id });
   return { id: key.id, prefix: key.prefix, scopes: key.scopes, shopId: shop.id, currency: shop.currency, timeZone: shop.timeZone };
+}
+
+/** The shop's configuration paths (club, order statuses, mail sequences): the audited ones. */
+export function isShopConfigurationPath(url: string): boolean {
+  return url.startsWith('/api/v1/configuration/');
 }
 
 /** Options of `scopedKeyAuth` for the shop interface: shop keys and their five scopes. */

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { SHOP_RATE_LIMITS } from '../../domain/shared/rate-limits.ts';
+import { recordShopConfigurationRequest } from '../../db/repositories/shop/audit-log.ts';
+import { auditLog } from '../shared/audit.ts';
 import { jsonBodiesOnly } from '../shared/json-only.ts';
 import { keyRateLimits } from '../shared/key-rate-limits.ts';
 import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
@@ -37,6 +39,7 @@ export interface ShopOptions {
  * in `config.scope`; a route without one stops the start.
  */
 export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLimits, taskQueue }) => {
+  await app.register(auditLog, { record: (em, subject, entry) => recordShopConfigurationRequest(em, subject.tenantId, entry) });
   await app.register(scopedKeyAuth, shopKeys);
   await app.register(jsonBodiesOnly, { interfaceName: 'shop API' });
   await app.register(keyRateLimits, {

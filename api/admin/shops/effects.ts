@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ShopMail } from '../../../db/entities/shop/index.ts';
+import { ShopAuditLogEntry, ShopMail } from '../../../db/entities/shop/index.ts';
 import { listOrderEffects } from '../../../db/repositories/shop/order-effects.ts';
 import { ORDER_EFFECTS } from '../../../domain/shop/effects.ts';
+import { AuditLogReply } from '../schemas.ts';
 import { ErrorBody, data } from '../../shared/schemas.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
@@ -12,7 +13,7 @@ const OrderEffectParams = ShopParams.extend({ order_id: z.coerce.number().int().
 const EffectReply = z.object({ effect: z.enum(ORDER_EFFECTS), status: z.enum(['done', 'failed', 'skipped']), detail: z.string(), at: z.string() });
 const ShopMailReply = z.object({ to: z.string(), subject: z.string(), html: z.string(), kind: z.string(), sent_at: z.string() });
 
-/** What happened to a shop's orders and mail: the order effect log and the shop's mail log (DESIGN.md section 8). */
+/** What happened to a shop's orders, mail and configuration: the order effect log, the mail log (DESIGN.md section 8) and the audit log. */
 export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['operator: shops'];
 
@@ -34,6 +35,23 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const to = request.query.to?.trim().toLowerCase();
       const mails = await request.em.find(ShopMail, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 200 });
       return { data: mails.map((m) => ({ to: m.to, subject: m.subject, html: m.html, kind: m.kind, sent_at: m.sentAt.toISOString() })) };
+    },
+  );
+
+  app.get(
+    '/shops/:shop_id/audit_log',
+    {
+      schema: {
+        tags,
+        description: 'Configuration requests of the shop (club, order statuses, mail sequences), refused ones included, newest first (at most 1000).',
+        params: ShopParams,
+        response: { 200: data(AuditLogReply), 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      await shopOf(request.em, request.params.shop_id);
+      const entries = await request.em.find(ShopAuditLogEntry, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 1000 });
+      return { data: entries.map((e) => ({ at: e.at.toISOString(), method: e.method, path: e.path, status: e.status, key_prefix: e.keyPrefix ?? null })) };
     },
   );
 };

@@ -17,8 +17,10 @@ import { Shop, ShopApiKey } from './shop.ts';
 import { Subscriber, SubscriberPeriod, SubscriptionPlan, SubscriptionPlanProduct } from './subscription.ts';
 import { ShopPaymentGateway, SubscriberCharge } from './subscription-billing.ts';
 import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
+import { ShopAuditLogEntry } from './audit-log.ts';
 import { ClubIntegration, ClubProduct, ClubWebhookDelivery, ClubWebhookDeliveryAttempt } from './club.ts';
 
+export * from './audit-log.ts';
 export * from './automatic-discount.ts';
 export * from './club.ts';
 export * from './discount-code.ts';
@@ -50,4 +52,5 @@ export const shopEntities = [
   MailSequence, MailSequenceItem, MailSequenceRecipientCode,
   SubscriptionPlan, SubscriptionPlanProduct, Subscriber, SubscriberPeriod,
   ShopPaymentGateway, SubscriberCharge,
+  ShopAuditLogEntry,
 ];
