@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { CLUB_WEBHOOK_TABLES, clubProducts, findClub, openClubDelivery, paidStatusId } from '../../db/repositories/shop/club.ts';
+import { paidStatusId } from '../../db/repositories/shop/orders.ts';
+import { CLUB_WEBHOOK_TABLES, clubProducts, findClub, openClubDelivery } from '../../db/repositories/shop/club.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { shopEm } from '../../db/repositories/shop/order-effects.ts';
 import { CLUB_WEBHOOK_EVENT, clubWebhookDecision, firesForAllProducts } from '../../domain/shop/club-rules.ts';

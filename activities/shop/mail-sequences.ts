@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MailSequence, MailSequenceItem, Sender, Shop, type IMailSequence } from '../../db/entities/shop/index.ts';
-import { paidStatusId } from '../../db/repositories/shop/club.ts';
+import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { shopEm } from '../../db/repositories/shop/order-effects.ts';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sender, Shop, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { recordedEffect, shopEm } from '../../db/repositories/shop/order-effects.ts';
-import { insertOrder } from '../../db/repositories/shop/orders.ts';
+import { insertOrder, paidStatusId } from '../../db/repositories/shop/orders.ts';
 import {
   activateFromOrder,
   automaticLinksOf,
@@ -193,11 +193,10 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
           },
         },
         async (tx, state, charge) => {
-          const [paid] = await tx.execute<{ id: number }[]>(`select id from shop_order_statuses where shop_id = ? and kind = 'PaidDefaultOrderStatus'`, [shopId]);
           const orderId = await insertOrder(tx, {
             shopId,
             currency: charge.currency,
-            statusId: paid!.id,
+            statusId: await paidStatusId(tx, shopId),
             email: state.subscriber.email,
             cart: charge.cart!,
             delivery: null,

@@ -4,7 +4,7 @@ import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
 import { notFound } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { usePlatform } from './platform-scope.ts';
-import { AuditLogReply, ConfigurationKeyParams, ConfigurationKeyReply, CreateConfigurationKeyBody, PlatformParams, RevokedKeyReply, data } from './schemas.ts';
+import { AuditLogReply, auditLogReply, ConfigurationKeyParams, ConfigurationKeyReply, CreateConfigurationKeyBody, PlatformParams, RevokedKeyReply, data } from './schemas.ts';
 
 /** Configuration keys (created "in the panel") and the platform's audit log of configuration requests. */
 export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -73,9 +73,7 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
       const entries = await request.em.find(AuditLogEntry, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 1000 });
-      return {
-        data: entries.map((e) => ({ at: e.at.toISOString(), method: e.method, path: e.path, status: e.status, key_prefix: e.keyPrefix ?? null })),
-      };
+      return { data: auditLogReply(entries) };
     },
   );
 };

@@ -129,6 +129,11 @@ export const AuditLogReply = z.array(
   z.object({ at: z.iso.datetime(), method: z.string(), path: z.string(), status: z.number().int(), key_prefix: z.string().nullable() }),
 );
 
+/** An audit log (a platform's or a shop's), newest first as read: never a token, a query or a body. */
+export function auditLogReply(entries: { at: Date; method: string; path: string; status: number; keyPrefix?: string | null }[]): z.infer<typeof AuditLogReply> {
+  return entries.map((e) => ({ at: e.at.toISOString(), method: e.method, path: e.path, status: e.status, key_prefix: e.keyPrefix ?? null }));
+}
+
 export const LessonCompletionBody = z.object({ email: z.string().min(1).max(254), lesson_id: z.uuid() });
 export const LessonCompletionReply = z.object({ email: z.string(), lesson_id: z.uuid(), course_id: z.uuid(), completed_at: z.iso.datetime() });
 export const CourseViewBody = z.object({ email: z.string().min(1).max(254), course_id: z.uuid() });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ShopAuditLogEntry, ShopMail } from '../../../db/entities/shop/index.ts';
 import { listOrderEffects } from '../../../db/repositories/shop/order-effects.ts';
 import { ORDER_EFFECTS } from '../../../domain/shop/effects.ts';
-import { AuditLogReply } from '../schemas.ts';
+import { AuditLogReply, auditLogReply } from '../schemas.ts';
 import { ErrorBody, data } from '../../shared/schemas.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
@@ -51,7 +51,7 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       const entries = await request.em.find(ShopAuditLogEntry, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 1000 });
-      return { data: entries.map((e) => ({ at: e.at.toISOString(), method: e.method, path: e.path, status: e.status, key_prefix: e.keyPrefix ?? null })) };
+      return { data: auditLogReply(entries) };
     },
   );
 };

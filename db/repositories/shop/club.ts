@@ -49,13 +49,6 @@ export function clubProducts(em: EntityManager, shopId: string, clubId: string):
   );
 }
 
-/** The shop's Paid status: the default status of the club webhook, and the one clearing sets. */
-export async function paidStatusId(em: EntityManager, shopId: string): Promise<number> {
-  const [row] = await em.execute<{ id: number }[]>("select id from shop_order_statuses where shop_id = ? and kind = 'PaidDefaultOrderStatus'", [shopId]);
-  if (!row) throw new Error(`shop ${shopId} has no Paid status`);
-  return row.id;
-}
-
 export async function isShopOrderStatus(em: EntityManager, shopId: string, statusId: number): Promise<boolean> {
   const rows = await em.execute('select 1 from shop_order_statuses where shop_id = ? and id = ?', [shopId, statusId]);
   return rows.length > 0;

@@ -31,6 +31,13 @@ export function newOrderStatus(em: EntityManager) {
   return em.findOneOrFail(OrderStatus, { kind: 'NewDefaultOrderStatus' });
 }
 
+/** The id of the shop's built-in Paid status (set by clearing and by a paid renewal). */
+export async function paidStatusId(em: EntityManager, shopId: string): Promise<number> {
+  const [row] = await em.execute<{ id: number }[]>("select id from shop_order_statuses where shop_id = ? and kind = 'PaidDefaultOrderStatus'", [shopId]);
+  if (!row) throw new Error(`shop ${shopId} has no Paid status`);
+  return row.id;
+}
+
 export interface NewOrder {
   shopId: string;
   currency: string;

@@ -8,12 +8,12 @@ import {
   isShopOrderStatus,
   listableProductIds,
   lockShopForClubWrite,
-  paidStatusId,
   removeClubProduct,
   replaceClubProducts,
   updateClub,
   type ClubRow,
 } from '../../../../db/repositories/shop/club.ts';
+import { paidStatusId } from '../../../../db/repositories/shop/orders.ts';
 import { webhookUrlWriteProblem } from '../../../../domain/shop/club-rules.ts';
 import { pathId, unknownIds } from '../../../../domain/shop/product-rules.ts';
 import { notFound } from '../../../shared/errors.ts';
