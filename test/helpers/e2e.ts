@@ -1,9 +1,12 @@
 /** The whole stack for end-to-end tests: the API listening on a port and a worker with real activities. */
 import { expect } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
 import type { ShopIntegrations } from '../../activities/shop/integrations/index.ts';
+import { parseCidrList } from '../../domain/shared/ip-ranges.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { httpClient } from './http.ts';
-import { eventually, startTestApp, startTestWorker, type TestStack } from './stack.ts';
+import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type TestStack } from './stack.ts';
+import { loopbackOnlyTransport, startWebhookReceiver } from './webhook-receiver.ts';
 
 export async function startEndToEnd(name: string, { mailEndpoints, shopIntegrations }: { mailEndpoints?: MailEndpoints; shopIntegrations?: ShopIntegrations } = {}) {
   const stack: TestStack = await startTestApp(name, { mailEndpoints });
@@ -42,3 +45,33 @@ export async function startEndToEnd(name: string, { mailEndpoints, shopIntegrati
 }
 
 export type EndToEnd = Awaited<ReturnType<typeof startEndToEnd>>;
+
+/**
+ * The stack for webhook end-to-end tests: the API listening, a receiver on loopback, and a worker
+ * whose webhook activities may reach 127.0.0.1 only (allowlist and the guard's pinned transport),
+ * retrying on `retrySchedule` (ms).
+ */
+export async function startWebhookEndToEnd(name: string, retrySchedule: number[]) {
+  const stack = await startTestApp(name);
+  const receiver = await startWebhookReceiver();
+  const guard = loopbackOnlyTransport();
+  const activities = createActivities({
+    orm: stack.orm,
+    platformUrlTemplate: PLATFORM_URL_TEMPLATE,
+    webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule, timeoutMs: 1000, transport: guard.transport },
+  });
+  const worker = await startTestWorker({ taskQueue: stack.taskQueue, activities });
+  const http = httpClient(await stack.app.listen({ port: 0, host: '127.0.0.1' }));
+  return {
+    stack,
+    receiver,
+    guard,
+    http,
+    async close() {
+      await worker.stop();
+      await receiver.close();
+      await stack.close();
+    },
+  };
+}
+export type WebhookEndToEnd = Awaited<ReturnType<typeof startWebhookEndToEnd>>;

@@ -6,43 +6,30 @@
  * club's key to the address with its token, once per order and status.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../../activities/index.ts';
-import { parseCidrList } from '../../../domain/shared/ip-ranges.ts';
-import { httpClient } from '../../helpers/http.ts';
+import { startWebhookEndToEnd, type WebhookEndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
-import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
-import { loopbackOnlyTransport, startWebhookReceiver, verifySignatures, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+import { eventually, type TestStack } from '../../helpers/stack.ts';
+import { verifySignatures, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 const SECRET = 'club-e2e-signing-secret-0123456789';
 const CLUB_PATH = '/club/in?token=club-token-77';
 
+let e2e: WebhookEndToEnd;
 let stack: TestStack;
-let worker: RunningWorker;
 let receiver: WebhookReceiver;
-let http: ReturnType<typeof httpClient>;
+let http: WebhookEndToEnd['http'];
 let shop: TestShop;
 const products = { listed: 0, other: 0 };
 
 beforeAll(async () => {
-  stack = await startTestApp('e2e-shop-club');
-  receiver = await startWebhookReceiver();
-  const activities = createActivities({
-    orm: stack.orm,
-    platformUrlTemplate: PLATFORM_URL_TEMPLATE,
-    webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule: [200, 200], timeoutMs: 1000, transport: loopbackOnlyTransport().transport },
-  });
-  worker = await startTestWorker({ taskQueue: stack.taskQueue, activities });
-  http = httpClient(await stack.app.listen({ port: 0, host: '127.0.0.1' }));
+  e2e = await startWebhookEndToEnd('e2e-shop-club', [200, 200]);
+  ({ stack, receiver, http } = e2e);
   shop = await createTestShop(stack.app, 'club-e2e');
   products.listed = await insertProduct(stack.orm, shop.id, { name: 'Members Pass', sku: 'PASS', price: '50.00' });
   products.other = await insertProduct(stack.orm, shop.id, { name: 'Mug', sku: 'MUG', price: '20.00' });
 });
-afterAll(async () => {
-  await worker?.stop();
-  await receiver?.close();
-  await stack?.close();
-});
+afterAll(() => e2e?.close());
 
 const shopApi = (method: string, path: string, body?: unknown) => http(method, path, { headers: { 'x-api-key': shop.key }, body });
 const placeOrder = (productId: number) => adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'member@example.com', items: [{ product_id: productId }] });

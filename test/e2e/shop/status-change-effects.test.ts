@@ -4,65 +4,50 @@
  * worker with real activities; a receiver on loopback (allowlisted) takes the club's webhook.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../../activities/index.ts';
-import { parseCidrList } from '../../../domain/shared/ip-ranges.ts';
-import { httpClient } from '../../helpers/http.ts';
+import { startWebhookEndToEnd, type WebhookEndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
-import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
-import { loopbackOnlyTransport, startWebhookReceiver, verifySignatures, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+import { eventually } from '../../helpers/stack.ts';
+import { verifySignatures } from '../../helpers/webhook-receiver.ts';
 
 const SECRET = 'status-effects-club-secret-0123456789';
 const CLUB_PATH = '/club/in?token=status-effects';
 
-let stack: TestStack;
-let worker: RunningWorker;
-let receiver: WebhookReceiver;
-let http: ReturnType<typeof httpClient>;
+let e2e: WebhookEndToEnd;
 let shop: TestShop;
 let productId: number;
 
 beforeAll(async () => {
-  stack = await startTestApp('e2e-shop-status-effects');
-  receiver = await startWebhookReceiver();
-  const activities = createActivities({
-    orm: stack.orm,
-    platformUrlTemplate: PLATFORM_URL_TEMPLATE,
-    webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule: [200, 200], timeoutMs: 1000, transport: loopbackOnlyTransport().transport },
-  });
-  worker = await startTestWorker({ taskQueue: stack.taskQueue, activities });
-  http = httpClient(await stack.app.listen({ port: 0, host: '127.0.0.1' }));
-  shop = await createTestShop(stack.app, 'status-effects');
-  productId = await insertProduct(stack.orm, shop.id, { name: 'Atlas', price: '50.00' });
+  e2e = await startWebhookEndToEnd('e2e-shop-status-effects', [200, 200]);
+  shop = await createTestShop(e2e.stack.app, 'status-effects');
+  productId = await insertProduct(e2e.stack.orm, shop.id, { name: 'Atlas', price: '50.00' });
 });
 afterAll(async () => {
-  for await (const run of stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "shop/${shop.id}/sequence/" AND ExecutionStatus = "Running"` })) {
-    await stack.temporal.workflow.getHandle(run.workflowId).terminate('test over');
+  for await (const run of e2e.stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "shop/${shop.id}/sequence/" AND ExecutionStatus = "Running"` })) {
+    await e2e.stack.temporal.workflow.getHandle(run.workflowId).terminate('test over');
   }
-  await worker?.stop();
-  await receiver?.close();
-  await stack?.close();
+  await e2e?.close();
 });
 
 const shopApi = async (method: string, path: string, body?: unknown) => {
-  const res = await http(method, path, { headers: { 'x-api-key': shop.key }, body });
+  const res = await e2e.http(method, path, { headers: { 'x-api-key': shop.key }, body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 };
 const mailsTo = async (to: string) =>
-  (await http('GET', `/admin/v1/shops/${shop.id}/emails?to=${encodeURIComponent(to)}`, { operator: true })).body.data as { subject: string; html: string; kind: string }[];
+  (await e2e.http('GET', `/admin/v1/shops/${shop.id}/emails?to=${encodeURIComponent(to)}`, { operator: true })).body.data as { subject: string; html: string; kind: string }[];
 
 describe('an order moved to a status with a mail, a club webhook and a sequence', () => {
   it('sends the status mail, the signed club webhook and the first sequence mail, each once, and logs the three effects', async () => {
     const sent = shop.statuses.Sent!;
-    const sender = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/senders`, { name: 'Atlas Shop', email: 'shop@example.com' });
+    const sender = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/senders`, { name: 'Atlas Shop', email: 'shop@example.com' });
     await shopApi('PATCH', `/api/v1/configuration/order_statuses/${sent}`, {
       send_email_on_status_change: true,
       sender_id: sender.id,
       email: { subject: 'Order {{NUMER_ZAMOWIENIA}} is on its way', content: '<p>Shipped</p>' },
     });
-    await shopApi('PATCH', '/api/v1/configuration/club', { webhook_url: receiver.url(CLUB_PATH), webhook_secret_key: SECRET, order_status_id: sent });
-    const sequence = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/email_sequences`, {
+    await shopApi('PATCH', '/api/v1/configuration/club', { webhook_url: e2e.receiver.url(CLUB_PATH), webhook_secret_key: SECRET, order_status_id: sent });
+    const sequence = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/email_sequences`, {
       name: 'After shipping',
       sender_id: sender.id,
       items: [
@@ -72,7 +57,7 @@ describe('an order moved to a status with a mail, a club webhook and a sequence'
     });
     await shopApi('PATCH', `/api/v1/configuration/email_sequences/${sequence.id}`, { triggers: { status_id: sent } });
 
-    const order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'ann@example.com', items: [{ product_id: productId }] });
+    const order = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'ann@example.com', items: [{ product_id: productId }] });
     await shopApi('PATCH', `/api/v1/orders/${order.id}/status`, { order_status_id: sent });
 
     const mails = await eventually(async () => {
@@ -84,14 +69,14 @@ describe('an order moved to a status with a mail, a club webhook and a sequence'
     expect(mails.find((m) => m.kind === 'sequence')).toMatchObject({ subject: 'How is your atlas?' });
 
     const [webhook] = await eventually(async () => {
-      expect(receiver.requests(CLUB_PATH)).toHaveLength(1);
-      return receiver.requests(CLUB_PATH);
+      expect(e2e.receiver.requests(CLUB_PATH)).toHaveLength(1);
+      return e2e.receiver.requests(CLUB_PATH);
     });
     expect(verifySignatures(webhook!, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
     expect(webhook!.json).toMatchObject({ type: 'club_order_status_reached', data: { order: { id: order.id, order_status_id: sent } } });
 
     const effects = await eventually(async () => {
-      const logged = (await http('GET', `/admin/v1/shops/${shop.id}/orders/${order.id}/effects`, { operator: true })).body.data as { effect: string; status: string }[];
+      const logged = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/orders/${order.id}/effects`, { operator: true })).body.data as { effect: string; status: string }[];
       const wanted = logged.filter((e) => ['status_mail', 'club_webhook', 'mail_sequence'].includes(e.effect));
       expect(wanted.map((e) => e.effect).sort()).toEqual(['club_webhook', 'mail_sequence', 'status_mail']);
       return wanted;
@@ -101,6 +86,6 @@ describe('an order moved to a status with a mail, a club webhook and a sequence'
     // Nothing arrives twice.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await mailsTo('ann@example.com')).toHaveLength(2);
-    expect(receiver.requests(CLUB_PATH)).toHaveLength(1);
+    expect(e2e.receiver.requests(CLUB_PATH)).toHaveLength(1);
   });
 });

@@ -5,37 +5,28 @@
  * platform's; a private address is refused without connecting; the history shows every attempt.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../../activities/index.ts';
-import { parseCidrList } from '../../../domain/shared/ip-ranges.ts';
-import { httpClient } from '../../helpers/http.ts';
+import { startWebhookEndToEnd, type WebhookEndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
-import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
-import { loopbackOnlyTransport, startWebhookReceiver, verifySignatures, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+import { eventually, type TestStack } from '../../helpers/stack.ts';
+import { verifySignatures, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 const SECRET = 'shop-e2e-signing-secret-0123456789';
 const WHSEC = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const PRIVATE_URL = 'http://169.254.169.254/latest/meta-data';
 
+let e2e: WebhookEndToEnd;
 let stack: TestStack;
-let worker: RunningWorker;
 let receiver: WebhookReceiver;
-let http: ReturnType<typeof httpClient>;
+let http: WebhookEndToEnd['http'];
+let guard: WebhookEndToEnd['guard'];
 let shop: TestShop;
 let productId: number;
-const guard = loopbackOnlyTransport();
 const hooks: Record<'both' | 'statusOnly' | 'flaky' | 'private', string> = { both: '', statusOnly: '', flaky: '', private: '' };
 
 beforeAll(async () => {
-  stack = await startTestApp('e2e-shop-webhooks');
-  receiver = await startWebhookReceiver();
-  const activities = createActivities({
-    orm: stack.orm,
-    platformUrlTemplate: PLATFORM_URL_TEMPLATE,
-    webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule: [200, 200, 200], timeoutMs: 1000, transport: guard.transport },
-  });
-  worker = await startTestWorker({ taskQueue: stack.taskQueue, activities });
-  http = httpClient(await stack.app.listen({ port: 0, host: '127.0.0.1' }));
+  e2e = await startWebhookEndToEnd('e2e-shop-webhooks', [200, 200, 200]);
+  ({ stack, receiver, http, guard } = e2e);
   shop = await createTestShop(stack.app, 'hooks');
   productId = await insertProduct(stack.orm, shop.id, { name: 'Atlas', sku: 'ATLAS', price: '120.00' });
   const create = async (url: string, events: string[], secret_key: string) => (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/webhooks`, { url, events, secret_key })).id as string;
@@ -46,11 +37,7 @@ beforeAll(async () => {
   // The first request to /flaky fails: the platform's retry schedule sends it again.
   receiver.on('/flaky', (_request, nth) => (nth === 1 ? { status: 503 } : { status: 200 }));
 });
-afterAll(async () => {
-  await worker?.stop();
-  await receiver?.close();
-  await stack?.close();
-});
+afterAll(() => e2e?.close());
 
 const shopApi = (method: string, path: string, body?: unknown) => http(method, path, { headers: { 'x-api-key': shop.key }, body });
 const deliveries = async (webhookId: string) => {
