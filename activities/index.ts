@@ -1,9 +1,9 @@
 import type { ActivityDeps } from './shared/deps.ts';
 import { audiobookAccessActivities } from './access/audiobook-access.ts';
 import { courseAccessActivities } from './access/course-access.ts';
+import { grantActivities } from './access/grants.ts';
 import { courseMailActivities } from './access/course-mails.ts';
 import { mailDeliveryActivities } from './mail/delivery.ts';
-import { orderActivities } from './access/orders.ts';
 import { participantActivities } from './access/participants.ts';
 import { progressEventActivities } from './access/progress-events.ts';
 import { orderEffectActivities } from './shop/order-effects.ts';
@@ -28,8 +28,8 @@ export function createActivities(deps: ActivityDeps) {
     ...clubWebhookActivities(deps),
     ...progressEventActivities(deps),
     ...courseAccessActivities(deps),
+    ...grantActivities(deps),
     ...audiobookAccessActivities(deps),
-    ...orderActivities(deps),
     ...courseMailActivities(deps),
     ...mailDeliveryActivities(deps),
     ...orderEffectActivities(deps),

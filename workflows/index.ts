@@ -4,7 +4,7 @@ export { grantAudiobookAccess } from './access/grant-audiobook-access.ts';
 export { revokeCourseAccess, revokeAudiobookAccess } from './access/revoke-access.ts';
 export { fulfilOrder, cancelOrder } from './access/order.ts';
 export { courseEnrolmentMails, courseMailRollout, lessonCompleted } from './access/course-mails.ts';
-export { mailLoginLink } from './access/onboard-participant.ts';
+export { mailLoginLink } from './access/login-link-mail.ts';
 export { sendTestMail } from './shared/test-mail.ts';
 export { deliverWebhook } from './shared/webhook-delivery.ts';
 export { quizResultRecorded } from './access/quiz-result.ts';

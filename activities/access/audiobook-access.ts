@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { isStaleGrant, isStaleRevoke } from '../../domain/access/access-commands.ts';
 import { accessGranted, accessRevoked, type ParticipantRef } from '../../domain/shared/events.ts';
@@ -31,17 +32,6 @@ const marksOf = (row: AudiobookAccessRow) => ({ grantedSeq: Number(row.granted_s
 
 export function audiobookAccessActivities({ orm }: ActivityDeps) {
   return {
-    async applyAudiobookGrant({ platformId, participant, audiobookId, seq }: AudiobookGrantInput): Promise<AccessChange> {
-      return orm.em.fork().transactional(async (tx) => {
-        if (!(await audiobookExists(tx, platformId, audiobookId))) throw ApplicationFailure.nonRetryable(`audiobook ${audiobookId} is not an audiobook of this platform`, 'AudiobookNotFound');
-        const access = await lockAudiobookAccess(tx, platformId, participant.id, audiobookId);
-        if (isStaleGrant(seq, marksOf(access))) return { outcome: 'stale', accessLevel: null, events: await recordEvents(tx, platformId, []) };
-        await activateAudiobookAccess(tx, access.id, seq);
-        const events = access.active ? [] : [accessGranted({ participant, resource: { type: 'audiobook', id: audiobookId }, accessLevel: null, source: { kind: 'direct' } })];
-        return { outcome: access.active ? 'unchanged' : 'applied', accessLevel: null, events: await recordEvents(tx, platformId, events) };
-      });
-    },
-
     async withdrawAudiobookAccess({ platformId, audiobookId, email, seq }: AudiobookRevokeInput): Promise<AccessChange> {
       return orm.em.fork().transactional(async (tx) => {
         const participantId = await participantIdByEmail(tx, platformId, email);
@@ -56,4 +46,14 @@ export function audiobookAccessActivities({ orm }: ActivityDeps) {
       });
     },
   };
+}
+
+/** Gives the participant the audiobook; `access_granted` is recorded, under `operationKey`, when access starts. */
+export async function applyAudiobookGrantIn(tx: EntityManager, { platformId, participant, audiobookId, seq }: AudiobookGrantInput, operationKey?: string): Promise<AccessChange> {
+  if (!(await audiobookExists(tx, platformId, audiobookId))) throw ApplicationFailure.nonRetryable(`audiobook ${audiobookId} is not an audiobook of this platform`, 'AudiobookNotFound');
+  const access = await lockAudiobookAccess(tx, platformId, participant.id, audiobookId);
+  if (isStaleGrant(seq, marksOf(access))) return { outcome: 'stale', accessLevel: null, events: await recordEvents(tx, platformId, [], operationKey) };
+  await activateAudiobookAccess(tx, access.id, seq);
+  const events = access.active ? [] : [accessGranted({ participant, resource: { type: 'audiobook', id: audiobookId }, accessLevel: null, source: { kind: 'direct' } })];
+  return { outcome: access.active ? 'unchanged' : 'applied', accessLevel: null, events: await recordEvents(tx, platformId, events, operationKey) };
 }

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { isStaleGrant, isStaleRevoke } from '../../domain/access/access-commands.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
@@ -58,45 +59,8 @@ const sourceKeyOf = (source: AccessSourceRef) => (source.kind === 'order' ? `ord
 
 const marksOf = (e: EnrolmentRow) => ({ grantedSeq: Number(e.granted_seq), revokedSeq: Number(e.revoked_seq) });
 
-export function courseAccessActivities({ orm, now = () => new Date() }: ActivityDeps) {
+export function courseAccessActivities({ orm }: ActivityDeps) {
   return {
-    /**
-     * Adds a source to the participant's enrolment and re-derives it: active, at the highest live
-     * level (a level only rises; lessons of newly reached sections become visible, progress stays).
-     * `access_granted` is recorded when access starts or its level rises.
-     */
-    async applyCourseGrant({ platformId, participant, courseId, accessLevel, source, seq }: ApplyCourseGrantInput): Promise<AccessChange> {
-      return orm.em.fork().transactional(async (tx) => {
-        if (!(await courseExists(tx, platformId, courseId))) throw ApplicationFailure.nonRetryable(`course ${courseId} is not a course of this platform`, 'CourseNotFound');
-        if (source.kind === 'order') {
-          if ((await orderStatusForShare(tx, platformId, source.order_id)) !== 'registered') return { outcome: 'order_cancelled', accessLevel: null, events: [] };
-        }
-
-        const enrolment = await lockEnrolment(tx, platformId, participant.id, courseId);
-        if (isStaleGrant(seq, marksOf(enrolment))) {
-          return { outcome: 'stale', accessLevel: enrolment.active ? enrolment.access_level : null, events: await recordEvents(tx, platformId, []) };
-        }
-        await upsertAccessSource(tx, {
-          platformId,
-          participantId: participant.id,
-          courseId,
-          sourceKey: sourceKeyOf(source),
-          orderId: source.kind === 'order' ? source.order_id : null,
-          accessLevel,
-        });
-        const level = (await liveSourceLevel(tx, participant.id, courseId))!;
-        await activateEnrolment(tx, enrolment.id, level, seq);
-        const changed = !enrolment.active || level > enrolment.access_level;
-        const events = changed ? [accessGranted({ participant, resource: { type: 'course', id: courseId }, accessLevel: level, source })] : [];
-        // Decided from what this operation recorded, so a retry after a lost reply answers the same.
-        const recorded = await recordEvents(tx, platformId, events);
-        const applied = recorded.length > 0;
-        const courseMails =
-          applied && ((await hasEnrolmentMails(tx, courseId)) || owesReinvitation({ ...(await invitationAnswer(tx, participant.id)), now: now() }));
-        return { outcome: applied ? 'applied' : 'unchanged', accessLevel: level, events: recorded, courseMails };
-      });
-    },
-
     /**
      * `DELETE /api/courses/unsubscribe`: withdraws a level-0 enrolment with all its sources.
      * Level 1 is not revocable through the access interface (rule 6): such a revoke changes nothing.
@@ -147,4 +111,39 @@ export function courseAccessActivities({ orm, now = () => new Date() }: Activity
       });
     },
   };
+}
+
+/**
+ * Adds a source to the participant's enrolment and re-derives it: active, at the highest live
+ * level (a level only rises; lessons of newly reached sections become visible, progress stays).
+ * `access_granted` is recorded, under `operationKey`, when access starts or its level rises.
+ */
+export async function applyCourseGrantIn(tx: EntityManager, { platformId, participant, courseId, accessLevel, source, seq }: ApplyCourseGrantInput, now: Date, operationKey?: string): Promise<AccessChange> {
+  if (!(await courseExists(tx, platformId, courseId))) throw ApplicationFailure.nonRetryable(`course ${courseId} is not a course of this platform`, 'CourseNotFound');
+  if (source.kind === 'order') {
+    if ((await orderStatusForShare(tx, platformId, source.order_id)) !== 'registered') return { outcome: 'order_cancelled', accessLevel: null, events: [] };
+  }
+
+  const enrolment = await lockEnrolment(tx, platformId, participant.id, courseId);
+  if (isStaleGrant(seq, marksOf(enrolment))) {
+    return { outcome: 'stale', accessLevel: enrolment.active ? enrolment.access_level : null, events: await recordEvents(tx, platformId, [], operationKey) };
+  }
+  await upsertAccessSource(tx, {
+    platformId,
+    participantId: participant.id,
+    courseId,
+    sourceKey: sourceKeyOf(source),
+    orderId: source.kind === 'order' ? source.order_id : null,
+    accessLevel,
+  });
+  const level = (await liveSourceLevel(tx, participant.id, courseId))!;
+  await activateEnrolment(tx, enrolment.id, level, seq);
+  const changed = !enrolment.active || level > enrolment.access_level;
+  const events = changed ? [accessGranted({ participant, resource: { type: 'course', id: courseId }, accessLevel: level, source })] : [];
+  // Decided from what this operation recorded, so a retry after a lost reply answers the same.
+  const recorded = await recordEvents(tx, platformId, events, operationKey);
+  const applied = recorded.length > 0;
+  const courseMails =
+    applied && ((await hasEnrolmentMails(tx, courseId)) || owesReinvitation({ ...(await invitationAnswer(tx, participant.id)), now }));
+  return { outcome: applied ? 'applied' : 'unchanged', accessLevel: level, events: recorded, courseMails };
 }

@@ -1,7 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { orderFulfilled, type ParticipantRef, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
 import { markOrderFulfilled } from '../../db/repositories/access/order-fulfilment.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
 
 export interface CompleteOrderInput {
@@ -11,24 +11,25 @@ export interface CompleteOrderInput {
   courses: OrderedCourse[];
 }
 
-export function orderActivities({ orm }: ActivityDeps) {
-  return {
-    /** Marks a still-registered order fulfilled once, recording `order_fulfilled`. */
-    async completeOrderFulfilment({ platformId, orderId, participant, courses }: CompleteOrderInput): Promise<{ fulfilled: boolean; events: RecordedDomainEvent[] }> {
-      return orm.em.fork().transactional(async (tx) => {
-        const order = await markOrderFulfilled(tx, platformId, orderId);
-        const events = order
-          ? [
-              orderFulfilled({
-                order: { id: orderId, external_id: order.external_id, ordinal_number: order.ordinal_number },
-                participant,
-                courses: courses.map((c) => ({ id: c.courseId, access_level: c.accessLevel })),
-              }),
-            ]
-          : [];
-        const recorded = await recordEvents(tx, platformId, events);
-        return { fulfilled: recorded.length > 0, events: recorded };
-      });
-    },
-  };
+/**
+ * Marks a still-registered order fulfilled once, recording `order_fulfilled` under `operationKey`
+ * (the order fulfilment step, activities/access/grants.ts).
+ */
+export async function completeOrderFulfilmentIn(
+  tx: EntityManager,
+  { platformId, orderId, participant, courses }: CompleteOrderInput,
+  operationKey: string,
+): Promise<{ fulfilled: boolean; events: RecordedDomainEvent[] }> {
+  const order = await markOrderFulfilled(tx, platformId, orderId);
+  const events = order
+    ? [
+        orderFulfilled({
+          order: { id: orderId, external_id: order.external_id, ordinal_number: order.ordinal_number },
+          participant,
+          courses: courses.map((c) => ({ id: c.courseId, access_level: c.accessLevel })),
+        }),
+      ]
+    : [];
+  const recorded = await recordEvents(tx, platformId, events, operationKey);
+  return { fulfilled: recorded.length > 0, events: recorded };
 }

@@ -46,56 +46,6 @@ export interface SendLoginLinkMailInput {
 export function participantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
   return {
     /**
-     * Creates the participant when absent (recording `user_registered`). Safe under concurrency:
-     * two grants for a new e-mail both land on the same row (unique platform + e-mail).
-     */
-    async ensureParticipant({ platformId, email, name }: EnsureParticipantInput): Promise<EnsuredParticipant> {
-      return orm.em.fork().transactional(async (tx) => {
-        const row = await upsertParticipant(tx, platformId, email, name ?? null);
-        if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
-        const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
-        const events = await recordEvents(tx, platformId, registered);
-        return { participantId: row.id, invited: row.invited_at !== null, events };
-      });
-    },
-
-    /**
-     * Sends the invitation once per participant: the course's own `course_invitation` when its
-     * custom invitation is on, else the platform's `user_invitation`. The participant row is locked
-     * for the duration, so concurrent grants serialise here and only the first one records it.
-     * The mail is recorded as pending; `mailId` goes to the delivery workflow. A retry after the
-     * commit finds the participant invited and returns the still undelivered mail again.
-     */
-    async sendInvitation({ platformId, participantId, courseId }: SendInvitationInput): Promise<{ sent: boolean; mailId?: string | null }> {
-      return tenantEm(orm, platformId).transactional(async (em) => {
-        const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-        if (participant.invitedAt) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
-        const platform = await em.findOneOrFail(Platform, platformId);
-        const course = courseId ? await em.findOne(Course, courseId) : null;
-
-        const token = randomBytes(24).toString('base64url');
-        const loginLink = `${platformLoginUrl(platformUrlTemplate, platform.subdomain)}?invitation=${token}`;
-        participant.invitedAt = now();
-        participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
-        const queued = await sendMail(em, {
-          platformId,
-          to: participant.email,
-          template: await newParticipantInvitation(em, courseId ?? null),
-          tags: {
-            loginLink,
-            participantName: participant.name ?? participant.email,
-            participantEmail: participant.email,
-            platformTitle: platform.title,
-            courseTitle: course?.title ?? platform.title,
-          },
-          dedupeKey: `invitation/${participantId}`,
-          now: now(),
-        });
-        return { sent: true, mailId: queued.mailId };
-      });
-    },
-
-    /**
      * An operator action's mail (`user_reinvitation`, `community_access_granted`) with a fresh
      * login link; the new token replaces the previous one (an older link stops working). Once per
      * request: a retry after the commit finds the request's mail and sends no second link.
@@ -107,6 +57,57 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
       );
     },
   };
+}
+
+/**
+ * Creates the participant when absent, recording `user_registered` under `operationKey` (a retry
+ * after the commit finds the participant and returns the same event). Safe under concurrency: two
+ * grants for a new e-mail both land on the same row (unique platform + e-mail), which stays locked
+ * to the end of the caller's transaction.
+ */
+export async function ensureParticipantIn(tx: EntityManager, { platformId, email, name }: EnsureParticipantInput, operationKey?: string): Promise<EnsuredParticipant> {
+  const row = await upsertParticipant(tx, platformId, email, name ?? null);
+  if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
+  const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
+  const events = await recordEvents(tx, platformId, registered, operationKey);
+  return { participantId: row.id, invited: row.invited_at !== null, events };
+}
+
+/**
+ * Sends the invitation once per participant, in the caller's platform-scoped transaction: the
+ * course's own `course_invitation` when its custom invitation is on, else the platform's
+ * `user_invitation`. The participant row is locked, so concurrent grants serialise and only the
+ * first one records it. The mail is recorded as pending; `mailId` goes to the delivery workflow.
+ */
+export async function inviteParticipant(
+  em: EntityManager,
+  { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
+  { platformId, participantId, courseId }: SendInvitationInput,
+): Promise<{ sent: boolean; mailId?: string | null }> {
+  const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (participant.invitedAt) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
+  const platform = await em.findOneOrFail(Platform, platformId);
+  const course = courseId ? await em.findOne(Course, courseId) : null;
+
+  const token = randomBytes(24).toString('base64url');
+  const loginLink = `${platformLoginUrl(platformUrlTemplate, platform.subdomain)}?invitation=${token}`;
+  participant.invitedAt = now();
+  participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
+  const queued = await sendMail(em, {
+    platformId,
+    to: participant.email,
+    template: await newParticipantInvitation(em, courseId ?? null),
+    tags: {
+      loginLink,
+      participantName: participant.name ?? participant.email,
+      participantEmail: participant.email,
+      platformTitle: platform.title,
+      courseTitle: course?.title ?? platform.title,
+    },
+    dedupeKey: `invitation/${participantId}`,
+    now: now(),
+  });
+  return { sent: true, mailId: queued.mailId };
 }
 
 /**

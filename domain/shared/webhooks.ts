@@ -86,3 +86,17 @@ export interface WebhookEnvelope<T extends string = DomainEventType> {
 export function webhookEnvelope<T extends string>(event: { id: string; type: T; payload: Record<string, unknown>; occurredAt: string }): WebhookEnvelope<T> {
   return { type: event.type, timestamp: event.occurredAt, data: { id: event.id, ...event.payload } };
 }
+
+/** One webhook delivery to start: an event for a webhook subscribed to its type. */
+export interface WebhookDeliveryStart {
+  webhookId: string;
+  eventId: string;
+}
+
+/** Every (event, subscribed webhook) pair, events in their order, webhooks in the given order. */
+export function webhookDeliveriesFor(
+  events: readonly { id: string; type: DomainEventType }[],
+  webhooks: readonly { webhookId: string; events: readonly DomainEventType[] }[],
+): WebhookDeliveryStart[] {
+  return events.flatMap((event) => webhooks.filter((w) => w.events.includes(event.type)).map(({ webhookId }) => ({ webhookId, eventId: event.id })));
+}

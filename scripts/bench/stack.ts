@@ -1,25 +1,27 @@
 /**
- * The stack the bench measures, started in this process the way `npm start` starts it in
- * processes: PostgreSQL (DATABASE_URL, else an embedded server on .data/bench-postgres) with a
- * fresh database migrated for this run, Temporal (TEMPORAL_ADDRESS, else an in-memory dev server),
- * the API from buildApp listening on 127.0.0.1 (rate limits off) and a worker with the real
- * activities. Each part has its own ORM and pool, as the api and worker processes have.
+ * The stack the bench measures, run as `npm start` runs it: PostgreSQL (DATABASE_URL, else an
+ * embedded server on .data/bench-postgres) with a fresh database migrated for this run, Temporal
+ * (TEMPORAL_ADDRESS, else an in-memory dev server), and the api (`api/main.ts`) and the worker
+ * (`worker/main.ts`, the real activities) each in a child process of its own, configured through
+ * the environment as in production (rate limits off, log level warn, a task queue of this run).
+ * The bench process keeps a Temporal client of its own (no-op starts, workflow histories) and can
+ * start further worker processes on the same task queue.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { createActivities } from '../../activities/index.ts';
-import { buildApp } from '../../api/app.ts';
 import { migrate, openOrm } from '../../db/orm.ts';
-import { bundleWorkflows, createWorker } from '../../worker/create-worker.ts';
-import type { Log } from '../stack/lifecycle.ts';
+import { findFreePort, sleep, type Log } from '../stack/lifecycle.ts';
 import { createFreshDatabase, DATA_DIR, startEmbeddedPostgres } from '../stack/postgres.ts';
 import { startTemporalDevServer } from '../stack/temporal.ts';
+import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 /** What each process of `npm start` keeps by default (DATABASE_POOL_MAX). */
 export const POOL_MAX = 10;
 const PLATFORM_URL_TEMPLATE = 'http://{subdomain}.localhost:8080';
+/** Bundling the workflows takes a while on a busy machine. */
+const READY_TIMEOUT_MS = 180_000;
+const WORKER_READY = /worker polling task queue/;
 
 export interface BenchStack {
   apiUrl: string;
@@ -28,12 +30,12 @@ export interface BenchStack {
   namespace: string;
   /** The Temporal server (for the worker processes the bench starts). */
   temporalAddress: string;
-  /** The task queue of the API and its worker. */
+  /** The task queue of the api and its worker. */
   taskQueue: string;
-  /** The API's Temporal client (also used to start the no-op workflows and read histories). */
+  /** The bench's own client (no-op workflow starts, histories). */
   temporal: Client;
-  /** The worker's connection (the no-op worker shares it). */
-  workerConnection: NativeConnection;
+  /** Starts one more worker process on the task queue; stop() ends it (it is also stopped with the stack). */
+  startExtraWorker(): Promise<{ stop(): Promise<void> }>;
 }
 
 /** What a batch measurement (grants, no-op workflows) is given. */
@@ -70,8 +72,6 @@ export class StopList {
   }
 }
 
-let runtimeInstalled = false;
-
 /** Starts the stack, registering each part on `stops` as soon as it runs (bench.ts stops them). */
 export async function startBenchStack(log: Log, stops: StopList): Promise<BenchStack> {
   let serverUrl = process.env.DATABASE_URL;
@@ -102,40 +102,69 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
 
-  if (!runtimeInstalled) {
-    // Warnings to stderr; stdout is the report. Signals are ours (bench.ts stops in order).
-    Runtime.install({ logger: new DefaultLogger('WARN', (entry) => console.error(`[temporal sdk] ${entry.level} ${entry.message}`)), shutdownSignals: [] });
-    runtimeInstalled = true;
-  }
-
-  const apiOrm = await openOrm({ databaseUrl: database.url, poolMax: POOL_MAX });
-  stops.add('api ORM', () => apiOrm.close());
   const connection = await Connection.connect({ address: temporalAddress });
-  stops.add('api Temporal connection', () => connection.close());
+  stops.add('bench Temporal connection', () => connection.close());
   const temporal = new Client({ connection, namespace });
+
   const adminToken = randomBytes(24).toString('base64url');
-  const app = await buildApp({ orm: apiOrm, temporal, taskQueue, adminToken, rateLimits: { enabled: false } });
-  stops.add('api', () => app.close());
-  const apiUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = await findFreePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    DATABASE_POOL_MAX: String(POOL_MAX),
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_NAMESPACE: namespace,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    ADMIN_TOKEN: adminToken,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'warn',
+    PLATFORM_URL_TEMPLATE,
+  };
+  delete env.NODE_OPTIONS;
 
-  const workerOrm = await openOrm({ databaseUrl: database.url, poolMax: POOL_MAX });
-  stops.add('worker ORM', () => workerOrm.close());
-  const workerConnection = await NativeConnection.connect({ address: temporalAddress });
-  stops.add('worker Temporal connection', () => workerConnection.close());
-  const worker = await createWorker({
-    connection: workerConnection,
+  const started = (service: ServiceProcess) => {
+    stops.add(service.name, () => service.stop());
+    return service;
+  };
+  let workers = 0;
+  const startWorker = async () => {
+    workers++;
+    const worker = started(startServiceProcess(workers === 1 ? 'worker' : `worker ${workers}`, 'worker/main.ts', env));
+    await worker.untilLine(WORKER_READY, READY_TIMEOUT_MS);
+    return worker;
+  };
+  const api = started(startServiceProcess('api', 'api/main.ts', env));
+  const apiUrl = `http://127.0.0.1:${port}`;
+  await Promise.all([startWorker(), untilHealthy(apiUrl, api)]);
+  log(`api (pid ${api.pid}) on ${apiUrl}, worker on task queue ${taskQueue}`);
+
+  return {
+    apiUrl,
+    adminToken,
+    databaseUrl: database.url,
     namespace,
+    temporalAddress,
     taskQueue,
-    activities: createActivities({ orm: workerOrm, platformUrlTemplate: PLATFORM_URL_TEMPLATE }),
-    workflowBundle: await bundleWorkflows(),
-  });
-  const running = worker.run();
-  running.catch((error: unknown) => log(`worker stopped: ${String(error)}`));
-  stops.add('worker', async () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-    await running.catch(() => undefined);
-  });
-  log(`api on ${apiUrl}, worker on task queue ${taskQueue}`);
+    temporal,
+    async startExtraWorker() {
+      const worker = await startWorker();
+      log(`${worker.name} (pid ${worker.pid}) polling task queue ${taskQueue}`);
+      return { stop: () => worker.stop() };
+    },
+  };
+}
 
-  return { apiUrl, adminToken, databaseUrl: database.url, namespace, temporalAddress, taskQueue, temporal, workerConnection };
+/** Until GET /health answers 200 (PostgreSQL and Temporal reachable from the api). */
+async function untilHealthy(apiUrl: string, api: ServiceProcess): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (!api.running()) throw new Error('the api exited before it was healthy');
+    const status = await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await sleep(250);
+  }
+  throw new Error(`${apiUrl}/health did not answer 200 within ${READY_TIMEOUT_MS / 1000} s`);
 }

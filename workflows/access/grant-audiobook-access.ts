@@ -1,7 +1,5 @@
-import type { GrantResult } from './grant-course-access.ts';
-import { db } from '../shared/activity-proxies.ts';
-import { dispatchEvents } from '../shared/dispatch-events.ts';
-import { onboardParticipant } from './onboard-participant.ts';
+import { localDb } from '../shared/activity-proxies.ts';
+import { grantResult, handOn, type GrantResult } from './grant-course-access.ts';
 
 export interface GrantAudiobookAccessInput {
   platformId: string;
@@ -11,16 +9,9 @@ export interface GrantAudiobookAccessInput {
   seq: number;
 }
 
-/** Audiobook grant: the participant is created and invited when absent, then given the audiobook. */
-export async function grantAudiobookAccess({ platformId, audiobookId, email, name, seq }: GrantAudiobookAccessInput): Promise<GrantResult> {
-  const onboarded = await onboardParticipant({ platformId, email, name });
-  const change = await db.applyAudiobookGrant({ platformId, participant: onboarded.participant, audiobookId, seq });
-  await dispatchEvents(platformId, [...onboarded.events, ...change.events]);
-  return {
-    participantId: onboarded.participant.id,
-    invitationSent: onboarded.invitationSent,
-    outcome: change.outcome,
-    accessLevel: null,
-    events: [...onboarded.events, ...change.events],
-  };
+/** Audiobook grant: the participant is created and invited when absent, then given the audiobook (one local step). */
+export async function grantAudiobookAccess(input: GrantAudiobookAccessInput): Promise<GrantResult> {
+  const step = await localDb.grantAudiobook(input);
+  await handOn(input.platformId, step);
+  return grantResult(step);
 }

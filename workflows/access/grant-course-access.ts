@@ -1,10 +1,11 @@
 import type { AccessChangeOutcome } from '../../activities/access/course-access.ts';
+import type { GrantStep, Onboarding } from '../../activities/access/grants.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
-import { db } from '../shared/activity-proxies.ts';
-import { dispatchEvents } from '../shared/dispatch-events.ts';
+import { localDb } from '../shared/activity-proxies.ts';
+import { startWebhookDeliveries } from '../shared/dispatch-events.ts';
+import { deliverInBackground } from '../shared/mail-delivery.ts';
 import { afterCourseGrant } from './course-mails.ts';
-import { onboardParticipant } from './onboard-participant.ts';
 
 export interface GrantCourseAccessInput {
   platformId: string;
@@ -27,20 +28,25 @@ export interface GrantResult {
 
 /**
  * Grant request: received -> queued -> applied (spec: States and transitions).
- * The participant is created and invited when absent, then the enrolment is created or its level
- * raised (a level never falls through a grant).
+ * One local step applies the whole grant in one transaction (the participant created and invited
+ * when absent, the enrolment created or its level raised: a level never falls through a grant);
+ * then what is to be delivered is handed on: the invitation, the course mails, the webhooks.
  */
 export async function grantCourseAccess(input: GrantCourseAccessInput): Promise<GrantResult> {
-  const { platformId, courseId, email, name, accessLevel, seq } = input;
-  const onboarded = await onboardParticipant({ platformId, email, name, courseId });
-  const change = await db.applyCourseGrant({ platformId, participant: onboarded.participant, courseId, accessLevel, source: { kind: 'direct' }, seq });
-  await afterCourseGrant({ platformId, courseId, participantId: onboarded.participant.id, existingParticipant: !onboarded.created, applied: change.courseMails === true });
-  await dispatchEvents(platformId, [...onboarded.events, ...change.events]);
-  return {
-    participantId: onboarded.participant.id,
-    invitationSent: onboarded.invitationSent,
-    outcome: change.outcome,
-    accessLevel: change.accessLevel,
-    events: [...onboarded.events, ...change.events],
-  };
+  const { platformId, courseId } = input;
+  const step = await localDb.grantCourse(input);
+  await Promise.all([
+    handOn(platformId, step),
+    afterCourseGrant({ platformId, courseId, participantId: step.participantId, existingParticipant: !step.created, applied: step.courseMails === true }),
+  ]);
+  return grantResult(step);
+}
+
+/** Starts the deliveries a grant step leaves: its invitation's and its events' webhooks. */
+export async function handOn(platformId: string, step: Onboarding): Promise<void> {
+  await Promise.all([deliverInBackground(platformId, step.invitationMailId), startWebhookDeliveries(platformId, step.webhookDeliveries)]);
+}
+
+export function grantResult(step: GrantStep): GrantResult {
+  return { participantId: step.participantId, invitationSent: step.invitationSent, outcome: step.outcome, accessLevel: step.accessLevel, events: step.events };
 }

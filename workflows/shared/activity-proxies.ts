@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.ts';
 import { MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS } from '../../domain/shared/mail-delivery.ts';
 
@@ -13,6 +13,21 @@ import { MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS } from '../../domain/shared/mail-deliv
  * long an attempt lost with a crashed worker waits before it is retried elsewhere, so it is short.
  */
 export const db = proxyActivities<Activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+  },
+});
+
+/**
+ * Database steps on the hot path (a grant), run as local activities: inside the workflow task
+ * that reached them, with no activity task to queue and no second workflow task for the result
+ * (issue 17). The same retries as `db`; a step lost with a crashed worker runs again when the
+ * workflow task is retried elsewhere, and it is idempotent like every `db` step.
+ */
+export const localDb = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',

@@ -1,4 +1,5 @@
 import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
+import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../domain/shared/webhooks.ts';
 import { webhookDeliveryWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import { db } from './activity-proxies.ts';
 import { startChildOnce } from './start-child-once.ts';
@@ -13,18 +14,20 @@ import { deliverWebhook } from './webhook-delivery.ts';
 export async function dispatchEvents(platformId: string, events: readonly RecordedDomainEvent[]): Promise<void> {
   if (events.length === 0) return;
   const targets = await db.webhookTargets({ platformId, types: [...new Set(events.map((e) => e.type))] });
-  const starts = events.flatMap((event) =>
-    targets
-      .filter((target) => target.events.includes(event.type))
-      .map(({ webhookId }) =>
-        startChildOnce(deliverWebhook, {
-          workflowId: webhookDeliveryWorkflowId({ platformId, webhookId, eventId: event.id }),
-          args: [{ platformId, webhookId, eventId: event.id }],
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        }),
-      ),
+  await startWebhookDeliveries(platformId, webhookDeliveriesFor(events, targets));
+}
+
+/** Starts the delivery workflow of each (event, webhook) pair, once per pair. */
+export async function startWebhookDeliveries(platformId: string, deliveries: readonly WebhookDeliveryStart[]): Promise<void> {
+  await Promise.all(
+    deliveries.map(({ webhookId, eventId }) =>
+      startChildOnce(deliverWebhook, {
+        workflowId: webhookDeliveryWorkflowId({ platformId, webhookId, eventId }),
+        args: [{ platformId, webhookId, eventId }],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      }),
+    ),
   );
-  await Promise.all(starts);
 }
 
 /** `return withEventsDispatched(platformId, result)`: dispatches `result.events`, then gives `result` back. */

@@ -64,7 +64,8 @@ export const platformDelivery = (ref: DeliveryRef): TenantDelivery => ({ tables:
 
 /** The platform's active webhooks subscribed to at least one of these event types, oldest first. */
 export function subscribedWebhooks(em: EntityManager, platformId: string, types: readonly DomainEventType[]): Promise<{ id: string; events: DomainEventType[] }[]> {
-  return em.getConnection().execute(
+  // em.execute: inside the caller's transaction when there is one (the grant step looks them up there).
+  return em.execute(
     `select id, events from webhooks
       where platform_id = ? and active and deleted_at is null and events && ?::text[]
       order by created_at, id`,

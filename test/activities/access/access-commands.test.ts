@@ -3,7 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, type Activities } from '../../../activities/index.ts';
-import type { AccessChange } from '../../../activities/access/course-access.ts';
+import type { GrantStep } from '../../../activities/access/grants.ts';
 import { recordEvents } from '../../../activities/shared/events.ts';
 import { accessGranted } from '../../../domain/shared/events.ts';
 import { createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
@@ -13,23 +13,25 @@ let stack: TestStack;
 let activities: Activities;
 let platform: TestPlatform;
 let course: TestCourse;
+let other: TestCourse;
 
 beforeAll(async () => {
   stack = await startTestApp('activities');
   activities = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE });
   platform = await createPlatform(stack.app);
   course = await createCourse(stack.app, platform.id);
+  other = await createCourse(stack.app, platform.id);
 });
 afterAll(() => stack?.close());
 
+/** A new participant (created and invited by a first grant of another course). */
 async function participant() {
   const email = uniqueEmail();
-  const { participantId } = await activities.ensureParticipant({ platformId: platform.id, email });
+  const { participantId } = await activities.grantCourse({ platformId: platform.id, courseId: other.id, email, accessLevel: 0, seq: 1 });
   return { id: participantId, email };
 }
 
-const grant = (p: { id: string; email: string }, seq: number, accessLevel: 0 | 1 = 0) =>
-  activities.applyCourseGrant({ platformId: platform.id, participant: p, courseId: course.id, accessLevel, source: { kind: 'direct' }, seq });
+const grant = (p: { email: string }, seq: number, accessLevel: 0 | 1 = 0) => activities.grantCourse({ platformId: platform.id, courseId: course.id, email: p.email, accessLevel, seq });
 const revoke = (p: { email: string }, seq: number) => activities.withdrawCourseAccess({ platformId: platform.id, courseId: course.id, email: p.email, seq });
 
 describe('racing grant and revoke commands', () => {
@@ -50,7 +52,7 @@ describe('racing grant and revoke commands', () => {
   it('concurrent grants of both levels end at level 1 with one enrolment', async () => {
     const p = await participant();
     await Promise.all([grant(p, 70, 0), grant(p, 71, 1), grant(p, 72, 0), grant(p, 73, 1)]);
-    const rows = await stack.orm.em.fork().getConnection().execute('select access_level, active from enrolments where participant_id = ?', [p.id]);
+    const rows = await stack.orm.em.fork().getConnection().execute('select access_level, active from enrolments where participant_id = ? and course_id = ?', [p.id, course.id]);
     expect(rows).toEqual([{ access_level: 1, active: true }]);
   });
 });
@@ -60,7 +62,7 @@ describe('start of an enrolment', () => {
     const p = await participant();
     await revoke(p, 80);
     const startedAt = async () =>
-      new Date((await stack.orm.em.fork().getConnection().execute('select started_at from enrolments where participant_id = ?', [p.id]))[0]!.started_at);
+      new Date((await stack.orm.em.fork().getConnection().execute('select started_at from enrolments where participant_id = ? and course_id = ?', [p.id, course.id]))[0]!.started_at);
     const before = await startedAt();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await grant(p, 90)).outcome).toBe('applied');
@@ -70,19 +72,33 @@ describe('start of an enrolment', () => {
 
 describe('a retried grant', () => {
   it('answers as its first attempt did when that attempt committed but its reply was lost', async () => {
-    const p = await participant();
+    const email = uniqueEmail();
     // Both runs are attempts of one activity of one workflow run: the same operation.
     const attempt = new MockActivityEnvironment({
       activityId: '3',
-      workflowExecution: { workflowId: `test/${p.email}`, runId: randomUUID() },
+      workflowExecution: { workflowId: `test/${email}`, runId: randomUUID() },
     });
-    const input = { platformId: platform.id, participant: p, courseId: course.id, accessLevel: 0 as const, source: { kind: 'direct' as const }, seq: 100 };
-    const first: AccessChange = await attempt.run(activities.applyCourseGrant, input);
-    const retry: AccessChange = await attempt.run(activities.applyCourseGrant, input);
-    expect(first.outcome).toBe('applied');
-    expect(retry).toEqual(first);
+    const input = { platformId: platform.id, courseId: course.id, email, accessLevel: 0 as const, seq: 100 };
+    const first: GrantStep = await attempt.run(activities.grantCourse, input);
+    const retry: GrantStep = await attempt.run(activities.grantCourse, input);
+    expect(first).toMatchObject({ outcome: 'applied', created: true, invitationSent: true, invitationMailId: expect.any(String) });
+    expect(first.events.map((e) => e.type)).toEqual(['user_registered', 'access_granted']);
+    // The retry finds what the first attempt recorded: the same events, the participant still
+    // counted as created, and the invitation (undelivered) handed on again.
+    expect(retry).toEqual({ ...first, invitationSent: false });
     // A new grant (another operation) changes nothing and says so.
-    expect((await grant(p, 101)).outcome).toBe('unchanged');
+    expect(await grant({ email }, 101)).toMatchObject({ outcome: 'unchanged', created: false, events: [] });
+  });
+});
+
+describe('a grant of a course of another platform', () => {
+  it('fails for good and leaves nothing behind: no participant, no invitation', async () => {
+    const email = uniqueEmail();
+    const elsewhere = await createCourse(stack.app, (await createPlatform(stack.app)).id);
+    const error = await activities.grantCourse({ platformId: platform.id, courseId: elsewhere.id, email, accessLevel: 0, seq: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ type: 'CourseNotFound', nonRetryable: true });
+    const rows = await stack.orm.em.fork().getConnection().execute('select 1 from participants where platform_id = ? and email = ?', [platform.id, email]);
+    expect(rows).toEqual([]);
   });
 });
 

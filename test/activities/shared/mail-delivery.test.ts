@@ -9,7 +9,7 @@ import { createActivities, type Activities } from '../../../activities/index.ts'
 import { checkProvider } from '../../../api/shared/mail-transports/provider-check.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
-import { createPlatform, uniqueEmail, type TestPlatform } from '../../helpers/fixtures.ts';
+import { createCourse, createPlatform, uniqueEmail, type TestPlatform } from '../../helpers/fixtures.ts';
 import { PROVIDER_A_KEYS, PROVIDER_B_USER, PROVIDER_C_KEYS, startProviderStandIns, type ProviderStandIns } from '../../helpers/mail-providers.ts';
 import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
 
@@ -47,10 +47,10 @@ async function platformWith(...active: ProviderName[]): Promise<{ platform: Test
 /** A new participant's invitation, recorded as pending: the mail id the workflow would deliver. */
 async function invitation(platformId: string, acts: Activities = activities) {
   const email = uniqueEmail('invited');
-  const { participantId } = await acts.ensureParticipant({ platformId, email });
-  const { mailId } = await acts.sendInvitation({ platformId, participantId });
+  const course = await createCourse(stack.app, platformId);
+  const { participantId, invitationMailId: mailId } = await acts.grantCourse({ platformId, courseId: course.id, email, accessLevel: 0, seq: 1 });
   expect(mailId).toEqual(expect.any(String));
-  return { email, participantId, mailId: mailId! };
+  return { email, participantId, mailId: mailId!, courseId: course.id };
 }
 
 async function mailRow(mailId: string) {
@@ -59,15 +59,16 @@ async function mailRow(mailId: string) {
   return rows[0]!;
 }
 
-describe('sendInvitation records, deliverMail sends', () => {
-  it('records the invitation as pending, and a retry after the commit returns the same undelivered mail', async () => {
+describe('a grant records the invitation, deliverMail sends it', () => {
+  it('records the invitation as pending; a later grant hands the same mail on while it is undelivered, and none once it is', async () => {
     const { platform } = await platformWith();
-    const { participantId, mailId } = await invitation(platform.id);
+    const { email, mailId, courseId } = await invitation(platform.id);
     expect(await mailRow(mailId)).toMatchObject({ status: 'pending', provider: null, attempts: 0 });
-    expect(await activities.sendInvitation({ platformId: platform.id, participantId })).toEqual({ sent: false, mailId });
+    const again = () => activities.grantCourse({ platformId: platform.id, courseId, email, accessLevel: 0, seq: 2 });
+    expect(await again()).toMatchObject({ invitationSent: false, invitationMailId: mailId });
 
     await activities.deliverMail({ platformId: platform.id, mailId });
-    expect(await activities.sendInvitation({ platformId: platform.id, participantId })).toEqual({ sent: false, mailId: null });
+    expect(await again()).toMatchObject({ invitationSent: false, invitationMailId: null });
   });
 });
 

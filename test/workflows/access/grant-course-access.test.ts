@@ -3,68 +3,138 @@ import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
-import type { grantCourseAccess } from '../../../workflows/index.ts';
+import type { GrantStep } from '../../../activities/access/grants.ts';
+import { courseMailsWorkflowId, mailDeliveryWorkflowId, webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
+import type { grantAudiobookAccess, grantCourseAccess } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
 
-/** The grant workflow on the real server, with activities replaced by recording fakes. */
+/** The grant workflows on the real server, with activities replaced by recording fakes. */
 const taskQueue = uniqueTaskQueue('grant-wf');
-const calls: { name: string; input: unknown }[] = [];
-const invitedEmails = new Set<string>();
+const platformId = `p-${randomUUID()}`;
+const calls: { name: string; input: { email: string } }[] = [];
+const delivered: string[] = [];
+const opened: string[] = [];
+const enrolmentMails: string[] = [];
+
+/** The step's answer by the e-mail's local part: `new`, `known`, `hooked`, `mails`, `gone`. */
+function stepFor(email: string): GrantStep {
+  const kind = email.split('@')[0]!.split('-')[0];
+  if (kind === 'gone') throw ApplicationFailure.nonRetryable('course gone', 'CourseNotFound');
+  const event = { id: `event-${email}`, type: 'access_granted' as const, payload: {}, occurredAt: '2026-01-01T00:00:00.000Z' };
+  return {
+    participantId: `participant-of-${email}`,
+    created: kind !== 'known',
+    invitationSent: kind !== 'known',
+    invitationMailId: kind === 'known' ? null : `mail-of-${email}`,
+    outcome: 'applied',
+    accessLevel: 1,
+    courseMails: kind === 'mails',
+    events: [event],
+    webhookDeliveries: kind === 'hooked' ? [{ webhookId: 'hook-a', eventId: event.id }] : [],
+  };
+}
 
 const fakeActivities: Partial<Activities> = {
-  async webhookTargets() {
+  async grantCourse(input) {
+    calls.push({ name: 'grantCourse', input });
+    return stepFor(input.email);
+  },
+  async grantAudiobook(input) {
+    calls.push({ name: 'grantAudiobook', input });
+    return stepFor(input.email);
+  },
+  async deliverMail({ mailId }) {
+    delivered.push(mailId);
+    return { status: 'sent', provider: null };
+  },
+  async openWebhookDelivery({ webhookId, eventId }) {
+    opened.push(`${webhookId}/${eventId}`);
+    return { deliveryId: `${webhookId}/${eventId}` };
+  },
+  async attemptWebhookDelivery() {
+    return { status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
+  },
+  async planCourseMails({ participantId }) {
+    enrolmentMails.push(participantId);
     return [];
-  },
-  async ensureParticipant(input) {
-    calls.push({ name: 'ensureParticipant', input });
-    return { participantId: `participant-of-${input.email}`, invited: invitedEmails.has(input.email), events: [] };
-  },
-  async sendInvitation(input) {
-    calls.push({ name: 'sendInvitation', input });
-    return { sent: true };
-  },
-  async applyCourseGrant(input) {
-    calls.push({ name: 'applyCourseGrant', input });
-    if (input.source.kind !== 'direct' || input.participant.email !== input.participant.id.replace('participant-of-', '')) throw new Error('unexpected input');
-    if (input.courseId === 'gone') throw ApplicationFailure.nonRetryable('course gone', 'CourseNotFound');
-    return {
-      outcome: 'applied',
-      accessLevel: input.accessLevel,
-      events: [{ id: 'e1', type: 'access_granted', payload: { course: input.courseId }, occurredAt: '2026-01-01T00:00:00.000Z' }],
-    };
   },
 };
 
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
-const run = (email: string, courseId = 'c1') =>
-  temporal.client().workflow.execute<typeof grantCourseAccess>('grantCourseAccess', {
-    taskQueue,
-    workflowId: `test/${randomUUID()}`,
-    args: [{ platformId: 'p1', courseId, email, name: 'Ann', accessLevel: 1, seq: 1 }],
-  });
+const grantCourse = (email: string) => {
+  const workflowId = `test/${randomUUID()}`;
+  return {
+    workflowId,
+    result: temporal.client().workflow.execute<typeof grantCourseAccess>('grantCourseAccess', {
+      taskQueue,
+      workflowId,
+      args: [{ platformId, courseId: 'c1', email, name: 'Ann', accessLevel: 1, seq: 1 }],
+    }),
+  };
+};
 
-const callsFor = (email: string) => calls.filter((c) => JSON.stringify(c.input).includes(email)).map((c) => c.name);
+const eventTypes = async (workflowId: string) => {
+  const history = await temporal.client().workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).map((e) => Object.keys(e).find((k) => k.endsWith('EventAttributes')));
+};
+
+const callsFor = (email: string) => calls.filter((c) => c.input.email === email).map((c) => c.name);
 
 describe('grantCourseAccess workflow', () => {
-  it('invites a new participant, then applies the grant', async () => {
-    const result = await run('new@example.com');
-    expect(callsFor('new@example.com')).toEqual(['ensureParticipant', 'sendInvitation', 'applyCourseGrant']);
-    expect(result).toMatchObject({ participantId: 'participant-of-new@example.com', invitationSent: true, outcome: 'applied', accessLevel: 1 });
-    expect(result.events.map((e) => e.type)).toEqual(['access_granted']);
+  it('applies the whole grant in one local step, then hands the invitation to its delivery', async () => {
+    const email = 'new@example.com';
+    const run = grantCourse(email);
+    expect(await run.result).toMatchObject({ participantId: `participant-of-${email}`, invitationSent: true, outcome: 'applied', accessLevel: 1 });
+    expect(callsFor(email)).toEqual(['grantCourse']);
+    const types = await eventTypes(run.workflowId);
+    // A local activity is a marker in the history: no activity task was queued for the grant.
+    expect(types).toContain('markerRecordedEventAttributes');
+    expect(types).not.toContain('activityTaskScheduledEventAttributes');
+    expect(await temporal.client().workflow.getHandle(mailDeliveryWorkflowId({ platformId, mailId: `mail-of-${email}` })).result()).toMatchObject({ status: 'sent' });
+    expect(delivered).toContain(`mail-of-${email}`);
   });
 
-  it('does not invite a participant who was invited before', async () => {
-    invitedEmails.add('known@example.com');
-    const result = await run('known@example.com');
-    expect(callsFor('known@example.com')).toEqual(['ensureParticipant', 'applyCourseGrant']);
-    expect(result.invitationSent).toBe(false);
+  it('starts no child when there is nothing to deliver', async () => {
+    const run = grantCourse('known@example.com');
+    expect((await run.result).invitationSent).toBe(false);
+    expect(await eventTypes(run.workflowId)).not.toContain('startChildWorkflowExecutionInitiatedEventAttributes');
+  });
+
+  it('starts one delivery per webhook subscribed to the grant\'s events', async () => {
+    const email = 'hooked@example.com';
+    await grantCourse(email).result;
+    const delivery = temporal.client().workflow.getHandle(webhookDeliveryWorkflowId({ platformId, webhookId: 'hook-a', eventId: `event-${email}` }));
+    expect(await delivery.result()).toMatchObject({ status: 'succeeded' });
+    expect(opened).toEqual([`hook-a/event-${email}`]);
+  });
+
+  it('starts the course mails only when the step says the enrolment has some', async () => {
+    await grantCourse('mails@example.com').result;
+    const participantId = 'participant-of-mails@example.com';
+    await temporal.client().workflow.getHandle(courseMailsWorkflowId({ platformId, courseId: 'c1', participantId })).result();
+    expect(enrolmentMails).toEqual([participantId]);
   });
 
   it('fails without retrying when the course is not the platform\'s', async () => {
-    const error = await run('gone@example.com', 'gone').catch((e: unknown) => e);
+    const error = await grantCourse('gone@example.com').result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkflowFailedError);
-    expect(calls.filter((c) => c.name === 'applyCourseGrant' && JSON.stringify(c.input).includes('gone@example.com'))).toHaveLength(1);
+    expect(callsFor('gone@example.com')).toEqual(['grantCourse']);
+  });
+});
+
+describe('grantAudiobookAccess workflow', () => {
+  it('applies the grant in one local step and hands the invitation on', async () => {
+    const email = 'new-audio@example.com';
+    const result = await temporal.client().workflow.execute<typeof grantAudiobookAccess>('grantAudiobookAccess', {
+      taskQueue,
+      workflowId: `test/${randomUUID()}`,
+      args: [{ platformId, audiobookId: 'a1', email, seq: 1 }],
+    });
+    expect(result).toMatchObject({ participantId: `participant-of-${email}`, invitationSent: true, outcome: 'applied' });
+    expect(callsFor(email)).toEqual(['grantAudiobook']);
+    await temporal.client().workflow.getHandle(mailDeliveryWorkflowId({ platformId, mailId: `mail-of-${email}` })).result();
+    expect(delivered).toContain(`mail-of-${email}`);
   });
 });

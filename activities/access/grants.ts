@@ -1,0 +1,136 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccessLevel } from '../../domain/access/access-level.ts';
+import type { OrderedCourse } from '../../domain/access/order-contents.ts';
+import type { ParticipantRef, RecordedDomainEvent } from '../../domain/shared/events.ts';
+import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../domain/shared/webhooks.ts';
+import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
+import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliveries.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import { currentOperationKey } from '../shared/events.ts';
+import { tenantEm } from '../shared/tenant-em.ts';
+import { applyAudiobookGrantIn } from './audiobook-access.ts';
+import { applyCourseGrantIn, type AccessChange } from './course-access.ts';
+import { completeOrderFulfilmentIn } from './orders.ts';
+import { ensureParticipantIn, inviteParticipant } from './participants.ts';
+
+export interface CourseGrantInput {
+  platformId: string;
+  courseId: string;
+  /** Normalised (lower-case) e-mail. */
+  email: string;
+  name?: string | null;
+  accessLevel: AccessLevel;
+  seq: number;
+}
+
+export interface AudiobookGrantInput {
+  platformId: string;
+  audiobookId: string;
+  email: string;
+  name?: string | null;
+  seq: number;
+}
+
+export interface OrderFulfilmentInput {
+  platformId: string;
+  orderId: string;
+  email: string;
+  courses: OrderedCourse[];
+  seq: number;
+}
+
+/** What every grant step did besides its access change, and what its workflow hands on. */
+export interface Onboarding {
+  participantId: string;
+  /** This step created the participant (read from the `user_registered` it recorded, so a retry answers the same). */
+  created: boolean;
+  invitationSent: boolean;
+  /** The participant's invitation while it awaits delivery (this step's, or one a retry finds undelivered), else null. */
+  invitationMailId: string | null;
+  /** Every event of the step, `user_registered` first. */
+  events: RecordedDomainEvent[];
+  /** One per (event of this step, active webhook subscribed to its type). */
+  webhookDeliveries: WebhookDeliveryStart[];
+}
+
+export type GrantStep = Omit<AccessChange, 'events'> & Onboarding;
+
+/** An order's courses, in the order's order, each with the enrolment's own course-mail decision. */
+export interface OrderFulfilmentStep extends Onboarding {
+  courses: { courseId: string; courseMails: boolean }[];
+  fulfilled: boolean;
+}
+
+/**
+ * A whole grant as one step in one transaction (issue 17): the participant created when absent
+ * and invited once, the access applied, the events recorded and the webhooks subscribed to them
+ * looked up. Each part records its events under its own key of this operation, so a retry after a
+ * commit whose reply was lost answers the same as the first run. The participant row is locked
+ * first (by the upsert) in every grant, so concurrent grants of one e-mail serialise there and
+ * never deadlock on their enrolments.
+ */
+export function grantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
+  async function grantStep<T extends { events: RecordedDomainEvent[] }>(
+    input: { platformId: string; email: string; name?: string | null; courseId: string | null },
+    apply: (tx: EntityManager, participant: ParticipantRef, operationKey: string) => Promise<T>,
+  ): Promise<Omit<T, 'events'> & Onboarding> {
+    const { platformId, email } = input;
+    const operationKey = currentOperationKey();
+    return tenantEm(orm, platformId).transactional(async (tx) => {
+      const ensured = await ensureParticipantIn(tx, { platformId, email, name: input.name }, `${operationKey}/participant`);
+      const participantId = ensured.participantId;
+      // Invited before (by another grant, or by this one before a lost reply): its still undelivered
+      // invitation is handed on again; the delivery's id is per mail, so a running one is joined.
+      const invitation = ensured.invited
+        ? { sent: false, mailId: await mailAwaitingDelivery(tx, platformId, `invitation/${participantId}`) }
+        : await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId });
+      await tx.flush(); // the access step reads the participant's invitation through SQL (reinvitation rule)
+      const change = await apply(tx, { id: participantId, email }, `${operationKey}/access`);
+      const events = [...ensured.events, ...change.events];
+      const types = [...new Set(events.map((e) => e.type))];
+      const webhooks = types.length === 0 ? [] : await subscribedWebhooks(tx, platformId, types);
+      return {
+        ...change,
+        events,
+        participantId,
+        created: ensured.events.some((e) => e.type === 'user_registered'),
+        invitationSent: invitation.sent,
+        invitationMailId: invitation.mailId ?? null,
+        webhookDeliveries: webhookDeliveriesFor(events, webhooks.map((w) => ({ webhookId: w.id, events: w.events }))),
+      };
+    });
+  }
+
+  return {
+    /** `POST /api/courses/subscribe`, one course entry: participant, invitation, enrolment (spec: grant rules). */
+    grantCourse({ platformId, courseId, email, name, accessLevel, seq }: CourseGrantInput): Promise<GrantStep> {
+      return grantStep({ platformId, email, name, courseId }, (tx, participant, key) =>
+        applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source: { kind: 'direct' }, seq }, now(), key),
+      );
+    },
+
+    /** `POST /api/audiobooks/subscribe`, one entry: participant, invitation, access. */
+    grantAudiobook({ platformId, audiobookId, email, name, seq }: AudiobookGrantInput): Promise<GrantStep> {
+      return grantStep({ platformId, email, name, courseId: null }, (tx, participant, key) => applyAudiobookGrantIn(tx, { platformId, participant, audiobookId, seq }, key));
+    },
+
+    /**
+     * `POST /api/orders`: every course granted with the order as its source (a cancellation
+     * withdraws exactly this), then the order marked fulfilled with `order_fulfilled`. A
+     * cancellation that landed first makes the grants no-ops and records no `order_fulfilled`.
+     */
+    fulfilOrderAccess({ platformId, orderId, email, courses, seq }: OrderFulfilmentInput): Promise<OrderFulfilmentStep> {
+      return grantStep({ platformId, email, courseId: courses[0]?.courseId ?? null }, async (tx, participant, key) => {
+        const granted: { courseId: string; courseMails: boolean }[] = [];
+        const events: RecordedDomainEvent[] = [];
+        for (const { courseId, accessLevel } of courses) {
+          const change = await applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source: { kind: 'order', order_id: orderId }, seq }, now(), `${key}/${courseId}`);
+          granted.push({ courseId, courseMails: change.courseMails === true });
+          events.push(...change.events);
+        }
+        const completed = await completeOrderFulfilmentIn(tx, { platformId, orderId, participant, courses }, `${key}/fulfilled`);
+        return { courses: granted, fulfilled: completed.fulfilled, events: [...events, ...completed.events] };
+      });
+    },
+  };
+}
