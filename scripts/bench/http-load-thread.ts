@@ -1,11 +1,11 @@
 /**
- * Body of the HTTP load thread (started by http-load.ts): runs closed-loop HTTP jobs against
+ * Body of the HTTP load thread (started by http-load.ts): runs closed- and open-loop HTTP jobs against
  * 127.0.0.1 over keep-alive connections and posts the results back. Its own event loop keeps the
  * client's work off the API's loop.
  */
 import http from 'node:http';
 import { parentPort } from 'node:worker_threads';
-import { closedLoop, epochMs } from './load.ts';
+import { closedLoop, epochMs, openLoop } from './load.ts';
 import type { HttpJob, HttpJobReply } from './http-load.ts';
 
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -38,6 +38,7 @@ function send(url: URL, job: HttpJob, body: string | undefined): Promise<string>
 async function run(job: HttpJob): Promise<HttpJobReply> {
   const url = new URL(job.url);
   if (url.hostname !== '127.0.0.1') throw new Error(`the bench only targets 127.0.0.1, not ${url.hostname}`);
+  if (job.ratePerSecond !== undefined) return runOpenLoop(url, job, job.ratePerSecond);
   const startsEpochMs: number[] = [];
   const replies: string[] = [];
   const result = await closedLoop({
@@ -51,6 +52,22 @@ async function run(job: HttpJob): Promise<HttpJobReply> {
     },
   });
   return { id: job.id, result, ...(job.record ? { startsEpochMs, replies } : {}) };
+}
+
+/** A request every 1/rate s, one per body, whatever the replies; starts are the scheduled times. */
+async function runOpenLoop(url: URL, job: HttpJob, ratePerSecond: number): Promise<HttpJobReply> {
+  const bodies = job.bodies;
+  if (!bodies) throw new Error('an open-loop job needs its bodies (one request each)');
+  const replies: string[] = [];
+  const { scheduledEpochMs, startLagP99Ms, ...result } = await openLoop({
+    ratePerSecond,
+    count: bodies.length,
+    op: async (index) => {
+      const reply = await send(url, job, bodies[index]);
+      if (job.record) replies[index] = reply;
+    },
+  });
+  return { id: job.id, result, startLagP99Ms, ...(job.record ? { startsEpochMs: scheduledEpochMs, replies } : {}) };
 }
 
 const port = parentPort;

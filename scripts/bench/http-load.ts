@@ -14,7 +14,14 @@ export interface HttpJob {
   headers: Record<string, string>;
   /** One JSON body per request; the job then makes exactly that many requests (or fewer when the time is up). */
   bodies?: string[];
+  /** Closed loop: this many requests in flight at a time. Ignored in open loop. */
   concurrency: number;
+  /**
+   * Open loop: one request (one of `bodies`, which is required) every 1/ratePerSecond s whatever
+   * the replies; startsEpochMs then holds when each was due. Unset: closed loop.
+   */
+  ratePerSecond?: number;
+  /** Closed loop: no request starts after this. Open loop: the schedule's length (bodies / rate); the job's timeout counts from it. */
   durationMs: number;
   expectStatus: number;
   /** Keep each request's start time (epoch ms) and reply body, by request index. */
@@ -26,6 +33,8 @@ export interface HttpJobReply {
   result: LoadResult;
   startsEpochMs?: number[];
   replies?: string[];
+  /** Open loop: how late requests left against their schedule (the load thread's own lag), p99 ms. */
+  startLagP99Ms?: number;
 }
 
 type ThreadMessage = HttpJobReply | { id: number; error: string };
