@@ -1,34 +1,44 @@
 /**
- * `npm run bench`: one run on the local stack (started here like `npm start` starts it; see
- * scripts/bench/stack.ts), measuring
+ * `npm run bench`: one run on the local stack, started as `npm start` starts it (see
+ * scripts/bench/stack.ts): the api and the worker each in a child process of its own. Measures
  *   (a) GET /api/courses against the same two SQL statements through raw `pg`, and a bare Fastify
  *       route, at the same concurrency (scripts/bench/courses.ts);
  *   (b) no-op workflows run by our worker's settings against the server's ceiling (a bare SDK
  *       worker with generous settings), each in a process of its own (scripts/bench/temporal-noop.ts);
- *   (b') grants end to end, POST -> enrolment visible (scripts/bench/grants.ts);
+ *   (b') grants end to end, POST -> enrolment visible: bursts of 200 at 32 concurrent, 3 rounds,
+ *       with the one worker process and again with two (scripts/bench/grants.ts); a steady
+ *       open-loop load of 10/s for 60 s and a ladder of rising rates for the highest one whose p99
+ *       stays under 1 s (scripts/bench/grants-steady.ts);
  *   (c) the shop's sales report by month over 1 000 000 orders against its one SQL statement
  *       (scripts/bench/shop-reports.ts).
  * `npm run bench -- shop-reports` runs (c) alone, `-- courses` (a) alone, `-- noop` (b) alone,
  * `-- grants` (b) and (b') (the grants beside the no-op rate of the same run).
+ * BENCH_QUICK=1 shortens every part (fewer and smaller rounds, 10 s of steady load, 5 s ladder
+ * steps) to check that the bench works; its figures are not the issue's.
+ * DATABASE_URL and TEMPORAL_ADDRESS: running servers to use instead of embedded ones.
  * Progress goes to stderr; the report to stdout, its last line `bench {json}`.
  * Everything started is stopped at the end, on an error and on SIGINT/SIGTERM/SIGHUP.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { measureCourses } from './bench/courses.ts';
-import { createFixtures } from './bench/fixtures.ts';
-import { measureGrants } from './bench/grants.ts';
+import { createFixtures, type BenchFixtures } from './bench/fixtures.ts';
+import { measureGrantBursts } from './bench/grants.ts';
+import { measureLadder, measureSteady } from './bench/grants-steady.ts';
 import { formatShopReports, measureShopReports, shopReportsSummary } from './bench/shop-reports.ts';
-import { startHttpLoadThread } from './bench/http-load.ts';
-import { formatReport, summary } from './bench/report.ts';
-import { startBenchStack, StopList } from './bench/stack.ts';
+import { startHttpLoadThread, type HttpLoad } from './bench/http-load.ts';
+import { formatReport, summary, TARGETS, type GrantsResults } from './bench/report.ts';
+import { startBenchStack, StopList, type BenchStack } from './bench/stack.ts';
 import { measureTemporalNoop } from './bench/temporal-noop.ts';
 
+const QUICK = process.env.BENCH_QUICK === '1';
 const CONCURRENCY = 32;
-const COURSES = { warmupMs: 3_000, rounds: 7, roundMs: 2_000 };
-const GRANTS = { n: 200, warmupN: 16 };
-const NOOP = { n: 200, warmupN: 16, rounds: 3 };
-const SHOP_REPORTS = { orders: 1_000_000, warmups: 2, runs: 7 };
+const COURSES = QUICK ? { warmupMs: 1_000, rounds: 3, roundMs: 1_000 } : { warmupMs: 3_000, rounds: 7, roundMs: 2_000 };
+const GRANTS = QUICK ? { n: 50, warmupN: 8, rounds: 1 } : { n: 200, warmupN: 16, rounds: 3 };
+const STEADY = QUICK ? { rate: 10, durationS: 10 } : { rate: 10, durationS: 60 };
+const LADDER = { rates: [10, 15, 20, 25, 30, 40], lower: [5, 2], stepS: QUICK ? 5 : 15 };
+const NOOP = QUICK ? { n: 50, warmupN: 8, rounds: 1 } : { n: 200, warmupN: 16, rounds: 3 };
+const SHOP_REPORTS = QUICK ? { orders: 100_000, warmups: 1, runs: 3 } : { orders: 1_000_000, warmups: 2, runs: 7 };
 const ARGS = process.argv.slice(2);
 const ONLY_SHOP_REPORTS = ARGS.includes('shop-reports');
 const ONLY = (['courses', 'noop', 'grants'] as const).find((part) => ARGS.includes(part));
@@ -67,10 +77,7 @@ async function main(): Promise<void> {
   // No-op workflows first: grants leave work behind (each starts a course-mails child workflow
   // that outlives it), which must not run during the baseline.
   const noop = ONLY === 'courses' ? undefined : await measureTemporalNoop({ stack, concurrency: CONCURRENCY, log, ...NOOP });
-  const grants =
-    ONLY === 'courses' || ONLY === 'noop'
-      ? undefined
-      : await measureGrants({ http, stack, apiKey: fixtures.apiKey, grantCourseId: fixtures.grantCourseId, warmupCourseId: fixtures.warmupCourseId, concurrency: CONCURRENCY, log, ...GRANTS });
+  const grants = ONLY === 'courses' || ONLY === 'noop' ? undefined : await measureAllGrants(stack, http, fixtures);
   // Last: its million rows (and their vacuum) must not weigh on the other parts.
   const reports = ONLY ? undefined : await measureReports();
 
@@ -81,6 +88,21 @@ async function main(): Promise<void> {
   console.log(formatReport(results));
   if (reports) console.log(formatShopReports(reports));
   console.log(`bench ${JSON.stringify({ ...summary(results), ...(reports && { shop_reports: shopReportsSummary(reports) }) })}`);
+}
+
+/** Bursts with one worker process, then two; then the steady load and the ladder with one. */
+async function measureAllGrants(stack: BenchStack, http: HttpLoad, fixtures: BenchFixtures): Promise<GrantsResults> {
+  const target = { http, stack, apiKey: fixtures.apiKey, platformId: fixtures.platformId, log };
+  const bursts = { ...target, ...GRANTS, concurrency: CONCURRENCY };
+  const burst = await measureGrantBursts({ ...bursts, label: '1w' });
+  log('starting a second worker process');
+  const second = await stack.startExtraWorker();
+  const burst2Workers = await measureGrantBursts({ ...bursts, label: '2w' }).finally(() => second.stop());
+  log('second worker process stopped');
+  const steadyTarget = { ...target, p99LimitMs: TARGETS.steadyP99Ms };
+  const steady = await measureSteady(steadyTarget, STEADY.rate, STEADY.durationS);
+  const ladder = await measureLadder(steadyTarget, LADDER);
+  return { burst, burst2Workers, steady, ladder };
 }
 
 main().then(

@@ -6,15 +6,18 @@ export interface BenchFixtures {
   apiKey: string;
   /** The active courses `GET /api/courses` lists. */
   courseIds: string[];
-  /** The course the measured grants go to, and the one the warm-up grants go to. */
-  grantCourseId: string;
-  warmupCourseId: string;
 }
 
 const ACTIVE_COURSES = 5;
 
-export async function createFixtures(apiUrl: string, adminToken: string): Promise<BenchFixtures> {
-  const operator = async <T>(method: string, path: string, body: unknown): Promise<T> => {
+const SECTIONS = [
+  { title: 'Basics', access_level: 0, lessons: [{ title: 'Intro' }, { title: 'First steps' }] },
+  { title: 'Premium', access_level: 1, lessons: [{ title: 'Masterclass' }] },
+];
+
+/** A call of the operator API (`/admin/v1...`); the reply's `data`. */
+function operatorApi(apiUrl: string, adminToken: string) {
+  return async <T>(method: string, path: string, body: unknown): Promise<T> => {
     const res = await fetch(`${apiUrl}/admin/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
@@ -25,20 +28,22 @@ export async function createFixtures(apiUrl: string, adminToken: string): Promis
     if (!res.ok) throw new Error(`${method} /admin/v1${path}: HTTP ${res.status} ${text}`);
     return (JSON.parse(text) as { data: T }).data;
   };
+}
 
+/** One more active course on the platform (a fresh one per grant round keeps the visibility poll small). */
+export async function createCourse(apiUrl: string, adminToken: string, platformId: string, title: string): Promise<string> {
+  const course = await operatorApi(apiUrl, adminToken)<{ id: string }>('POST', `/platforms/${platformId}/courses`, { title, sections: SECTIONS });
+  return course.id;
+}
+
+export async function createFixtures(apiUrl: string, adminToken: string): Promise<BenchFixtures> {
+  const operator = operatorApi(apiUrl, adminToken);
   const subdomain = `bench-${randomUUID().slice(0, 8)}`;
   const platform = await operator<{ id: string; api_key: string }>('POST', '/platforms', { subdomain, title: 'Bench school' });
-  const sections = [
-    { title: 'Basics', access_level: 0, lessons: [{ title: 'Intro' }, { title: 'First steps' }] },
-    { title: 'Premium', access_level: 1, lessons: [{ title: 'Masterclass' }] },
-  ];
   const courseIds: string[] = [];
-  for (let i = 1; i <= ACTIVE_COURSES; i++) {
-    const course = await operator<{ id: string }>('POST', `/platforms/${platform.id}/courses`, { title: `Course ${i}`, sections });
-    courseIds.push(course.id);
-  }
+  for (let i = 1; i <= ACTIVE_COURSES; i++) courseIds.push(await createCourse(apiUrl, adminToken, platform.id, `Course ${i}`));
   // One inactive course, so that the `active` condition of the list has something to leave out.
-  await operator('POST', `/platforms/${platform.id}/courses`, { title: 'Retired course', active: false, sections });
+  await operator('POST', `/platforms/${platform.id}/courses`, { title: 'Retired course', active: false, sections: SECTIONS });
 
-  return { platformId: platform.id, apiKey: platform.api_key, courseIds, grantCourseId: courseIds[0]!, warmupCourseId: courseIds[1]! };
+  return { platformId: platform.id, apiKey: platform.api_key, courseIds };
 }
