@@ -2,7 +2,8 @@
  * Part (b''): grants under a steady open-loop load (issue 17, item 4). Grants are posted on a
  * fixed schedule, R per second for D seconds, whatever the replies (load.ts, openLoop); each
  * counts from the time it was due: POST due -> enrolment visible (grant-batch.ts). A grant never
- * seen counts as taking until the wait for it ended (a lower bound), and fails the step.
+ * seen counts as taking until the wait for it ended (a lower bound), and fails the step. Each
+ * step starts once the task queue has no backlog (queue-idle.ts).
  * - steady: the issue's figure, 10 grants/s for 60 s, p99 <= 1 s;
  * - ladder: short steps at rising rates, stopping at the first whose p99 is over the limit (or
  *   that loses grants); when the first step already fails, lower rates are tried until one holds.
@@ -11,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { createCourse } from './fixtures.ts';
 import { grantBatch, type GrantTarget } from './grant-batch.ts';
+import { untilQueueIdle } from './queue-idle.ts';
 import { percentile } from './stats.ts';
 
 /** Once the last POST replied, how long a step waits for the enrolments still missing. */
@@ -48,6 +50,7 @@ export interface LadderFigures {
 }
 
 export async function measureSteady(o: SteadyOptions, rate: number, durationS: number): Promise<SteadyFigures> {
+  await untilQueueIdle(o.stack, o.log);
   const name = `steady${rate}-${randomBytes(3).toString('hex')}`;
   const courseId = await createCourse(o.stack.apiUrl, o.stack.adminToken, o.platformId, `Grants ${name}`);
   const emails = Array.from({ length: Math.round(rate * durationS) }, (_, i) => `${name}-${i}@bench.example.com`);

@@ -63,8 +63,8 @@ export function spread<T>(items: readonly T[], count: number): T[] {
   return Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)]!);
 }
 
-/** The median of each step over the timelines (steps in the order they first appear). */
+/** The median of each step over the timelines that have it (steps in the order they first appear). */
 export function medianParts(timelines: readonly Timeline[]): Record<string, number> {
   const steps = [...new Set(timelines.flatMap((t) => Object.keys(t.parts)))];
-  return Object.fromEntries(steps.map((step) => [step, median(timelines.map((t) => t.parts[step] ?? 0))]));
+  return Object.fromEntries(steps.map((step) => [step, median(timelines.flatMap((t) => (step in t.parts ? [t.parts[step]!] : [])))]));
 }
