@@ -4,7 +4,7 @@ import type { AccessLevel } from '../../domain/access/access-level.ts';
 import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { localDb } from '../shared/activity-proxies.ts';
 import { startWebhookDeliveries } from '../shared/dispatch-events.ts';
-import { deliverInBackground } from '../shared/mail-delivery.ts';
+import { deliverNowOrInBackground } from '../shared/mail-delivery.ts';
 import { afterCourseGrant } from './course-mails.ts';
 
 export interface GrantCourseAccessInput {
@@ -42,9 +42,9 @@ export async function grantCourseAccess(input: GrantCourseAccessInput): Promise<
   return grantResult(step);
 }
 
-/** Starts the deliveries a grant step leaves: its invitation's and its events' webhooks. */
+/** The deliveries a grant step leaves: its invitation (one attempt now, retries in the background) and its events' webhooks. */
 export async function handOn(platformId: string, step: Onboarding): Promise<void> {
-  await Promise.all([deliverInBackground(platformId, step.invitationMailId), startWebhookDeliveries(platformId, step.webhookDeliveries)]);
+  await Promise.all([deliverNowOrInBackground(platformId, step.invitationMailId), startWebhookDeliveries(platformId, step.webhookDeliveries)]);
 }
 
 export function grantResult(step: GrantStep): GrantResult {

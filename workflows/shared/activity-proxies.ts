@@ -56,6 +56,17 @@ export const mail = proxyActivities<Activities>({
 });
 
 /**
+ * The first delivery attempt of a grant's mail (an invitation), as a local activity inside the
+ * grant's workflow task: no attempt is retried here. A failure hands the mail to its delivery
+ * workflow, which retries by the `mail` profile; an overlapping attempt is harmless (the attempt
+ * claims the mail, activities/mail/delivery.ts).
+ */
+export const localMailAttempt = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
+
+/**
  * One webhook HTTP attempt per activity. It records its own outcome and never throws for an HTTP
  * failure, so Temporal retries it only when the attempt could not be recorded (database, worker
  * crash). The heartbeat (every second from the start of the attempt) lets a killed worker's attempt

@@ -1,6 +1,7 @@
 import type { DeliverMailInput, DeliveryOutcome } from '../../activities/mail/delivery.ts';
 import { mailDeliveryWorkflowId } from '../../domain/shared/workflow-ids.ts';
-import { mail } from './activity-proxies.ts';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { localMailAttempt, mail } from './activity-proxies.ts';
 import { startChildOnce } from './start-child-once.ts';
 
 /** Delivers one recorded mail through the platform's transport (retries: the `mail` profile). */
@@ -20,4 +21,23 @@ export async function deliverInBackground(platformId: string, mailId: string | n
     args: [{ platformId, mailId }],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
   });
+}
+
+/**
+ * A grant's mail: one attempt at once, inside the grant's workflow task (issue 17: no delivery
+ * workflow, activity task or second workflow task for the mail that almost always goes out at
+ * the first try); when that attempt fails, the delivery workflow takes over with its retries. A
+ * refusal no retry can fix (`MailDeliveryRefused`, `MailNotFound`) is recorded by the attempt and
+ * not handed on.
+ */
+export async function deliverNowOrInBackground(platformId: string, mailId: string | null | undefined): Promise<void> {
+  if (!mailId) return;
+  try {
+    await localMailAttempt.deliverMail({ platformId, mailId });
+  } catch (error) {
+    // A local activity's failure may come as the activity's own ApplicationFailure, or wrapped.
+    const failure = error instanceof ActivityFailure ? error.cause : error;
+    if (failure instanceof ApplicationFailure && failure.nonRetryable) return;
+    await deliverInBackground(platformId, mailId);
+  }
 }

@@ -1,9 +1,9 @@
 /**
  * Durability (issue 3, point 8): the worker runs as an OS process of its own and is killed with
- * SIGKILL in the middle of a burst of course grants and order registrations, while activities are
- * in flight. A new worker process takes over; once every workflow settled, every grant is applied
- * exactly once, every participant exists and is invited once, every order is fulfilled once and no
- * domain event is doubled.
+ * SIGKILL in the middle of a burst of course grants and order registrations, while work is in
+ * flight (workflow tasks running a grant's local step, activities). A new worker process takes
+ * over; once every workflow settled, every grant is applied exactly once, every participant exists
+ * and is invited once, every order is fulfilled once and no domain event is doubled.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +22,8 @@ const BEFORE_KILL = 0.6;
 const KILL_AFTER_ENROLMENTS = 30;
 /** `temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED` */
 const ACTIVITY_STARTED = 2;
+/** `temporal.api.enums.v1.PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED` */
+const WORKFLOW_TASK_STARTED = 2;
 
 let stack: TestStack;
 let platform: TestPlatform;
@@ -159,14 +161,18 @@ async function killOnceApplied(worker: WorkerProcess, at: number, timeoutMs = 30
   await worker.kill('SIGKILL');
 }
 
-/** Activities the dead worker had started and not completed: they are retried once they time out. */
-async function startedActivities(): Promise<number> {
+/**
+ * Work the dead worker had started and not completed: workflow tasks (a grant's or an order's
+ * step runs as a local activity inside one) and activities. Both are retried once they time out.
+ */
+async function startedWork(): Promise<number> {
   const handles = [];
   for await (const execution of stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "${platformPrefix(platform.id)}/" AND ExecutionStatus = "Running"` })) {
     handles.push(stack.temporal.workflow.getHandle(execution.workflowId, execution.runId));
   }
   const descriptions = await Promise.all(handles.map((h) => h.describe()));
-  return descriptions.flatMap((d) => d.raw.pendingActivities ?? []).filter((a) => a.state === ACTIVITY_STARTED).length;
+  const tasks = descriptions.filter((d) => d.raw.pendingWorkflowTask?.state === WORKFLOW_TASK_STARTED).length;
+  return tasks + descriptions.flatMap((d) => d.raw.pendingActivities ?? []).filter((a) => a.state === ACTIVITY_STARTED).length;
 }
 
 describe('a worker killed in the middle of a burst', () => {
@@ -201,7 +207,7 @@ describe('a worker killed in the middle of a burst', () => {
     const atKill = await activeEnrolments();
     expect(atKill).toBeGreaterThan(warmedUp);
     expect(atKill).toBeLessThan(total);
-    expect(await startedActivities()).toBeGreaterThan(0);
+    expect(await startedWork()).toBeGreaterThan(0);
 
     // The rest of the burst arrives while a new worker starts.
     const second = startWorker();

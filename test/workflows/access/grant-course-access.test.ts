@@ -17,9 +17,9 @@ const delivered: string[] = [];
 const opened: string[] = [];
 const enrolmentMails: string[] = [];
 
-/** The step's answer by the e-mail's local part: `new`, `known`, `hooked`, `mails`, `gone`. */
+/** The step's answer by the e-mail's local part: `new`, `known`, `hooked`, `mails`, `gone` (`flaky-`/`refused-` prefixes: its mail's delivery). */
 function stepFor(email: string): GrantStep {
-  const kind = email.split('@')[0]!.split('-')[0];
+  const kind = email.split('@')[0]!.replace(/^(flaky|refused)-/, '').split('-')[0];
   if (kind === 'gone') throw ApplicationFailure.nonRetryable('course gone', 'CourseNotFound');
   const event = { id: `event-${email}`, type: 'access_granted' as const, payload: {}, occurredAt: '2026-01-01T00:00:00.000Z' };
   return {
@@ -46,6 +46,9 @@ const fakeActivities: Partial<Activities> = {
   },
   async deliverMail({ mailId }) {
     delivered.push(mailId);
+    // The mail of `flaky-...` fails its first attempt, the one of `refused-...` every attempt for good.
+    if (mailId.includes('refused-')) throw ApplicationFailure.nonRetryable('provider refused', 'MailDeliveryRefused');
+    if (mailId.includes('flaky-') && delivered.filter((id) => id === mailId).length === 1) throw ApplicationFailure.retryable('provider down', 'MailDeliveryFailed');
     return { status: 'sent', provider: null };
   },
   async openWebhookDelivery({ webhookId, eventId }) {
@@ -83,17 +86,34 @@ const eventTypes = async (workflowId: string) => {
 const callsFor = (email: string) => calls.filter((c) => c.input.email === email).map((c) => c.name);
 
 describe('grantCourseAccess workflow', () => {
-  it('applies the whole grant in one local step, then hands the invitation to its delivery', async () => {
+  it('applies the whole grant and makes the invitation\'s first attempt in local steps: no activity task, no child', async () => {
     const email = 'new@example.com';
     const run = grantCourse(email);
     expect(await run.result).toMatchObject({ participantId: `participant-of-${email}`, invitationSent: true, outcome: 'applied', accessLevel: 1 });
     expect(callsFor(email)).toEqual(['grantCourse']);
+    expect(delivered.filter((id) => id === `mail-of-${email}`)).toHaveLength(1);
     const types = await eventTypes(run.workflowId);
     // A local activity is a marker in the history: no activity task was queued for the grant.
-    expect(types).toContain('markerRecordedEventAttributes');
+    expect(types.filter((t) => t === 'markerRecordedEventAttributes')).toHaveLength(2);
     expect(types).not.toContain('activityTaskScheduledEventAttributes');
-    expect(await temporal.client().workflow.getHandle(mailDeliveryWorkflowId({ platformId, mailId: `mail-of-${email}` })).result()).toMatchObject({ status: 'sent' });
-    expect(delivered).toContain(`mail-of-${email}`);
+    expect(types).not.toContain('startChildWorkflowExecutionInitiatedEventAttributes');
+    expect(types.filter((t) => t === 'workflowTaskCompletedEventAttributes')).toHaveLength(1);
+  });
+
+  it('hands an invitation whose first attempt failed to its delivery workflow, which retries it', async () => {
+    const email = 'flaky-new@example.com';
+    await grantCourse(email).result;
+    const delivery = temporal.client().workflow.getHandle(mailDeliveryWorkflowId({ platformId, mailId: `mail-of-${email}` }));
+    expect(await delivery.result()).toMatchObject({ status: 'sent' });
+    expect(delivered.filter((id) => id === `mail-of-${email}`)).toHaveLength(2);
+  });
+
+  it('does not hand on an invitation the provider refused for good', async () => {
+    const email = 'refused-new@example.com';
+    const run = grantCourse(email);
+    expect(await run.result).toMatchObject({ outcome: 'applied' });
+    expect(await eventTypes(run.workflowId)).not.toContain('startChildWorkflowExecutionInitiatedEventAttributes');
+    expect(delivered.filter((id) => id === `mail-of-${email}`)).toHaveLength(1);
   });
 
   it('starts no child when there is nothing to deliver', async () => {
@@ -134,7 +154,6 @@ describe('grantAudiobookAccess workflow', () => {
     });
     expect(result).toMatchObject({ participantId: `participant-of-${email}`, invitationSent: true, outcome: 'applied' });
     expect(callsFor(email)).toEqual(['grantAudiobook']);
-    await temporal.client().workflow.getHandle(mailDeliveryWorkflowId({ platformId, mailId: `mail-of-${email}` })).result();
     expect(delivered).toContain(`mail-of-${email}`);
   });
 });
