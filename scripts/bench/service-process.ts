@@ -2,12 +2,13 @@
  * One service of the stack (api/main.ts, worker/main.ts) in a child process of its own, started
  * as `npm start` starts it: `node --import tsx <entry>` from the repository root, in its own
  * process group, SIGKILLed by the kernel should the bench die. Only its warnings and errors reach
- * our stderr, prefixed with its name (child-output.ts).
+ * our stderr, prefixed with its name, a warning repeated for every workflow only a few times and
+ * then as a count when it stops (child-output.ts).
  */
 import { spawn } from 'node:child_process';
 import { hasExited, lineSplitter, terminate, withParentDeathSignal } from '../stack/lifecycle.ts';
 import { REPO_ROOT } from '../stack/postgres.ts';
-import { warningsOnly } from './child-output.ts';
+import { plain, repeatsCounted, warningsOnly } from './child-output.ts';
 
 export interface ServiceProcess {
   name: string;
@@ -29,11 +30,15 @@ export function startServiceProcess(name: string, entry: string, env: NodeJS.Pro
   let exitReason: string | undefined;
   let stopping = false;
 
+  const repeats = repeatsCounted();
   const pass = (stream: NodeJS.ReadableStream, own: boolean) => {
     const shown = warningsOnly();
-    const lines = lineSplitter((line) => {
+    const lines = lineSplitter((raw) => {
+      const line = plain(raw);
       if (own) for (const watch of watchers) watch(line);
-      if (shown(line)) console.error(`[${name}] ${line}`);
+      if (!shown(line)) return;
+      const take = repeats.take(line);
+      if (take !== 'hide') console.error(`[${name}] ${line}${take === 'last' ? ' (further lines like this one are counted, not shown)' : ''}`);
     });
     stream.on('data', lines.push);
     stream.on('end', lines.flush);
@@ -70,6 +75,7 @@ export function startServiceProcess(name: string, entry: string, env: NodeJS.Pro
     async stop() {
       stopping = true;
       await terminate(child, { signal: 'SIGTERM', graceMs: GRACE_MS });
+      for (const { kind, count } of repeats.hidden()) console.error(`[${name}] ${count} more lines like "${kind}" not shown`);
     },
   };
 }
