@@ -17,7 +17,7 @@ export interface ServiceProcess {
   untilLine(pattern: RegExp, timeoutMs: number): Promise<void>;
   /** True until it exits. */
   running(): boolean;
-  /** SIGTERM (the services drain and close), SIGKILL to the group after graceMs. */
+  /** SIGTERM (the services drain and close), SIGKILL to the group after GRACE_MS; once, however often called. */
   stop(): Promise<void>;
 }
 
@@ -29,6 +29,7 @@ export function startServiceProcess(name: string, entry: string, env: NodeJS.Pro
   const watchers = new Set<(line: string) => void>();
   let exitReason: string | undefined;
   let stopping = false;
+  let stopped: Promise<void> | undefined;
 
   const repeats = repeatsCounted();
   const pass = (stream: NodeJS.ReadableStream, own: boolean) => {
@@ -72,10 +73,13 @@ export function startServiceProcess(name: string, entry: string, env: NodeJS.Pro
       });
     },
     running: () => exitReason === undefined && !hasExited(child),
-    async stop() {
-      stopping = true;
-      await terminate(child, { signal: 'SIGTERM', graceMs: GRACE_MS });
-      for (const { kind, count } of repeats.hidden()) console.error(`[${name}] ${count} more lines like "${kind}" not shown`);
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        await terminate(child, { signal: 'SIGTERM', graceMs: GRACE_MS });
+        for (const { kind, count } of repeats.hidden()) console.error(`[${name}] ${count} more lines like "${kind}" not shown`);
+      })();
+      return stopped;
     },
   };
 }
