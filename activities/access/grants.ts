@@ -84,7 +84,6 @@ export function grantActivities({ orm, platformUrlTemplate, now = () => new Date
       const invitation = ensured.invited
         ? { sent: false, mailId: await mailAwaitingDelivery(tx, platformId, `invitation/${participantId}`) }
         : await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId });
-      await tx.flush(); // the access step reads the participant's invitation through SQL (reinvitation rule)
       const change = await apply(tx, { id: participantId, email }, `${operationKey}/access`);
       const events = [...ensured.events, ...change.events];
       const types = [...new Set(events.map((e) => e.type))];

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
-import { Course, MailLogEntry, Participant, Platform } from '../../db/entities/index.ts';
+import { MailLogEntry, Participant, Platform } from '../../db/entities/index.ts';
 import { newParticipantInvitation, platformTemplate } from '../../db/repositories/access/mail-templates.ts';
-import { upsertParticipant } from '../../db/repositories/access/onboarding.ts';
+import { lockInvitationFacts, markInvited, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
 import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -84,28 +84,26 @@ export async function inviteParticipant(
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, courseId }: SendInvitationInput,
 ): Promise<{ sent: boolean; mailId?: string | null }> {
-  const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (participant.invitedAt) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
-  const platform = await em.findOneOrFail(Platform, platformId);
-  const course = courseId ? await em.findOne(Course, courseId) : null;
+  const facts = await lockInvitationFacts(em, platformId, participantId, courseId ?? null);
+  if (!facts) throw ApplicationFailure.nonRetryable(`participant ${participantId} is not a participant of platform ${platformId}`);
+  if (facts.invited_at) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
 
   const token = randomBytes(24).toString('base64url');
-  const loginLink = `${platformLoginUrl(platformUrlTemplate, platform.subdomain)}?invitation=${token}`;
-  participant.invitedAt = now();
-  participant.loginTokenHash = createHash('sha256').update(token).digest('hex');
+  const invitedAt = now();
+  await markInvited(em, participantId, invitedAt, createHash('sha256').update(token).digest('hex'));
   const queued = await sendMail(em, {
     platformId,
-    to: participant.email,
+    to: facts.email,
     template: await newParticipantInvitation(em, courseId ?? null),
     tags: {
-      loginLink,
-      participantName: participant.name ?? participant.email,
-      participantEmail: participant.email,
-      platformTitle: platform.title,
-      courseTitle: course?.title ?? platform.title,
+      loginLink: `${platformLoginUrl(platformUrlTemplate, facts.subdomain)}?invitation=${token}`,
+      participantName: facts.name ?? facts.email,
+      participantEmail: facts.email,
+      platformTitle: facts.platform_title,
+      courseTitle: facts.course_title ?? facts.platform_title,
     },
     dedupeKey: `invitation/${participantId}`,
-    now: now(),
+    now: invitedAt,
   });
   return { sent: true, mailId: queued.mailId };
 }

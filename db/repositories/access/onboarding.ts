@@ -29,3 +29,33 @@ export async function participantIdByEmail(tx: EntityManager, platformId: string
   const rows: { id: string }[] = await tx.execute('select id from participants where platform_id = ? and email = ?', [platformId, email]);
   return rows[0]?.id;
 }
+
+/** What a participant's invitation is written from. */
+export interface InvitationFacts {
+  email: string;
+  name: string | null;
+  invited_at: Date | null;
+  subdomain: string;
+  platform_title: string;
+  /** The title of the course the invitation is about, when there is one of this platform. */
+  course_title: string | null;
+}
+
+/** The participant (row locked until the transaction ends), its platform and the course, in one statement. */
+export async function lockInvitationFacts(tx: EntityManager, platformId: string, participantId: string, courseId: string | null): Promise<InvitationFacts | undefined> {
+  const rows: InvitationFacts[] = await tx.execute(
+    `select p.email, p.name, p.invited_at, pl.subdomain, pl.title as platform_title, c.title as course_title
+       from participants p
+       join platforms pl on pl.id = p.platform_id
+       left join courses c on c.id = ? and c.platform_id = p.platform_id
+      where p.id = ? and p.platform_id = ?
+      for update of p`,
+    [courseId, participantId, platformId],
+  );
+  return rows[0];
+}
+
+/** Records the invitation on the participant: when, and the hash of its login token. */
+export async function markInvited(tx: EntityManager, participantId: string, at: Date, loginTokenHash: string): Promise<void> {
+  await tx.execute('update participants set invited_at = ?, login_token_hash = ? where id = ?', [at, loginTokenHash, participantId]);
+}
