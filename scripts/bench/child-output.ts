@@ -40,8 +40,15 @@ const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 /** The line without terminal colours (the SDK's core colours its log lines even into a pipe). */
 export const plain = (line: string): string => line.replace(ANSI_COLOUR, '');
 
-/** A kind of line: from a Temporal warning's code to the end of its sentence, else the line; numbers and ids left out. */
-const kindOf = (line: string): string => (/\[TMPRL\d+\][^.]*/.exec(line)?.[0] ?? line).replace(/[0-9a-f-]{8,}|\d+/gi, '#').slice(0, 100);
+/**
+ * A kind of line: from a Temporal warning's code to the end of its sentence, else the line without
+ * its time stamp; the values of `key=value` fields, numbers and ids left out.
+ */
+const kindOf = (line: string): string =>
+  (/\[TMPRL\d+\][^.]*/.exec(line)?.[0] ?? line.replace(/^\d{4}-\d\d-\d\dT\S+\s+/, ''))
+    .replace(/=("[^"]*"|'[^']*'|\S+)/g, '=_')
+    .replace(/[0-9a-f-]{8,}|\d+/gi, '#')
+    .slice(0, 100);
 
 /**
  * Counts lines by kind so that a warning repeated for every workflow (a slow workflow task under
