@@ -204,7 +204,7 @@ export function formatReport(results: BenchResults): string {
   }
   if (s.grants && s.burst_2_workers && s.steady && s.steady_ladder && s.grant_targets) {
     const burstRow = (label: string, b: typeof s.grants): Cell[] => [label, b.per_second, b.p50_ms, b.p99_ms, `${b.visible}/${b.n}`, b.post_p50_ms, b.post_p99_ms, b.rounds_per_second.join(' ')];
-    const steadyRow = (t: typeof s.steady): Cell[] => [`${t.rate}/s for ${t.duration_s} s`, t.p50_ms, t.p99_ms, `${t.visible}/${t.sent}`, t.post_p99_ms, t.start_lag_p99_ms];
+    const steadyRow = (label: string, t: Omit<typeof s.steady, 'target_met'>): Cell[] => [`${label} ${t.rate}/s for ${t.duration_s} s`, t.p50_ms, t.p99_ms, `${t.visible}/${t.sent}`, t.post_p99_ms, t.start_lag_p99_ms];
     const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
     const t = s.grant_targets;
     lines.push(
@@ -217,7 +217,7 @@ export function formatReport(results: BenchResults): string {
       `grants / our no-op workflows: ${s.grants_vs_noop_ratio ?? '-'} x the throughput; 2 workers / 1: ${s.burst_2_workers.vs_1_worker} x`,
       '',
       `Grants under a steady open-loop load (POST due -> enrolment visible; a grant never seen counts until the wait ended)`,
-      table(['', 'p50 ms', 'p99 ms', 'seen', 'POST p99 ms', 'send lag p99 ms'], [steadyRow(s.steady), ...s.steady_ladder.map((step) => steadyRow({ ...step, target_met: step.met }))]),
+      table(['', 'p50 ms', 'p99 ms', 'seen', 'POST p99 ms', 'send lag p99 ms'], [steadyRow('steady', s.steady), ...s.steady_ladder.map((step) => steadyRow('ladder', step))]),
       `highest steady rate with p99 <= ${TARGETS.steadyP99Ms} ms (ladder, stopping at the first that failed): ${s.highest_steady_rate_under_1s ?? 'none'}${s.highest_steady_rate_under_1s === null ? '' : '/s'}`,
       '',
       `Issue 17 item 4: burst >= ${TARGETS.grantsPerSecond}/s ${met(t.burst_per_second.met)}; >= ${TARGETS.grantsVsNoop} x the no-op rate ${met(t.vs_noop.met)}; steady ${s.steady.rate}/s p99 <= ${TARGETS.steadyP99Ms} ms ${met(t.steady_p99_ms.met)}`,
