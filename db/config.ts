@@ -12,7 +12,10 @@ export interface OrmOptions {
   debug?: boolean;
 }
 
-export function ormConfig({ databaseUrl, poolMax = 10, debug = false }: OrmOptions) {
+/** Connections per process unless told (DATABASE_POOL_MAX's default too). */
+export const DEFAULT_POOL_MAX = 10;
+
+export function ormConfig({ databaseUrl, poolMax = DEFAULT_POOL_MAX, debug = false }: OrmOptions) {
   return defineConfig({
     clientUrl: databaseUrl,
     // Query errors and query logs without statement values (sealed secrets, e-mail addresses): db/driver-errors.ts.

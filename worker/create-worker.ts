@@ -1,6 +1,7 @@
 import { Worker, bundleWorkflowCode, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import type { Activities } from '../activities/index.ts';
+import { DEFAULT_POOL_MAX } from '../db/config.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -17,6 +18,10 @@ export function bundleWorkflows(): Promise<WorkflowBundle> {
  * task slots; one reused V8 context (the SDK's default, said here because it is what makes a
  * workflow task cheap) with a cache well above the slots, so sticky execution never evicts a
  * running workflow. Activities keep 50 slots: they wait on the database pool (DATABASE_POOL_MAX).
+ * Local activities (a grant's step) get as many slots as the pool has connections: a step holds a
+ * connection for its transaction, and a step waiting for one would wait inside its workflow task,
+ * whose timeout runs (measured: with the SDK's 100 slots a burst of 200 grants ran at 14-31/s with
+ * tasks timing out, with the pool's 10 at 33-37/s).
  */
 export const WORKER_TUNING = {
   maxConcurrentWorkflowTaskExecutions: 200,
@@ -29,13 +34,15 @@ export const WORKER_TUNING = {
 
 export interface WorkerOptions {
   connection: NativeConnection;
+  /** The size of the activities' database pool (DATABASE_POOL_MAX): the local activity slots. */
+  databasePoolMax?: number;
   namespace: string;
   taskQueue: string;
   activities: Partial<Activities>;
   workflowBundle: WorkflowBundle;
 }
 
-export function createWorker({ connection, namespace, taskQueue, activities, workflowBundle }: WorkerOptions): Promise<Worker> {
+export function createWorker({ connection, namespace, taskQueue, activities, workflowBundle, databasePoolMax = DEFAULT_POOL_MAX }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
@@ -43,6 +50,7 @@ export function createWorker({ connection, namespace, taskQueue, activities, wor
     activities,
     workflowBundle,
     ...WORKER_TUNING,
+    maxConcurrentLocalActivityExecutions: databasePoolMax,
   });
 }
 

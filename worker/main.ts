@@ -27,6 +27,7 @@ const worker = await createWorker({
     shopDownloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
   }),
   workflowBundle: await bundleWorkflows(),
+  databasePoolMax: config.DATABASE_POOL_MAX,
 });
 
 console.log(`worker polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
