@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
-import { Platform, PlatformAppearance } from '../../db/entities/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { activeProvider, chooseSender, htmlToText, MAIL_CLAIM_LEASE_MS, messageIdFor, type MailSender, type MailStatus } from '../../domain/shared/mail-delivery.ts';
 import { secretsKeyFrom } from '../../db/secret-box.ts';
@@ -13,6 +12,7 @@ import { keepLease } from '../shared/lease.ts';
 import {
   claimMailForSending,
   mailDeliveryState,
+  platformSenderFacts,
   recordMailDelivered,
   recordMailFailure,
   renewMailClaim,
@@ -54,19 +54,12 @@ async function claimMail(em: EntityManager, platformId: string, mailId: string):
   }
 }
 
-/** The platform's `default_email_sender` (configuration interface, platform settings). */
-async function platformSender(em: EntityManager): Promise<{ name: string | null; email: string | null }> {
-  const appearance = await em.findOne(PlatformAppearance, {});
-  const sender = appearance?.settings.default_email_sender as { name?: string | null; email?: string | null } | undefined;
-  return { name: sender?.name ?? null, email: sender?.email ?? null };
-}
-
 async function outboundMessage(em: EntityManager, mail: MailToSend, platformId: string, provider: { email?: string | null; name?: string | null } | null, endpoints: MailEndpoints): Promise<OutboundMessage> {
-  const platform = await em.findOneOrFail(Platform, platformId);
+  const platform = await platformSenderFacts(em, platformId);
   const sender = chooseSender({
     provider,
     template: { email: mail.sender_email, name: mail.sender_name },
-    platform: await platformSender(em),
+    platform: { name: platform.sender_name, email: platform.sender_email },
     platformTitle: platform.title,
     fallbackAddress: endpoints.defaultFrom,
   });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { activityContext } from './activity-context.ts';
-import { eventsOfOperation, insertEvents } from '../../db/repositories/shared/domain-events.ts';
+import { eventsOfOperation, recordEventsOnce } from '../../db/repositories/shared/domain-events.ts';
 import type { NewDomainEvent, RecordedDomainEvent } from '../../domain/shared/events.ts';
 
 /**
@@ -21,7 +21,6 @@ export function currentOperationKey(): string {
  * change yields its events exactly once.
  */
 export async function recordEvents(tx: EntityManager, platformId: string, events: NewDomainEvent[], operationKey = currentOperationKey()): Promise<RecordedDomainEvent[]> {
-  const existing = await eventsOfOperation(tx, operationKey);
-  const rows = existing.length > 0 || events.length === 0 ? existing : await insertEvents(tx, platformId, operationKey, events);
+  const rows = events.length === 0 ? await eventsOfOperation(tx, operationKey) : await recordEventsOnce(tx, platformId, operationKey, events);
   return rows.map((r) => ({ id: r.id, type: r.type, payload: r.payload, occurredAt: new Date(r.occurred_at).toISOString() }));
 }

@@ -91,3 +91,15 @@ export async function recordMailDelivered(em: EntityManager, mailId: string, d: 
     [d.status, d.provider, d.providerMessageId, d.deliveredAt, mailId],
   );
 }
+
+/** The platform's title and its `default_email_sender` (configuration interface, platform settings), in one statement. */
+export async function platformSenderFacts(em: EntityManager, platformId: string): Promise<{ title: string; sender_name: string | null; sender_email: string | null }> {
+  const rows: { title: string; sender_name: string | null; sender_email: string | null }[] = await em.execute(
+    `select p.title, a.settings->'default_email_sender'->>'name' as sender_name, a.settings->'default_email_sender'->>'email' as sender_email
+       from platforms p left join platform_appearances a on a.platform_id = p.id
+      where p.id = ?`,
+    [platformId],
+  );
+  if (!rows[0]) throw new Error(`platform ${platformId} not found`);
+  return rows[0];
+}

@@ -119,6 +119,16 @@ describe('which transport sends', () => {
     expect(arrived?.html).toMatch(/\/login\?invitation=/);
   });
 
+  it("the platform's default_email_sender is the relayed mail's sender", async () => {
+    const { platform, key } = await platformWith();
+    const sender = { name: 'Academy Team', email: 'team@academy.test' };
+    expect((await configure(stack.app, 'PATCH', '/platform', key.token, { default_email_sender: sender })).statusCode).toBe(200);
+    const { email, mailId } = await invitation(platform.id);
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'platform' });
+    const arrived = providers.relay.received.find((m) => m.to.includes(email));
+    expect(arrived?.headers.from).toBe('Academy Team <team@academy.test>');
+  });
+
   it('without DEFAULT_SMTP_URL the mail is recorded only', async () => {
     const endpoints = { ...providers.endpoints, defaultSmtpUrl: undefined };
     const recordOnly = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: endpoints, secretsKey: stack.app.secretsKey });
