@@ -4,7 +4,7 @@ import { isStaleGrant, isStaleRevoke } from '../../domain/access/access-commands
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import { accessGranted, accessRevoked, type AccessSourceRef, type ParticipantRef, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import {
-  activateEnrolment,
+  activateAtLiveLevel,
   courseExists,
   endEnrolment,
   hasEnrolmentMails,
@@ -118,7 +118,11 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
  * level (a level only rises; lessons of newly reached sections become visible, progress stays).
  * `access_granted` is recorded, under `operationKey`, when access starts or its level rises.
  */
-export async function applyCourseGrantIn(tx: EntityManager, { platformId, participant, courseId, accessLevel, source, seq }: ApplyCourseGrantInput, now: Date, operationKey?: string): Promise<AccessChange> {
+export async function applyCourseGrantIn(
+  tx: EntityManager,
+  { platformId, participant, courseId, accessLevel, source, seq }: ApplyCourseGrantInput,
+  { now, operationKey, invitedNow = false }: { now: Date; operationKey?: string; /** The caller invited the participant in this transaction: no reinvitation is owed. */ invitedNow?: boolean },
+): Promise<AccessChange> {
   if (!(await courseExists(tx, platformId, courseId))) throw ApplicationFailure.nonRetryable(`course ${courseId} is not a course of this platform`, 'CourseNotFound');
   if (source.kind === 'order') {
     if ((await orderStatusForShare(tx, platformId, source.order_id)) !== 'registered') return { outcome: 'order_cancelled', accessLevel: null, events: [] };
@@ -136,14 +140,13 @@ export async function applyCourseGrantIn(tx: EntityManager, { platformId, partic
     orderId: source.kind === 'order' ? source.order_id : null,
     accessLevel,
   });
-  const level = (await liveSourceLevel(tx, participant.id, courseId))!;
-  await activateEnrolment(tx, enrolment.id, level, seq);
+  const level = await activateAtLiveLevel(tx, { id: enrolment.id, participantId: participant.id, courseId }, seq);
   const changed = !enrolment.active || level > enrolment.access_level;
   const events = changed ? [accessGranted({ participant, resource: { type: 'course', id: courseId }, accessLevel: level, source })] : [];
   // Decided from what this operation recorded, so a retry after a lost reply answers the same.
   const recorded = await recordEvents(tx, platformId, events, operationKey);
   const applied = recorded.length > 0;
   const courseMails =
-    applied && ((await hasEnrolmentMails(tx, courseId)) || owesReinvitation({ ...(await invitationAnswer(tx, participant.id)), now }));
+    applied && ((await hasEnrolmentMails(tx, courseId)) || (!invitedNow && owesReinvitation({ ...(await invitationAnswer(tx, participant.id)), now })));
   return { outcome: applied ? 'applied' : 'unchanged', accessLevel: level, events: recorded, courseMails };
 }

@@ -72,7 +72,7 @@ export interface OrderFulfilmentStep extends Onboarding {
 export function grantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
   async function grantStep<T extends { events: RecordedDomainEvent[] }>(
     input: { platformId: string; email: string; name?: string | null; courseId: string | null },
-    apply: (tx: EntityManager, participant: ParticipantRef, operationKey: string) => Promise<T>,
+    apply: (tx: EntityManager, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
   ): Promise<Omit<T, 'events'> & Onboarding> {
     const { platformId, email } = input;
     const operationKey = currentOperationKey();
@@ -84,7 +84,7 @@ export function grantActivities({ orm, platformUrlTemplate, now = () => new Date
       const invitation = ensured.invited
         ? { sent: false, mailId: await mailAwaitingDelivery(tx, platformId, `invitation/${participantId}`) }
         : await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId });
-      const change = await apply(tx, { id: participantId, email }, `${operationKey}/access`);
+      const change = await apply(tx, { id: participantId, email }, { operationKey: `${operationKey}/access`, invitedNow: invitation.sent });
       const events = [...ensured.events, ...change.events];
       const types = [...new Set(events.map((e) => e.type))];
       const webhooks = types.length === 0 ? [] : await subscribedWebhooks(tx, platformId, types);
@@ -103,14 +103,14 @@ export function grantActivities({ orm, platformUrlTemplate, now = () => new Date
   return {
     /** `POST /api/courses/subscribe`, one course entry: participant, invitation, enrolment (spec: grant rules). */
     grantCourse({ platformId, courseId, email, name, accessLevel, seq }: CourseGrantInput): Promise<GrantStep> {
-      return grantStep({ platformId, email, name, courseId }, (tx, participant, key) =>
-        applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source: { kind: 'direct' }, seq }, now(), key),
+      return grantStep({ platformId, email, name, courseId }, (tx, participant, step) =>
+        applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source: { kind: 'direct' }, seq }, { now: now(), ...step }),
       );
     },
 
     /** `POST /api/audiobooks/subscribe`, one entry: participant, invitation, access. */
     grantAudiobook({ platformId, audiobookId, email, name, seq }: AudiobookGrantInput): Promise<GrantStep> {
-      return grantStep({ platformId, email, name, courseId: null }, (tx, participant, key) => applyAudiobookGrantIn(tx, { platformId, participant, audiobookId, seq }, key));
+      return grantStep({ platformId, email, name, courseId: null }, (tx, participant, step) => applyAudiobookGrantIn(tx, { platformId, participant, audiobookId, seq }, step.operationKey));
     },
 
     /**
@@ -119,11 +119,12 @@ export function grantActivities({ orm, platformUrlTemplate, now = () => new Date
      * cancellation that landed first makes the grants no-ops and records no `order_fulfilled`.
      */
     fulfilOrderAccess({ platformId, orderId, email, courses, seq }: OrderFulfilmentInput): Promise<OrderFulfilmentStep> {
-      return grantStep({ platformId, email, courseId: courses[0]?.courseId ?? null }, async (tx, participant, key) => {
+      return grantStep({ platformId, email, courseId: courses[0]?.courseId ?? null }, async (tx, participant, { operationKey: key, invitedNow }) => {
         const granted: { courseId: string; courseMails: boolean }[] = [];
         const events: RecordedDomainEvent[] = [];
         for (const { courseId, accessLevel } of courses) {
-          const change = await applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source: { kind: 'order', order_id: orderId }, seq }, now(), `${key}/${courseId}`);
+          const source = { kind: 'order' as const, order_id: orderId };
+          const change = await applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source, seq }, { now: now(), operationKey: `${key}/${courseId}`, invitedNow });
           granted.push({ courseId, courseMails: change.courseMails === true });
           events.push(...change.events);
         }

@@ -81,14 +81,21 @@ export async function upsertAccessSource(tx: EntityManager, s: AccessSourceGrant
   );
 }
 
-/** Active at `level`, remembering the grant's sequence number. */
-export async function activateEnrolment(tx: EntityManager, enrolmentId: string, level: AccessLevel, seq: number): Promise<void> {
-  await tx.execute(
+/**
+ * Active at the highest level among the enrolment's live sources, remembering the grant's
+ * sequence number, in one statement; the level it now has.
+ */
+export async function activateAtLiveLevel(tx: EntityManager, enrolment: { id: string; participantId: string; courseId: string }, seq: number): Promise<AccessLevel> {
+  const rows: { access_level: number }[] = await tx.execute(
     // A row a revoke created to remember its order starts when access is first granted.
-    `update enrolments set access_level = ?, active = true, granted_seq = greatest(granted_seq, ?),
-       started_at = case when granted_seq = 0 then now() else started_at end, updated_at = now() where id = ?`,
-    [level, seq, enrolmentId],
+    `update enrolments e set access_level = live.level, active = true, granted_seq = greatest(e.granted_seq, ?),
+       started_at = case when e.granted_seq = 0 then now() else e.started_at end, updated_at = now()
+       from (select max(access_level) as level from access_sources where participant_id = ? and course_id = ? and revoked_at is null) live
+      where e.id = ?
+      returning e.access_level`,
+    [seq, enrolment.participantId, enrolment.courseId, enrolment.id],
   );
+  return rows[0]!.access_level as AccessLevel;
 }
 
 /** Remembers a revoke's sequence number, so an older grant arriving later is stale. */
