@@ -94,7 +94,7 @@ export async function inviteParticipant(
   const queued = await sendMail(em, {
     platformId,
     to: facts.email,
-    template: await newParticipantInvitation(em, courseId ?? null),
+    template: await newParticipantInvitation(em, platformId, courseId ?? null),
     tags: {
       loginLink: `${platformLoginUrl(platformUrlTemplate, facts.subdomain)}?invitation=${token}`,
       participantName: facts.name ?? facts.email,

@@ -27,8 +27,12 @@ function defaultOf(slug: string): MailTemplate {
 
 /** The platform's template: its own copy merged over the default. */
 export async function platformTemplate(em: EntityManager, slug: string): Promise<EffectiveTemplate> {
+  return platformTemplateView(slug, await em.findOne(PlatformMailTemplate, { slug }));
+}
+
+/** The platform's copy (if it has one) merged over the default. */
+function platformTemplateView(slug: string, copy: { subject: string; description: string; senderName?: string | null; senderEmail?: string | null } | null): EffectiveTemplate {
   const base = defaultOf(slug);
-  const copy = await em.findOne(PlatformMailTemplate, { slug });
   return {
     slug,
     name: base.name,
@@ -69,9 +73,30 @@ export function courseInvitationDefault(slug: string): Pick<MailTemplate, 'subje
  * The invitation of a participant created by a grant: the course's own active `course_invitation`
  * when its custom invitation is on, else the platform's `user_invitation`.
  */
-export async function newParticipantInvitation(em: EntityManager, courseId: string | null): Promise<EffectiveTemplate> {
-  const own = courseId ? await em.findOne(CourseMailTemplate, { course: courseId, slug: 'course_invitation', active: true }) : null;
-  return own ? courseTemplateView(own) : platformTemplate(em, 'user_invitation');
+export async function newParticipantInvitation(em: EntityManager, platformId: string, courseId: string | null): Promise<EffectiveTemplate> {
+  // One statement on a grant's path: the course's own active invitation, and the platform's copy.
+  const rows: (TemplateRow & { own: boolean })[] = await em.execute(
+    `(select true as own, slug, name, subject, description, sender_name, sender_email, customized
+        from course_mail_templates where platform_id = ? and course_id = ? and slug = 'course_invitation' and active)
+     union all
+     (select false, slug, null, subject, description, sender_name, sender_email, true
+        from platform_mail_templates where platform_id = ? and slug = 'user_invitation')`,
+    [platformId, courseId, platformId],
+  );
+  const own = rows.find((row) => row.own);
+  if (own) return { slug: own.slug, name: own.name!, subject: own.subject, description: own.description, senderName: own.sender_name, senderEmail: own.sender_email, customized: own.customized };
+  const copy = rows[0];
+  return platformTemplateView('user_invitation', copy ? { ...copy, senderName: copy.sender_name, senderEmail: copy.sender_email } : null);
+}
+
+interface TemplateRow {
+  slug: string;
+  name: string | null;
+  subject: string;
+  description: string;
+  sender_name: string | null;
+  sender_email: string | null;
+  customized: boolean;
 }
 
 /**
