@@ -84,7 +84,7 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
       handler: async (request, reply) => {
         const platform = platformOf(request);
         const entries = wrappedEntries(request.body, wrapper);
-        const known = await knownItemIds(request.em, kind, referencedIds(entries, idField));
+        const known = await knownItemIds(request.em, platform.id, kind, referencedIds(entries, idField));
         const batch = checkBatch(entries, entry, idField, known);
         if (batch.invalid.length > 0) return reply.code(400).send({ [invalidKey]: batch.invalid, errors: batch.problems });
 

@@ -33,7 +33,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       // A known external_id answers 200 with the stored order: a repeat never changes it.
       const { order: registered, created } = await registerOrder(request.em, platform.id, order, async () => {
         const courses = orderedCourses(order.ordered_contents);
-        const known = await knownItemIds(request.em, 'course', courses.map((c) => c.courseId));
+        const known = await knownItemIds(request.em, platform.id, 'course', courses.map((c) => c.courseId));
         const unknown = courses.filter((c) => !known.has(c.courseId)).map((c) => c.courseId);
         if (unknown.length > 0) {
           throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
