@@ -5,11 +5,11 @@ import type { AccessLevel } from '../../domain/access/access-level.ts';
 import { accessGranted, accessRevoked, type AccessSourceRef, type ParticipantRef, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import {
   activateAtLiveLevel,
-  courseExists,
   endEnrolment,
   hasEnrolmentMails,
   liveSourceLevel,
   lockEnrolment,
+  lockEnrolmentForGrant,
   markEnrolmentRevoke,
   revokeOrderSources,
   setEnrolmentAccess,
@@ -123,12 +123,12 @@ export async function applyCourseGrantIn(
   { platformId, participant, courseId, accessLevel, source, seq }: ApplyCourseGrantInput,
   { now, operationKey, invitedNow = false }: { now: Date; operationKey?: string; /** The caller invited the participant in this transaction: no reinvitation is owed. */ invitedNow?: boolean },
 ): Promise<AccessChange> {
-  if (!(await courseExists(tx, platformId, courseId))) throw ApplicationFailure.nonRetryable(`course ${courseId} is not a course of this platform`, 'CourseNotFound');
   if (source.kind === 'order') {
     if ((await orderStatusForShare(tx, platformId, source.order_id)) !== 'registered') return { outcome: 'order_cancelled', accessLevel: null, events: [] };
   }
 
-  const enrolment = await lockEnrolment(tx, platformId, participant.id, courseId);
+  const enrolment = await lockEnrolmentForGrant(tx, platformId, participant.id, courseId);
+  if (!enrolment) throw ApplicationFailure.nonRetryable(`course ${courseId} is not a course of this platform`, 'CourseNotFound');
   if (isStaleGrant(seq, marksOf(enrolment))) {
     return { outcome: 'stale', accessLevel: enrolment.active ? enrolment.access_level : null, events: await recordEvents(tx, platformId, [], operationKey) };
   }

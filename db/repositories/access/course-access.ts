@@ -16,9 +16,19 @@ export interface EnrolmentRow {
   revoked_seq: string;
 }
 
-export async function courseExists(tx: EntityManager, platformId: string, courseId: string): Promise<boolean> {
-  const rows: unknown[] = await tx.execute('select 1 from courses where id = ? and platform_id = ?', [courseId, platformId]);
-  return rows.length > 0;
+/**
+ * A grant's enrolment row, in one statement: made (inactive) when absent, and locked for this
+ * transaction; undefined when the course is not one of the platform's.
+ */
+export async function lockEnrolmentForGrant(tx: EntityManager, platformId: string, participantId: string, courseId: string): Promise<EnrolmentRow | undefined> {
+  const rows: EnrolmentRow[] = await tx.execute(
+    `insert into enrolments (id, platform_id, participant_id, course_id, access_level, active, started_at, updated_at, granted_seq, revoked_seq)
+     select gen_random_uuid(), c.platform_id, ?, c.id, 0, false, now(), now(), 0, 0 from courses c where c.id = ? and c.platform_id = ?
+     on conflict (participant_id, course_id) do update set participant_id = excluded.participant_id
+     returning id, access_level, active, granted_seq, revoked_seq`,
+    [participantId, courseId, platformId],
+  );
+  return rows[0];
 }
 
 /** Makes sure the enrolment row exists (inactive when new), then locks it for this transaction. */
