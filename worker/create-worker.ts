@@ -18,10 +18,11 @@ export function bundleWorkflows(): Promise<WorkflowBundle> {
  * task slots; one reused V8 context (the SDK's default, said here because it is what makes a
  * workflow task cheap) with a cache well above the slots, so sticky execution never evicts a
  * running workflow. Activities keep 50 slots: they wait on the database pool (DATABASE_POOL_MAX).
- * Local activities (a grant's step) get as many slots as the pool has connections: a step holds a
- * connection for its transaction, and a step waiting for one would wait inside its workflow task,
- * whose timeout runs (measured: with the SDK's 100 slots a burst of 200 grants ran at 14-31/s with
- * tasks timing out, with the pool's 10 at 33-37/s).
+ * Local activities (a grant's step, its mail's first attempt) get as many slots as the pool has
+ * connections: a step holds a connection for its transaction, and a step waiting for one waits
+ * inside its workflow task, whose timeout runs (measured: with the SDK's 100 slots a burst of 200
+ * grants ran at 14-31/s with tasks timing out, with the pool's 10 at 33-37/s). The regular
+ * activities share the pool, so this bounds the queue rather than guaranteeing a connection.
  */
 export const WORKER_TUNING = {
   maxConcurrentWorkflowTaskExecutions: 200,

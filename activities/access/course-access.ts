@@ -93,7 +93,9 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
         if (!(await lockOrder(tx, platformId, orderId))) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
         const sources = await revokeOrderSources(tx, orderId);
         const events = [];
-        for (const { participant_id: participantId, course_id: courseId, email } of sources) {
+        // Enrolments are locked in course id order, as an order's fulfilment locks them: no deadlock.
+        const byCourse = [...sources].sort((a, b) => a.course_id.localeCompare(b.course_id));
+        for (const { participant_id: participantId, course_id: courseId, email } of byCourse) {
           const enrolment = await lockEnrolment(tx, platformId, participantId, courseId);
           const remaining = await liveSourceLevel(tx, participantId, courseId);
           if (!enrolment.active || (remaining !== null && remaining >= enrolment.access_level)) continue;

@@ -45,7 +45,7 @@ export interface Onboarding {
   /** This step created the participant (read from the `user_registered` it recorded, so a retry answers the same). */
   created: boolean;
   invitationSent: boolean;
-  /** The participant's invitation while it awaits delivery (this step's, or one a retry finds undelivered), else null. */
+  /** This step's invitation while it awaits delivery (also when a retry of the step finds it undelivered), else null. */
   invitationMailId: string | null;
   /** Every event of the step, `user_registered` first. */
   events: RecordedDomainEvent[];
@@ -79,11 +79,14 @@ export function grantActivities({ orm, platformUrlTemplate, now = () => new Date
     return tenantEm(orm, platformId).transactional(async (tx) => {
       const ensured = await ensureParticipantIn(tx, { platformId, email, name: input.name }, `${operationKey}/participant`);
       const participantId = ensured.participantId;
-      // Invited before (by another grant, or by this one before a lost reply): its still undelivered
-      // invitation is handed on again; the delivery's id is per mail, so a running one is joined.
-      const invitation = ensured.invited
-        ? { sent: false, mailId: await mailAwaitingDelivery(tx, platformId, `invitation/${participantId}`) }
-        : await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId });
+      // Invited before: by this very operation when it also created the participant (a retry after
+      // a commit whose reply was lost), and then its still undelivered invitation is handed on again;
+      // by another operation, and then it is not this grant's to send (nor an old, failed or
+      // superseded one to send again).
+      const created = ensured.events.some((e) => e.type === 'user_registered');
+      const invitation = !ensured.invited
+        ? await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId })
+        : { sent: false, mailId: created ? await mailAwaitingDelivery(tx, platformId, `invitation/${participantId}`) : null };
       const change = await apply(tx, { id: participantId, email }, { operationKey: `${operationKey}/access`, invitedNow: invitation.sent });
       const events = [...ensured.events, ...change.events];
       const types = [...new Set(events.map((e) => e.type))];
@@ -92,7 +95,7 @@ export function grantActivities({ orm, platformUrlTemplate, now = () => new Date
         ...change,
         events,
         participantId,
-        created: ensured.events.some((e) => e.type === 'user_registered'),
+        created,
         invitationSent: invitation.sent,
         invitationMailId: invitation.mailId ?? null,
         webhookDeliveries: webhookDeliveriesFor(events, webhooks.map((w) => ({ webhookId: w.id, events: w.events }))),
@@ -120,16 +123,19 @@ export function grantActivities({ orm, platformUrlTemplate, now = () => new Date
      */
     fulfilOrderAccess({ platformId, orderId, email, courses, seq }: OrderFulfilmentInput): Promise<OrderFulfilmentStep> {
       return grantStep({ platformId, email, courseId: courses[0]?.courseId ?? null }, async (tx, participant, { operationKey: key, invitedNow }) => {
-        const granted: { courseId: string; courseMails: boolean }[] = [];
-        const events: RecordedDomainEvent[] = [];
-        for (const { courseId, accessLevel } of courses) {
+        // Enrolments are locked in course id order, as a cancellation locks them: no deadlock.
+        const changes = new Map<string, AccessChange>();
+        for (const { courseId, accessLevel } of [...courses].sort((a, b) => a.courseId.localeCompare(b.courseId))) {
           const source = { kind: 'order' as const, order_id: orderId };
-          const change = await applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source, seq }, { now: now(), operationKey: `${key}/${courseId}`, invitedNow });
-          granted.push({ courseId, courseMails: change.courseMails === true });
-          events.push(...change.events);
+          changes.set(courseId, await applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source, seq }, { now: now(), operationKey: `${key}/${courseId}`, invitedNow }));
         }
         const completed = await completeOrderFulfilmentIn(tx, { platformId, orderId, participant, courses }, `${key}/fulfilled`);
-        return { courses: granted, fulfilled: completed.fulfilled, events: [...events, ...completed.events] };
+        const inOrder = courses.map(({ courseId }) => ({ courseId, change: changes.get(courseId)! }));
+        return {
+          courses: inOrder.map(({ courseId, change }) => ({ courseId, courseMails: change.courseMails === true })),
+          fulfilled: completed.fulfilled,
+          events: [...inOrder.flatMap(({ change }) => change.events), ...completed.events],
+        };
       });
     },
   };

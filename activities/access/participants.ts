@@ -77,7 +77,9 @@ export async function ensureParticipantIn(tx: EntityManager, { platformId, email
  * Sends the invitation once per participant, in the caller's platform-scoped transaction: the
  * course's own `course_invitation` when its custom invitation is on, else the platform's
  * `user_invitation`. The participant row is locked, so concurrent grants serialise and only the
- * first one records it. The mail is recorded as pending; `mailId` goes to the delivery workflow.
+ * first one records it (in a grant the upsert has locked the row already: this check is the
+ * guard for any other caller). The mail is recorded as pending; `mailId` goes to its first
+ * delivery attempt (workflows/shared/mail-delivery.ts).
  */
 export async function inviteParticipant(
   em: EntityManager,

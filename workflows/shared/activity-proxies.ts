@@ -29,6 +29,9 @@ export const db = proxyActivities<Activities>({
  */
 export const localDb = proxyLocalActivities<Activities>({
   startToCloseTimeout: '10 seconds',
+  // Above the longest retry interval: every retry stays inside the SDK's local backoff and keeps
+  // the step's sequence number (its operation key); a longer backoff would come back under a new one.
+  localRetryThreshold: '2 minutes',
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,

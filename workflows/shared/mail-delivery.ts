@@ -26,9 +26,9 @@ export async function deliverInBackground(platformId: string, mailId: string | n
 /**
  * A grant's mail: one attempt at once, inside the grant's workflow task (issue 17: no delivery
  * workflow, activity task or second workflow task for the mail that almost always goes out at
- * the first try); when that attempt fails, the delivery workflow takes over with its retries. A
- * refusal no retry can fix (`MailDeliveryRefused`, `MailNotFound`) is recorded by the attempt and
- * not handed on.
+ * the first try); when that attempt fails or times out, the delivery workflow takes over with its
+ * retries (the attempt's claim on the mail keeps the two from sending it twice). A failure no retry
+ * can fix (`MailDeliveryRefused`, recorded by the attempt; `MailNotFound`) is not handed on.
  */
 export async function deliverNowOrInBackground(platformId: string, mailId: string | null | undefined): Promise<void> {
   if (!mailId) return;

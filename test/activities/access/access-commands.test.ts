@@ -3,7 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, type Activities } from '../../../activities/index.ts';
-import type { GrantStep } from '../../../activities/access/grants.ts';
+import type { GrantStep, OrderFulfilmentStep } from '../../../activities/access/grants.ts';
 import { recordEvents } from '../../../activities/shared/events.ts';
 import { accessGranted } from '../../../domain/shared/events.ts';
 import { createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
@@ -110,5 +110,40 @@ describe('events of a retried operation', () => {
     const retry = await em.transactional((tx) => recordEvents(tx, platform.id, [], 'op/retry-test'));
     expect(retry).toEqual(first);
     expect(first).toHaveLength(1);
+  });
+});
+
+describe("an order's fulfilment step", () => {
+  /** Registers an order through the API (its workflow never runs here: no worker) and returns its id. */
+  async function registerOrder(email: string, courseIds: string[]): Promise<string> {
+    const res = await stack.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: { 'x-api-key': platform.apiKey },
+      payload: { order: { email, external_id: `ext-${randomUUID()}`, ordinal_number: 'D/1', ordered_contents: [{ product_id: 'p1', course_ids: courseIds }] } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id as string;
+  }
+
+  it('grants every course and fulfils the order once; a retry after the commit answers the same', async () => {
+    const email = uniqueEmail();
+    const orderId = await registerOrder(email, [course.id, other.id]);
+    const attempt = new MockActivityEnvironment({ activityId: '1', workflowExecution: { workflowId: `test/${orderId}`, runId: randomUUID() } });
+    const input = { platformId: platform.id, orderId, email, courses: [{ courseId: other.id, accessLevel: 0 as const }, { courseId: course.id, accessLevel: 1 as const }], seq: 500 };
+    const first: OrderFulfilmentStep = await attempt.run(activities.fulfilOrderAccess, input);
+    expect(first).toMatchObject({ created: true, fulfilled: true, courses: [{ courseId: other.id }, { courseId: course.id }] });
+    expect(first.events.map((e) => e.type)).toEqual(['user_registered', 'access_granted', 'access_granted', 'order_fulfilled']);
+    expect(await attempt.run(activities.fulfilOrderAccess, input)).toEqual({ ...first, invitationSent: false });
+  });
+
+  it('grants nothing for an order cancelled before its fulfilment', async () => {
+    const email = uniqueEmail();
+    const orderId = await registerOrder(email, [course.id]);
+    const cancelled = await stack.app.inject({ method: 'DELETE', url: `/api/orders/${orderId}`, headers: { 'x-api-key': platform.apiKey } });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const step = await activities.fulfilOrderAccess({ platformId: platform.id, orderId, email, courses: [{ courseId: course.id, accessLevel: 0 }], seq: 501 });
+    expect(step).toMatchObject({ fulfilled: false, courses: [{ courseId: course.id, courseMails: false }] });
+    expect(step.events.map((e) => e.type)).toEqual(['user_registered']);
   });
 });

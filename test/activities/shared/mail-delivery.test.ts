@@ -3,9 +3,11 @@
  * sends, what arrives, what the mail log records, retries and idempotency by mail id.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { randomBytes } from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, type Activities } from '../../../activities/index.ts';
+import type { GrantStep } from '../../../activities/access/grants.ts';
 import { checkProvider } from '../../../api/shared/mail-transports/provider-check.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
@@ -60,15 +62,24 @@ async function mailRow(mailId: string) {
 }
 
 describe('a grant records the invitation, deliverMail sends it', () => {
-  it('records the invitation as pending; a later grant hands the same mail on while it is undelivered, and none once it is', async () => {
+  it('records the invitation as pending; a retry of that grant hands it on while undelivered, another grant never does', async () => {
     const { platform } = await platformWith();
-    const { email, mailId, courseId } = await invitation(platform.id);
+    const course = await createCourse(stack.app, platform.id);
+    const email = uniqueEmail('invited');
+    // Both runs are attempts of one activity of one workflow run: the same operation.
+    const attempt = new MockActivityEnvironment({ activityId: '1', workflowExecution: { workflowId: `test/${email}`, runId: randomUUID() } });
+    const input = { platformId: platform.id, courseId: course.id, email, accessLevel: 0 as const, seq: 1 };
+    const first: GrantStep = await attempt.run(activities.grantCourse, input);
+    const mailId = first.invitationMailId!;
     expect(await mailRow(mailId)).toMatchObject({ status: 'pending', provider: null, attempts: 0 });
-    const again = () => activities.grantCourse({ platformId: platform.id, courseId, email, accessLevel: 0, seq: 2 });
-    expect(await again()).toMatchObject({ invitationSent: false, invitationMailId: mailId });
+    expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ invitationSent: false, invitationMailId: mailId });
+
+    // Another grant of the participant: the invitation is not its to send, not even a failed one.
+    await stack.orm.em.fork().getConnection().execute(`update mail_log set status = 'failed' where id = ?`, [mailId]);
+    expect(await activities.grantCourse({ ...input, seq: 2 })).toMatchObject({ invitationSent: false, invitationMailId: null });
 
     await activities.deliverMail({ platformId: platform.id, mailId });
-    expect(await again()).toMatchObject({ invitationSent: false, invitationMailId: null });
+    expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ invitationSent: false, invitationMailId: null });
   });
 });
 
