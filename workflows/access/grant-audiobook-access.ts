@@ -1,13 +1,8 @@
+import type { AudiobookGrantInput } from '../../activities/access/grants.ts';
 import { localDb } from '../shared/activity-proxies.ts';
 import { grantResult, handOn, type GrantResult } from './grant-course-access.ts';
 
-export interface GrantAudiobookAccessInput {
-  platformId: string;
-  audiobookId: string;
-  email: string;
-  name?: string | null;
-  seq: number;
-}
+export type GrantAudiobookAccessInput = AudiobookGrantInput;
 
 /** Audiobook grant: the participant is created and invited when absent, then given the audiobook (one local step). */
 export async function grantAudiobookAccess(input: GrantAudiobookAccessInput): Promise<GrantResult> {

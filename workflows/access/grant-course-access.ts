@@ -1,5 +1,5 @@
 import type { AccessChangeOutcome } from '../../activities/access/course-access.ts';
-import type { GrantStep, Onboarding } from '../../activities/access/grants.ts';
+import type { CourseGrantInput, GrantStep, Onboarding } from '../../activities/access/grants.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { localDb } from '../shared/activity-proxies.ts';
@@ -7,16 +7,8 @@ import { startWebhookDeliveries } from '../shared/dispatch-events.ts';
 import { deliverNowOrInBackground } from '../shared/mail-delivery.ts';
 import { afterCourseGrant } from './course-mails.ts';
 
-export interface GrantCourseAccessInput {
-  platformId: string;
-  courseId: string;
-  /** Normalised (lower-case) e-mail. */
-  email: string;
-  name?: string | null;
-  accessLevel: AccessLevel;
-  /** Order among this participant's grants and revokes (domain/access-commands.ts). */
-  seq: number;
-}
+/** One course entry of `POST /api/courses/subscribe`: the grant step's input as it is. */
+export type GrantCourseAccessInput = CourseGrantInput;
 
 export interface GrantResult {
   participantId: string;

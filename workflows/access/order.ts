@@ -1,18 +1,11 @@
 import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
-import type { OrderedCourse } from '../../domain/access/order-contents.ts';
+import type { OrderFulfilmentInput } from '../../activities/access/grants.ts';
 import { db, localDb } from '../shared/activity-proxies.ts';
 import { withEventsDispatched } from '../shared/dispatch-events.ts';
 import { afterCourseGrant } from './course-mails.ts';
 import { handOn } from './grant-course-access.ts';
 
-export interface FulfilOrderInput {
-  platformId: string;
-  orderId: string;
-  email: string;
-  /** The union of the order's `course_ids` and `courses` (domain/order-contents.ts). */
-  courses: OrderedCourse[];
-  seq: number;
-}
+export type FulfilOrderInput = OrderFulfilmentInput;
 
 /**
  * Order: none -> registered, "access granted for ordered contents" (spec: States and transitions),
