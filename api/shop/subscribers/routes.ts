@@ -1,3 +1,4 @@
+import { IsolationLevel } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ISubscriber } from '../../../db/entities/shop/index.ts';
@@ -94,7 +95,11 @@ export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = as
     '/subscribers/:id',
     { config, schema: { tags, params: SubscriberParams, response: { 200: data(SubscriberDetailReply), ...errors } } },
     async (request) => {
-      const { reply, periods } = await withPeriods(request.em, await rowOr404(request.em, request.params.id, findSubscriber, 'subscriber'));
+      // One snapshot: a renewal commits a period and the renewal count together, so must the reply.
+      const { reply, periods } = await request.em.transactional(async (tx) => withPeriods(tx, await rowOr404(tx, request.params.id, findSubscriber, 'subscriber')), {
+        isolationLevel: IsolationLevel.REPEATABLE_READ,
+        readOnly: true,
+      });
       return { data: { ...reply, periods: periods.map(periodReply) } };
     },
   );
