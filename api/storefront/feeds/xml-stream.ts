@@ -11,7 +11,6 @@ import type { XMLBuilderCB } from 'xmlbuilder2/lib/interfaces.js';
  * unpaired surrogates, U+FFFE/U+FFFF); the builder escapes the rest (`&`, `<`, ...).
  */
 export function xmlText(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
 }
 
