@@ -93,3 +93,24 @@ describe('GET /store/v1/:subdomain/products/:id', () => {
     for (const id of [ids.inactive, ids.hidden, ids.foreign, 999_999]) expect((await store.get(`/products/${id}`)).statusCode).toBe(404);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents every storefront route with its storefront.* operationId and a summary', async () => {
+    const doc = (await stack.app.inject({ method: 'GET', url: '/docs/json' })).json();
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId?: string; summary?: string }>>)
+      .filter(([path]) => path.startsWith('/store/v1/{subdomain}/'))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, operationId: op.operationId, summary: op.summary })));
+    expect(operations.map((o) => o.operationId).sort()).toEqual([
+      'storefront.carts.checkout',
+      'storefront.carts.create',
+      'storefront.carts.get',
+      'storefront.carts.update',
+      'storefront.feeds.ceneo',
+      'storefront.feeds.google',
+      'storefront.orders.get',
+      'storefront.products.get',
+      'storefront.products.list',
+    ]);
+    for (const o of operations) expect(o.summary, o.route).toMatch(/\w/);
+  });
+});
