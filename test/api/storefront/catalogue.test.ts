@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyDiscountPrices, restoreDiscountPrices } from '../../../db/repositories/shop/automatic-discounts.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { insertAutomaticDiscount } from '../../helpers/shop-checkout.ts';
 import { createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 import { buyer, insertRecommendationGroup, type Buyer } from '../../helpers/storefront.ts';
@@ -91,6 +93,21 @@ describe('GET /store/v1/:subdomain/products/:id', () => {
 
   it('answers 404 for an inactive, hidden, unknown or other shop\'s product', async () => {
     for (const id of [ids.inactive, ids.hidden, ids.foreign, 999_999]) expect((await store.get(`/products/${id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('the price as charged now', () => {
+  it('is the price a running time-limited price-history discount gives, in the catalogue and in a cart; the full price once restored', async () => {
+    const product = await insertProduct(stack.orm, shop.id, { name: 'On sale', price: '50.00' });
+    const discountId = await insertAutomaticDiscount(stack.orm, shop.id, 'time_limited', 'percentage_product_discount', '20', { relationWithProducts: 'selected_products', productIds: [product] });
+    // What the discount's workflow does at its start (activities/shop/time-limited-discount.ts).
+    expect(await applyDiscountPrices(stack.orm.em.fork(), shop.id, discountId, new Date())).toBe(1);
+    expect((await store.get(`/products/${product}`)).json().data.price).toBe('40.00');
+    const cart = await store.post('/carts', { items: [{ product_id: product }] });
+    expect(cart.json().data.pricing.total).toBe('40.00');
+    await restoreDiscountPrices(stack.orm.em.fork(), shop.id, discountId, new Date());
+    expect((await store.get(`/products/${product}`)).json().data.price).toBe('50.00');
+    expect((await store.get(`/carts/${cart.json().data.id}`)).json().data.pricing.total).toBe('50.00');
   });
 });
 
