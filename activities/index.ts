@@ -14,6 +14,7 @@ import { statusTestMailActivities } from './shop/status-test-mails.ts';
 import { shopCourseAccessActivities } from './shop/course-access.ts';
 import { timeLimitedDiscountActivities } from './shop/time-limited-discount.ts';
 import { subscriberRenewalActivities } from './shop/subscriber-renewal.ts';
+import { cartCleanupActivities } from './shop/cart-cleanup.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
 import { shopWebhookActivities } from './webhooks/shop.ts';
 
@@ -39,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...shopCourseAccessActivities(deps),
     ...timeLimitedDiscountActivities(deps),
     ...subscriberRenewalActivities(deps),
+    ...cartCleanupActivities(deps),
   };
 }
 

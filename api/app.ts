@@ -2,9 +2,10 @@ import type { Client } from '@temporalio/client';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { secretsKeyFrom } from '../db/secret-box.ts';
+import { storefrontBase } from '../domain/shop/cart.ts';
 import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../domain/shared/mail-endpoints.ts';
 import type { Orm } from '../db/orm.ts';
-import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR } from '../domain/shared/config.ts';
+import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR, DEFAULT_STOREFRONT_URL_TEMPLATE } from '../domain/shared/config.ts';
 import { accessRoutes } from './access/index.ts';
 import { apiKeyCachePlugin } from './access/api-key-changes.ts';
 import { adminRoutes } from './admin/index.ts';
@@ -12,6 +13,7 @@ import { configurationRoutes } from './configuration/index.ts';
 import { fileRoutes } from './shared/file-routes.ts';
 import { productPhotoRoutes } from './shop/products/photo-routes.ts';
 import { shopRoutes } from './shop/index.ts';
+import { storefrontRoutes } from './storefront/index.ts';
 import type { FileStorage } from '../db/file-storage/index.ts';
 import { localFileStorage } from '../db/file-storage/local.ts';
 import { downloadRoutes } from './shop/downloads/routes.ts';
@@ -35,6 +37,10 @@ declare module 'fastify' {
     fileStorage: FileStorage;
     /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links; null: the address each request came to. */
     downloadBaseUrl: string | null;
+    /** `STOREFRONT_URL_TEMPLATE`: the template of the shop's storefront addresses (copy links, feed links). */
+    storefrontUrlTemplate: string;
+    /** The storefront's base address of the shop at `subdomain`. */
+    storefrontUrl(subdomain: string): string;
   }
 }
 
@@ -60,6 +66,10 @@ export interface AppDeps {
   fileStorage?: FileStorage;
   /** `SHOP_DOWNLOAD_BASE_URL`: base of the download links (`{base}/downloads/<token>`); the request's address when unset. */
   downloadBaseUrl?: string;
+  /** `STOREFRONT_URL_TEMPLATE`: copy links (`.../cart?copy_of=<uuid>`) and feed links; `http://{subdomain}.localhost:8080` when unset. */
+  storefrontUrlTemplate?: string;
+  /** `TRUST_PROXY` (config.ts trustProxyFrom): whose X-Forwarded-For gives the client address; none when unset. */
+  trustProxy?: boolean | string;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -70,6 +80,7 @@ export async function buildApp(deps: AppDeps) {
     // Keys and tokens never reach the logs.
     logger: logLevel ? { level: logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'], ...(deps.logStream ? { stream: deps.logStream } : {}) } : false,
     bodyLimit: 1024 * 1024,
+    trustProxy: deps.trustProxy ?? false,
     requestIdHeader: 'x-request-id',
     frameworkErrors: frameworkErrorReply,
   }).withTypeProvider<ZodTypeProvider>();
@@ -82,6 +93,9 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
   app.decorate('fileStorage', deps.fileStorage ?? localFileStorage(storageDir));
   app.decorate('downloadBaseUrl', deps.downloadBaseUrl ?? null);
+  const storefrontUrlTemplate = deps.storefrontUrlTemplate ?? DEFAULT_STOREFRONT_URL_TEMPLATE;
+  app.decorate('storefrontUrlTemplate', storefrontUrlTemplate);
+  app.decorate('storefrontUrl', (subdomain: string) => storefrontBase(storefrontUrlTemplate, subdomain));
 
   await app.register(errorsPlugin);
   // Before every interface: NUL, unpaired surrogates and deep nesting never reach a route (any interface's).
@@ -96,6 +110,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
   await app.register(configurationRoutes, { prefix: '/api/v1/configuration', storageDir, platformUrlTemplate, rateLimits });
   await app.register(shopRoutes, { prefix: '/api/v1', rateLimits, taskQueue });
+  await app.register(storefrontRoutes, { prefix: '/store/v1/:subdomain', rateLimits });
   await app.register(fileRoutes, { storageDir });
   await app.register(productPhotoRoutes);
   await app.register(downloadRoutes);

@@ -4,7 +4,7 @@ import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
 import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { openOrm } from '../db/orm.ts';
 import { fileStorageFrom } from '../db/file-storage/index.ts';
-import { parseConfig } from '../domain/shared/config.ts';
+import { parseConfig, trustProxyFrom } from '../domain/shared/config.ts';
 import { buildApp } from './app.ts';
 
 const config = parseConfig(process.env);
@@ -25,6 +25,8 @@ const app = await buildApp({
   fileStorage: fileStorageFrom(config),
   downloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL,
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
+  storefrontUrlTemplate: config.STOREFRONT_URL_TEMPLATE,
+  trustProxy: trustProxyFrom(config.TRUST_PROXY),
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
   secretsKey,
   mailEndpoints: mailEndpointsFrom(config),

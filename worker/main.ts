@@ -7,6 +7,7 @@ import { webhookSettingsFrom } from '../activities/webhooks/settings.ts';
 import { openOrm } from '../db/orm.ts';
 import { parseConfig } from '../domain/shared/config.ts';
 import { bundleWorkflows, createWorker } from './create-worker.ts';
+import { ensureSchedules } from './schedules.ts';
 
 const config = parseConfig(process.env);
 // Refuses to start without SECRETS_KEY in production; otherwise the installation's key (.data/secrets-key).
@@ -29,6 +30,9 @@ const worker = await createWorker({
   workflowBundle: await bundleWorkflows(),
   databasePoolMax: config.DATABASE_POOL_MAX,
 });
+
+// The daily cleanup of unused storefront carts (a no-op when it is scheduled already).
+await ensureSchedules(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
 
 console.log(`worker polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
 try {

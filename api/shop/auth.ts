@@ -11,6 +11,8 @@ export interface AuthenticatedShopKey {
   prefix: string;
   scopes: ShopScope[];
   shopId: string;
+  /** The shop's subdomain (its storefront's address). */
+  subdomain: string;
   currency: string;
   /** The shop's IANA time zone: calendar days of filters and reports are its days. */
   timeZone: string;
@@ -31,7 +33,7 @@ async function authenticate(request: FastifyRequest, token: string): Promise<Aut
   if (key.revokedAt) throw unauthorized('invalid shop API key');
   if (!shop.apiEnabled) throw unauthorized('API access is switched off for this shop');
   request.em.setFilterParams(SHOP_FILTER, { shopId: shop.id });
-  return { id: key.id, prefix: key.prefix, scopes: key.scopes, shopId: shop.id, currency: shop.currency, timeZone: shop.timeZone };
+  return { id: key.id, prefix: key.prefix, scopes: key.scopes, shopId: shop.id, subdomain: shop.subdomain, currency: shop.currency, timeZone: shop.timeZone };
 }
 
 /** The shop's configuration paths (club, order statuses, mail sequences): the audited ones. */

@@ -3,6 +3,19 @@ import { z } from 'zod';
 /** Defaults the API also applies when built without a parsed config (tests). */
 export const DEFAULT_PLATFORM_URL_TEMPLATE = 'http://{subdomain}.localhost:8080';
 export const DEFAULT_STORAGE_DIR = '.data/storage';
+export const DEFAULT_STOREFRONT_URL_TEMPLATE = 'http://{subdomain}.localhost:8080';
+
+/**
+ * `TRUST_PROXY` as Fastify's `trustProxy`: unset or `false` trusts no proxy (the client address is
+ * the connection's), `true` trusts every hop, anything else is a comma-separated list of the proxies'
+ * addresses or CIDR ranges whose X-Forwarded-For is believed.
+ */
+export function trustProxyFrom(value: string | undefined): boolean | string {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  return text;
+}
 
 /** Process configuration, parsed once at boot from the environment (see .env.example). */
 const configSchema = z.object({
@@ -16,6 +29,10 @@ const configSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   /** Base of the participant-facing app; `{subdomain}` is replaced by the platform's subdomain. */
   PLATFORM_URL_TEMPLATE: z.string().default(DEFAULT_PLATFORM_URL_TEMPLATE),
+  /** Base of the shop's storefront (its copy links, feed links); `{subdomain}` is replaced by the shop's subdomain. */
+  STOREFRONT_URL_TEMPLATE: z.string().default(DEFAULT_STOREFRONT_URL_TEMPLATE),
+  /** Which proxies' X-Forwarded-For is believed for the client address (trustProxyFrom); unset: none. */
+  TRUST_PROXY: z.string().optional(),
   /** Uploaded images (logo, favicon, welcome cover, ...) are kept under this folder. */
   STORAGE_DIR: z.string().min(1).default(DEFAULT_STORAGE_DIR),
   /** When set, shop photos and product files go to this S3-compatible bucket instead (db/file-storage/s3.ts). */

@@ -69,3 +69,12 @@ export const SHOP_RATE_LIMITS = {
   general: { name: 'shop', max: 100, windowMs: MINUTE, description: '100 requests per minute per shop API key' },
   mutations: { name: 'shop-mutation', max: 30, windowMs: MINUTE, description: '30 POST, PATCH or DELETE requests per minute per shop API key' },
 } as const satisfies Record<string, RateLimitRule>;
+
+/**
+ * The storefront's limits (DESIGN.md section 9), both counted per client address (no key there):
+ * every request, and POST/PATCH/PUT/DELETE on top.
+ */
+export const STOREFRONT_RATE_LIMITS = {
+  general: { name: 'storefront', max: 120, windowMs: MINUTE, description: '120 requests per minute per client address' },
+  writes: { name: 'storefront-write', max: 30, windowMs: MINUTE, description: '30 POST or PATCH requests per minute per client address' },
+} as const satisfies Record<string, RateLimitRule>;

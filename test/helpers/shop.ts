@@ -8,6 +8,8 @@ export const operator = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 export interface TestShop {
   id: string;
+  /** Its storefront is at `/store/v1/<subdomain>`. */
+  subdomain: string;
   /** A key holding every scope. */
   key: string;
   /** One key per single scope. */
@@ -35,6 +37,7 @@ export async function createTestShop(app: App, name = 'shop'): Promise<TestShop>
   const statuses = Object.fromEntries((res.json().data as { id: number; name: string }[]).map((s) => [s.name, s.id]));
   return {
     id: shop.id,
+    subdomain,
     key,
     keys,
     statuses,

@@ -44,14 +44,18 @@ export interface TestAppOptions {
   logStream?: AppDeps['logStream'];
   /** The level of the lines sent to `logStream` (default `error`); `info` also writes every request. */
   logLevel?: string;
+  /** `TRUST_PROXY` of the app (none when unset). */
+  trustProxy?: AppDeps['trustProxy'];
+  /** `STOREFRONT_URL_TEMPLATE` of the app (its default when unset). */
+  storefrontUrlTemplate?: string;
 }
 
 /** The API as `npm run api` builds it, on the real database and Temporal, for `app.inject`. */
-export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream, logLevel = 'error' }: TestAppOptions = {}): Promise<TestStack> {
+export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream, logLevel = 'error', trustProxy, storefrontUrlTemplate }: TestAppOptions = {}): Promise<TestStack> {
   const orm = await openTestOrm();
   const temporal = await connectTemporal();
   const taskQueue = uniqueTaskQueue(name);
-  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, ...(logStream && { logLevel, logStream }) });
+  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, trustProxy, storefrontUrlTemplate, ...(logStream && { logLevel, logStream }) });
   return {
     app,
     orm,

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { findOrderDetail, listOrders, type OrderListFilters } from '../../../db/repositories/shop/orders.ts';
+import { copyUrl } from '../../../domain/shop/cart.ts';
 import { nextDay, startOfDayIn } from '../../../domain/shared/time-zones.ts';
 import { notFound } from '../../shared/errors.ts';
 import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { shopKeyOf } from '../auth.ts';
-import { OrderDetailReply, OrderListItemReply, OrderListQuery, OrderParams, type OrderListQueryInput } from './schemas.ts';
+import { OrderDetailWithCopyReply, OrderListItemReply, OrderListQuery, OrderParams, type OrderListQueryInput } from './schemas.ts';
 import { orderDetail, orderListItem } from './serialize.ts';
 
 /** The list query as repository filters; dates are whole days in the shop's time zone, date_to inclusive. */
@@ -47,11 +48,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/orders/:id',
-    { config, schema: { tags, params: OrderParams, response: { 200: data(OrderDetailReply), 404: ErrorBody, 422: ValidationErrorBody } } },
+    { config, schema: { tags, params: OrderParams, response: { 200: data(OrderDetailWithCopyReply), 404: ErrorBody, 422: ValidationErrorBody } } },
     async (request) => {
       const found = await findOrderDetail(request.em, request.params.id);
       if (!found) throw notFound('order');
-      return { data: orderDetail(found.order, found.items) };
+      return { data: { ...orderDetail(found.order, found.items), copy_url: copyUrl(app.storefrontUrl(shopKeyOf(request).subdomain), found.order.uuid) } };
     },
   );
 };

@@ -141,3 +141,8 @@ export const OrderDetailReply = OrderListItemReply.extend({
   order_attributes: z.array(z.object({ name: z.string(), value: z.string() })),
   notes: z.array(z.object({ content: z.string(), created_at: z.string() })),
 }).meta({ id: 'ShopOrderDetail' });
+
+/** `GET /orders/:id`: the detail with the storefront's copy link (DESIGN.md section 9). */
+export const OrderDetailWithCopyReply = OrderDetailReply.extend({
+  copy_url: z.string().describe("STOREFRONT_URL_TEMPLATE for the shop + `/cart?copy_of=<uuid>`: a new cart with this order's email, addresses, delivery and payment types"),
+}).meta({ id: 'ShopOrderDetailWithCopy' });

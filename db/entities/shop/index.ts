@@ -18,9 +18,11 @@ import { Subscriber, SubscriberPeriod, SubscriptionPlan, SubscriptionPlanProduct
 import { ShopPaymentGateway, SubscriberCharge } from './subscription-billing.ts';
 import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
 import { ShopAuditLogEntry } from './audit-log.ts';
+import { Cart } from './cart.ts';
 import { ClubIntegration, ClubProduct, ClubWebhookDelivery, ClubWebhookDeliveryAttempt } from './club.ts';
 
 export * from './audit-log.ts';
+export * from './cart.ts';
 export * from './automatic-discount.ts';
 export * from './club.ts';
 export * from './discount-code.ts';
@@ -53,4 +55,5 @@ export const shopEntities = [
   SubscriptionPlan, SubscriptionPlanProduct, Subscriber, SubscriberPeriod,
   ShopPaymentGateway, SubscriberCharge,
   ShopAuditLogEntry,
+  Cart,
 ];

@@ -40,6 +40,8 @@ export async function paidStatusId(em: EntityManager, shopId: string): Promise<n
 
 export interface NewOrder {
   shopId: string;
+  /** The order's secret `uuid` (a storefront cart's id); a random one when unset. */
+  uuid?: string;
   currency: string;
   statusId: number;
   email: string;
@@ -114,7 +116,7 @@ export async function insertOrder(em: EntityManager, input: NewOrder): Promise<n
     await countAutomaticDiscountUses(tx, input.shopId, input.automaticDiscountIds ?? []);
     const order = tx.create(Order, {
       shop: input.shopId,
-      uuid: randomUUID(),
+      uuid: input.uuid ?? randomUUID(),
       ordinalNumber: counter!.n,
       internalStatus: 'placed',
       orderStatus: input.statusId,

@@ -26,7 +26,7 @@ interface Operation {
 const logLines: string[] = [];
 let stack: TestStack;
 /** Ids a path parameter takes by default, so that a request reaches the handler's writes. */
-let ids: { platform: string; course: string; product: string; targetPlatform: string; targetCourse: string; targetShop: string };
+let ids: { platform: string; course: string; product: string; targetPlatform: string; targetCourse: string; targetShop: string; subdomain: string };
 type Credentials = Record<string, string>;
 let headers: { access: Credentials; configuration: Credentials; shop: Credentials; operator: Credentials; none: Credentials };
 
@@ -47,6 +47,8 @@ beforeAll(async () => {
     targetPlatform: target.id,
     targetCourse: (await createCourse(app, target.id)).id,
     targetShop: targetShop.id,
+    // The storefront's routes walk the interfaces' shop (no key).
+    subdomain: shop.subdomain,
   };
   headers = {
     access: { 'x-api-key': platform.apiKey },
@@ -241,7 +243,8 @@ function defaultParam(path: string, name: string, schema: Schema | undefined): s
   if (name === 'platform_id') return admin ? ids.targetPlatform : ids.platform;
   if (name === 'shop_id') return ids.targetShop;
   if (name === 'course_id') return admin ? ids.targetCourse : ids.course;
-  if (name === 'product_id' || (name === 'id' && path.startsWith('/api/v1/products/'))) return ids.product;
+  if (name === 'product_id' || (name === 'id' && (path.startsWith('/api/v1/products/') || /^\/store\/v1\/\{subdomain\}\/products\//.test(path)))) return ids.product;
+  if (name === 'subdomain') return ids.subdomain;
   if (name === 'slug') return 'user_invitation';
   return typeOf(schema ?? {}) === 'integer' ? '987654' : randomUUID();
 }
@@ -322,6 +325,7 @@ it('answers every hostile body, query and path parameter on every route of the O
   );
   for (const failure of failures) console.log(JSON.stringify(failure, null, 1));
   expect(operations.length).toBeGreaterThan(50);
+  expect(operations.filter((o) => o.path.startsWith('/store/v1/')).length).toBeGreaterThanOrEqual(8);
   expect(failures.map((f) => `${f.status} ${f.method} ${f.url} (${f.input})`)).toEqual([]);
 }, 300_000);
 

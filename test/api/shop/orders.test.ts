@@ -168,17 +168,17 @@ describe('GET /api/v1/orders', () => {
 });
 
 describe('GET /api/v1/orders/:id', () => {
-  it('answers the same detail the placement answered, every field of the spec', async () => {
+  it('answers the same detail the placement answered, every field of the spec, with the storefront copy link', async () => {
     const res = await get(`/api/v1/orders/${orders.o1.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual(orders.o1);
+    expect(res.json().data).toEqual({ ...orders.o1, copy_url: `http://${shop.subdomain}.localhost:8080/cart?copy_of=${orders.o1.uuid}` });
     expect(Object.keys(res.json().data).sort()).toEqual(
       [
         'id', 'uuid', 'ordinal_number', 'internal_status', 'order_status', 'order_status_id', 'email', 'total', 'currency', 'paid', 'invoice_number',
         'transaction_id', 'paid_at', 'ref', 'subscriber_identifier', 'delivery_method', 'placed_at', 'created_at', 'updated_at',
         'products_cost', 'delivery_cost', 'payment_cost', 'gift_packing_cost', 'total_discount', 'delivery_vat_rate', 'payment_vat_rate', 'discount_code',
         'cash_on_delivery', 'comment', 'delivery_point_code', 'tracking_number', 'tracking_url', 'items', 'delivery_address', 'invoice_address',
-        'invoice_recipient_name', 'placed_ip', 'order_attributes', 'notes',
+        'invoice_recipient_name', 'placed_ip', 'order_attributes', 'notes', 'copy_url',
       ].sort(),
     );
     expect(res.json().data).toMatchObject({ products_cost: '10.00', delivery_cost: '12.00', total: '22.00', delivery_vat_rate: 23, payment_vat_rate: null, delivery_address: null, placed_ip: null });

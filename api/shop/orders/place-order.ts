@@ -1,0 +1,196 @@
+/**
+ * Placing an order (DESIGN.md sections 8 and 9): the one use case behind the operator's placement
+ * `POST /admin/v1/shops/:shop_id/orders` and the storefront's checkout. `priceOrder` prices what a
+ * placement would place (the storefront's carts price through it too), `placeOrder` stores it.
+ * Every amount comes from the pricing module; every refusal is a 422 naming the field, and nothing
+ * is stored before all checks passed.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import type { IProduct, IShop } from '../../../db/entities/shop/index.ts';
+import { automaticRulesAfter } from '../../../db/repositories/shop/automatic-statuses.ts';
+import { activeDeliveryType, activePaymentType, insertOrder, newOrderStatus, ProductPricesChanged, ProductsUnavailable, productsForCart } from '../../../db/repositories/shop/orders.ts';
+import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
+import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
+import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
+import { priceCheckout, type CartLine, type Checkout, type PricingError } from '../../../domain/shop/pricing.ts';
+import { productSetLines } from '../../../domain/shop/product-set-pricing.ts';
+import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
+import type { WorkflowStarter } from '../../shared/workflow-starter.ts';
+import { automaticDiscountSnapshot, codeSnapshot, productSetSnapshot, productSnapshot } from '../../admin/shops/checkout-inputs.ts';
+import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
+import { signUpWithSequences, unlessSequencesUnstarted } from '../../admin/shops/newsletter-sign-up.ts';
+
+function addErrors(errors: FieldErrors, problems: readonly PricingError[]): FieldErrors {
+  for (const problem of problems) (errors[problem.field] ??= []).push(problem.message);
+  return errors;
+}
+
+/**
+ * The cart lines of the placement: the items as sent, or a product set's lines (in pool mode the
+ * buyer's picks), each set line carrying its share of the set price. Collects 422s in `errors`.
+ */
+async function cartLines(em: EntityManager, body: PlaceOrderInput, errors: FieldErrors): Promise<CartLine[]> {
+  if (body.product_set_id == null) {
+    const products = new Map((await productsForCart(em, [...new Set(body.items.map((i) => i.product_id))])).map((p) => [p.id, p]));
+    body.items.forEach((line, index) => {
+      if (!products.has(line.product_id)) errors[`items.${index}.product_id`] = ['is not a product of this shop'];
+    });
+    return body.items.flatMap((line) => {
+      const product = products.get(line.product_id);
+      return product ? [{ product: productSnapshot(product), quantity: line.quantity, price: line.price }] : [];
+    });
+  }
+  const set = await productSetForCheckout(em, body.product_set_id);
+  if (!set) {
+    errors.product_set_id = ['is not a product set of this shop'];
+    return [];
+  }
+  const products = new Map<number, IProduct>((await productsForCart(em, set.items.getItems().map((item) => item.product.id))).map((p) => [p.id, p]));
+  const lines = productSetLines({
+    set: productSetSnapshot(set),
+    picks: body.items.map((item) => ({ productId: item.product_id, quantity: item.quantity, price: item.price })),
+    viaLink: body.via_set_link,
+    paymentTypeId: body.payment_type_id ?? null,
+    catalogue: new Map([...products.values()].map((p) => [p.id, p.price])),
+  });
+  if (!lines.ok) {
+    addErrors(errors, lines.errors);
+    return [];
+  }
+  return lines.lines.map((line) => ({ product: productSnapshot(products.get(line.productId)!), quantity: line.quantity, setPrice: line.setPrice, field: line.field }));
+}
+
+/** An address with all ten fields, '' for those not sent; null when none was sent. */
+function storedAddress(input: PlaceOrderInput['delivery_address']): OrderAddress | null {
+  if (!input) return null;
+  return Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, input[field] ?? ''])) as OrderAddress;
+}
+
+/** A product removed, hidden or switched off while the order was priced, named as the request named it. */
+function unavailable(lines: readonly CartLine[], productIds: readonly number[]): FieldErrors {
+  const errors = fieldErrorMap();
+  const message = 'is no longer available (removed, hidden or inactive)';
+  lines.forEach((line, index) => {
+    if (!productIds.includes(line.product.id)) return;
+    const field = line.field ?? `items.${index}.product_id`;
+    if (field === 'product_set_id') (errors[field] ??= []).push(`product ${line.product.id} ${message}`);
+    else errors[field] = [message];
+  });
+  return errors;
+}
+
+/** What the pricing module is given for a placement, read from the shop (422 for unknown products, set, delivery or payment). */
+async function checkoutOf(em: EntityManager, shop: IShop, body: PlaceOrderInput, errors: FieldErrors) {
+  const email = body.email.toLowerCase();
+  const lines = await cartLines(em, body, errors);
+  const delivery = body.delivery_type_id != null ? await activeDeliveryType(em, body.delivery_type_id) : null;
+  if (body.delivery_type_id != null && !delivery) errors.delivery_type_id = ['is not an active delivery type of this shop'];
+  const payment = body.payment_type_id != null ? await activePaymentType(em, body.payment_type_id) : null;
+  if (body.payment_type_id != null && !payment) errors.payment_type_id = ['is not an active payment type of this shop'];
+  if (Object.keys(errors).length > 0) throw unprocessable(errors);
+
+  const typed = body.discount_code?.trim() ?? '';
+  const checkout = {
+    context: {
+      lines,
+      delivery: delivery && { id: delivery.id, defaultPrice: delivery.defaultPrice, vatRate: delivery.vatRate, domestic: delivery.domestic },
+      payment: payment && { id: payment.id, defaultPrice: payment.defaultPrice, vatRate: payment.vatRate },
+    },
+    code: typed ? { typed, snapshot: await codeSnapshot(em, shop.id, typed) } : null,
+    automaticDiscounts: (await automaticDiscountsForCheckout(em, email)).map(automaticDiscountSnapshot),
+    buyer: { email, newsletter: body.newsletter || (await isNewsletterSubscriber(em, email)) },
+    now: new Date(),
+  } satisfies Checkout;
+  return { email, lines, delivery, payment, checkout };
+}
+
+/**
+ * The placement priced without storing anything: what `placeOrder` would charge for `body` now
+ * (the storefront's cart shows it). A refusal is the placement's 422.
+ */
+export async function priceOrder(em: EntityManager, shop: IShop, body: PlaceOrderInput) {
+  const errors = fieldErrorMap();
+  const { checkout } = await checkoutOf(em, shop, body, errors);
+  const priced = priceCheckout(checkout);
+  if (!priced.ok) throw unprocessable(addErrors(errors, priced.errors));
+  return priced;
+}
+
+export interface PlacementDeps {
+  workflows: WorkflowStarter;
+  log: FastifyBaseLogger;
+}
+
+export interface PlacementOptions {
+  /** The order's `uuid` (the storefront's cart id); a random one when unset. */
+  uuid?: string;
+}
+
+/**
+ * Places an order at catalogue prices (or the buyer's price for allow_price_change products), placed,
+ * unpaid, at the New status: usage limits counted in the order's transaction, the shop's next ordinal
+ * number. Returns the order's id.
+ */
+export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: IShop, body: PlaceOrderInput, options: PlacementOptions = {}): Promise<number> {
+  const errors = fieldErrorMap();
+  const prepared = await checkoutOf(em, shop, body, errors);
+  const { email, delivery, payment, checkout } = prepared;
+  let { lines } = prepared;
+  const status = await newOrderStatus(em);
+  // An automatic discount used up by a concurrent order is left out and the cart priced again
+  // (the buyer did not ask for it); each round leaves out one more, so this ends. A catalogue
+  // price changed since the read (a time-limited discount began or ended) reads the lines again.
+  const usedUp = new Set<number>();
+  let orderId: number | null = null;
+  while (orderId === null) {
+    const priced = priceCheckout({ ...checkout, automaticDiscounts: checkout.automaticDiscounts.filter((d) => !usedUp.has(d.id)) });
+    if (!priced.ok) throw unprocessable(addErrors(errors, priced.errors));
+    const { code } = priced;
+    orderId = await insertOrder(em, {
+      shopId: shop.id,
+      uuid: options.uuid,
+      currency: shop.currency,
+      statusId: status.id,
+      email,
+      cart: priced.cart,
+      delivery: delivery && { id: delivery.id, name: delivery.name, vatRate: delivery.vatRate },
+      payment: payment && { id: payment.id, name: payment.name, vatRate: payment.vatRate, cashOnDelivery: payment.cashOnDelivery },
+      newsletter: body.newsletter,
+      deliveryAddress: storedAddress(body.delivery_address),
+      invoiceAddress: storedAddress(body.invoice_address),
+      comment: body.comment,
+      ref: body.ref || null,
+      placedIp: body.placed_ip ?? null,
+      placedAt: body.placed_at ? new Date(body.placed_at) : new Date(),
+      discount: code && { id: code.id, code: code.code, perCustomerLimit: code.usagesPerCustomerLimit },
+      automaticDiscountIds: priced.automaticDiscountIds,
+      pricedAt: new Map(lines.map((line) => [line.product.id, line.product.price])),
+    }).catch(async (error: unknown) => {
+      if (error instanceof AutomaticDiscountUsedUp) {
+        usedUp.add(error.discountId);
+        return null;
+      }
+      if (error instanceof ProductPricesChanged) {
+        em.clear();
+        lines = await cartLines(em, body, errors);
+        if (Object.keys(errors).length > 0) throw unprocessable(errors);
+        checkout.context.lines = lines;
+        return null;
+      }
+      // A limit reached by a concurrent order: the transaction rolled back, nothing is stored.
+      if (error instanceof DiscountCodeRefused) throw unprocessable({ discount_code: [error.message] });
+      if (error instanceof ProductsUnavailable) throw unprocessable(unavailable(lines, error.productIds));
+      throw error;
+    });
+  }
+  // Consent given with the order signs the buyer up as the newsletter endpoint does. The order
+  // is stored: a 503 would invite a repeat that places it twice, so sequences that could not be
+  // started are only logged (signing up again through the endpoint starts them).
+  if (body.newsletter) await signUpWithSequences(deps.workflows, em, deps.log, shop.id, email).catch(unlessSequencesUnstarted);
+  // The statuses set automatically after New, when the shop has any; likewise only logged when Temporal is away.
+  if ((await automaticRulesAfter(em, status.id)).length > 0) {
+    await deps.workflows.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, 'automatic statuses after New could not be planned'));
+  }
+  return orderId;
+}

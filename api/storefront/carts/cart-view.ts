@@ -1,0 +1,120 @@
+/**
+ * A cart as the placement sees it, and the cart's reply: the cart becomes the body of the
+ * operator's placement (`PlaceOrderInput`) and is priced by the same use case (`priceOrder`), so a
+ * cart and the order it becomes always price the same.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import type { IShop } from '../../../db/entities/shop/index.ts';
+import { productsForCart } from '../../../db/repositories/shop/orders.ts';
+import { listActiveDeliveryTypes, listActivePaymentTypes } from '../../../db/repositories/shop/reference.ts';
+import { productSetBySlug, recommendationsFor } from '../../../db/repositories/shop/storefront.ts';
+import { allowedTypeIds, type CartState } from '../../../domain/shop/cart.ts';
+import type { PricedCart } from '../../../domain/shop/pricing.ts';
+import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
+import { HttpError } from '../../shared/errors.ts';
+import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
+import { priceOrder } from '../../shop/orders/place-order.ts';
+import { recommendationReply } from '../products/serialize.ts';
+import type { CartReply } from './schemas.ts';
+
+/** The placement's field names as the cart names them. */
+const CART_FIELDS: Record<string, string> = { product_set_id: 'product_set' };
+
+/** A 422 of the placement with its fields named as the cart names them; anything else as it was. */
+export function asCartRefusal(error: unknown): unknown {
+  if (!(error instanceof HttpError) || error.statusCode !== 422) return error;
+  const errors = (error.body.errors ?? {}) as FieldErrors;
+  return unprocessable(Object.fromEntries(Object.entries(errors).map(([field, messages]) => [CART_FIELDS[field] ?? field, messages])), error.message);
+}
+
+/** The placement body the cart stands for (`placed_ip` aside); 422 for a set slug the shop does not have. */
+export async function placementOf(em: EntityManager, state: CartState): Promise<PlaceOrderInput> {
+  let productSetId: number | null = null;
+  if (state.product_set !== null) {
+    const set = await productSetBySlug(em, state.product_set);
+    if (!set) throw unprocessable({ product_set: ['is not a product set of this shop'] });
+    productSetId = set.id;
+  }
+  return {
+    email: state.email ?? '',
+    items: state.items.map((item) => ({ product_id: item.product_id, quantity: item.quantity, price: item.price })),
+    product_set_id: productSetId,
+    via_set_link: state.via_set_link,
+    delivery_type_id: state.delivery_type_id,
+    payment_type_id: state.payment_type_id,
+    discount_code: state.discount_code,
+    newsletter: state.newsletter,
+    delivery_address: state.delivery_address,
+    invoice_address: state.invoice_address,
+    comment: state.comment,
+    ref: state.ref,
+  };
+}
+
+const isEmpty = (state: CartState) => state.items.length === 0 && state.product_set === null;
+
+/** The cart priced as the placement would price it now; null for an empty cart. Throws the placement's 422 (fields as the cart names them). */
+export async function priceCart(em: EntityManager, shop: IShop, state: CartState): Promise<PricedCart | null> {
+  if (isEmpty(state)) return null;
+  try {
+    return (await priceOrder(em, shop, await placementOf(em, state))).cart;
+  } catch (error) {
+    throw asCartRefusal(error);
+  }
+}
+
+const ZERO_PRICING = { products_cost: '0.00', delivery_cost: '0.00', payment_cost: '0.00', total_discount: '0.00', total: '0.00' };
+
+/** The cart's reply: priced now (a cart that cannot be priced now says why in `problems`), with what it may be sent and paid with. */
+export async function cartReply(em: EntityManager, shop: IShop, cart: { id: string; state: CartState; orderId?: number | null }): Promise<z.infer<typeof CartReply>> {
+  const { state } = cart;
+  let priced: PricedCart | null = null;
+  let problems: FieldErrors = fieldErrorMap();
+  try {
+    priced = await priceCart(em, shop, state);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.statusCode !== 422) throw error;
+    problems = (error.body.errors ?? {}) as FieldErrors;
+  }
+  const productIds = [...new Set(priced ? priced.lines.map((line) => line.productId) : state.items.map((item) => item.product_id))];
+  const products = productIds.length > 0 ? await productsForCart(em, productIds) : [];
+  const [deliveries] = await listActiveDeliveryTypes(em, { limit: 1000, offset: 0 });
+  const [payments] = await listActivePaymentTypes(em, { limit: 1000, offset: 0 });
+  const recommendations = await recommendationsFor(em, productIds);
+  const deliveryIds = new Set(allowedTypeIds(deliveries.map((d) => d.id), products.map((p) => p.deliveryTypeIds)));
+  const paymentIds = new Set(allowedTypeIds(payments.map((p) => p.id), products.map((p) => p.paymentTypeIds)));
+  return {
+    id: cart.id,
+    email: state.email,
+    items: (priced?.lines ?? []).map((line) => ({
+      product_id: line.productId,
+      name: line.name,
+      quantity: line.quantity,
+      unit_price: line.unitPrice,
+      price: line.price,
+      discount: line.discount,
+      final_price: line.finalPrice,
+    })),
+    product_set: state.product_set,
+    discount_code: state.discount_code,
+    newsletter: state.newsletter,
+    delivery_type_id: state.delivery_type_id,
+    payment_type_id: state.payment_type_id,
+    delivery_address: (state.delivery_address as Record<string, string> | null) ?? null,
+    invoice_address: (state.invoice_address as Record<string, string> | null) ?? null,
+    comment: state.comment,
+    ref: state.ref,
+    pricing: priced
+      ? { products_cost: priced.productsCost, delivery_cost: priced.deliveryCost, payment_cost: priced.paymentCost, total_discount: priced.totalDiscount, total: priced.total }
+      : Object.keys(problems).length > 0
+        ? null
+        : ZERO_PRICING,
+    problems,
+    currency: shop.currency,
+    checked_out: cart.orderId != null,
+    recommendations: recommendations.map(recommendationReply),
+    delivery_types: deliveries.filter((d) => deliveryIds.has(d.id)).map((d) => ({ id: d.id, name_displayed: d.nameDisplayed, price: d.defaultPrice })),
+    payment_types: payments.filter((p) => paymentIds.has(p.id)).map((p) => ({ id: p.id, name_displayed: p.nameDisplayed, price: p.defaultPrice })),
+  };
+}
