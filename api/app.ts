@@ -19,7 +19,9 @@ import { healthRoutes } from './shared/health.ts';
 import { inputGuard } from './shared/input-guard.ts';
 import { errorsPlugin, frameworkErrorReply } from './shared/errors-plugin.ts';
 import { openapiPlugin } from './shared/openapi.ts';
+import { metricsPlugin } from './shared/metrics.ts';
 import { ormPlugin } from './shared/orm-context.ts';
+import { tracingPlugin } from './shared/tracing.ts';
 import type { RateLimitSettings } from './shared/rate-limits/store.ts';
 import { createWorkflowStarter, type WorkflowStarter } from './shared/workflow-starter.ts';
 
@@ -60,6 +62,8 @@ export interface AppDeps {
   fileStorage?: FileStorage;
   /** `SHOP_DOWNLOAD_BASE_URL`: base of the download links (`{base}/downloads/<token>`); the request's address when unset. */
   downloadBaseUrl?: string;
+  /** A server span per request (adapters/tracing.ts registered the tracer provider); off when unset. */
+  tracing?: boolean;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -84,6 +88,9 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('downloadBaseUrl', deps.downloadBaseUrl ?? null);
 
   await app.register(errorsPlugin);
+  // Every request, whatever answers it: a span (tracing on) and the request metrics.
+  if (deps.tracing) await app.register(tracingPlugin);
+  await app.register(metricsPlugin);
   // Before every interface: NUL, unpaired surrogates and deep nesting never reach a route (any interface's).
   await app.register(inputGuard);
   await app.register(ormPlugin, { orm });
