@@ -16,10 +16,11 @@ import { eventually } from '../../helpers/stack.ts';
 let catcher: MailCatcher;
 let e2e: EndToEnd;
 
+// On a fresh machine the first start installs MailDev with npm (about a minute, more under load).
 beforeAll(async () => {
   catcher = await startMailCatcher({ log: () => undefined });
   e2e = await startEndToEnd('e2e-mail-catcher', { mailEndpoints: { ...DEFAULT_MAIL_ENDPOINTS, defaultSmtpUrl: catcher.smtpUrl } });
-});
+}, 600_000);
 afterAll(async () => {
   await e2e?.close();
   await catcher?.stop();
