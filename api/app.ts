@@ -21,7 +21,9 @@ import { healthRoutes } from './shared/health.ts';
 import { inputGuard } from './shared/input-guard.ts';
 import { errorsPlugin, frameworkErrorReply } from './shared/errors-plugin.ts';
 import { openapiPlugin } from './shared/openapi.ts';
+import { metricsPlugin } from './shared/metrics.ts';
 import { ormPlugin } from './shared/orm-context.ts';
+import { tracingPlugin } from './shared/tracing.ts';
 import type { RateLimitSettings } from './shared/rate-limits/store.ts';
 import { createWorkflowStarter, type WorkflowStarter } from './shared/workflow-starter.ts';
 
@@ -70,6 +72,8 @@ export interface AppDeps {
   storefrontUrlTemplate?: string;
   /** `TRUST_PROXY` (config.ts trustProxyFrom): whose X-Forwarded-For gives the client address; none when unset. */
   trustProxy?: boolean | string;
+  /** A server span per request (adapters/tracing.ts registered the tracer provider); off when unset. */
+  tracing?: boolean;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -98,6 +102,9 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('storefrontUrl', (subdomain: string) => storefrontBase(storefrontUrlTemplate, subdomain));
 
   await app.register(errorsPlugin);
+  // Every request, whatever answers it: a span (tracing on) and the request metrics.
+  if (deps.tracing) await app.register(tracingPlugin);
+  await app.register(metricsPlugin);
   // Before every interface: NUL, unpaired surrogates and deep nesting never reach a route (any interface's).
   await app.register(inputGuard);
   await app.register(ormPlugin, { orm });

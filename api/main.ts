@@ -5,6 +5,7 @@ import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { openOrm } from '../db/orm.ts';
 import { fileStorageFrom } from '../db/file-storage/index.ts';
 import { parseConfig, trustProxyFrom } from '../domain/shared/config.ts';
+import { tracingFromEnvironment, tracingClientInterceptors } from '../adapters/tracing.ts';
 import { buildApp } from './app.ts';
 
 const config = parseConfig(process.env);
@@ -12,9 +13,10 @@ const config = parseConfig(process.env);
 const secretsKey = secretsKeyFromEnvironment(config, { log: (m) => console.log(m) });
 if (!config.ADMIN_TOKEN) throw new Error('ADMIN_TOKEN is required (npm start generates one)');
 
+const tracing = tracingFromEnvironment('coursehub-api');
 const orm = await openOrm({ databaseUrl: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
 const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: tracingClientInterceptors(tracing) });
 const app = await buildApp({
   orm,
   temporal,
@@ -30,6 +32,7 @@ const app = await buildApp({
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
   secretsKey,
   mailEndpoints: mailEndpointsFrom(config),
+  tracing: tracing !== null,
 });
 
 await app.listen({ port: config.PORT, host: config.HOST });
@@ -42,7 +45,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'shutting down');
     void app
       .close()
-      .then(() => Promise.all([connection.close(), orm.close()]))
+      .then(() => Promise.all([connection.close(), orm.close(), tracing?.shutdown()]))
       .then(() => process.exit(0), (err: unknown) => {
         console.error(err);
         process.exit(1);

@@ -11,10 +11,11 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { installationKey } from '../db/secret-box.ts';
 import { openOrm, migrate } from '../db/orm.ts';
-import { isPortFree, sleep, type Log } from './stack/lifecycle.ts';
+import { findFreePort, isPortFree, sleep, type Log } from './stack/lifecycle.ts';
 import { DATA_DIR, REPO_ROOT, resolveDatabaseUrl } from './stack/postgres.ts';
 import { spawnIncarnation, supervise } from './stack/supervise.ts';
 import { resolveTemporal } from './stack/temporal.ts';
+import { resolveMailCatcher } from './stack/mail-catcher.ts';
 
 const HEALTH_TIMEOUT_MS = 120_000;
 
@@ -45,6 +46,10 @@ async function main(): Promise<void> {
   servers.push({ name: 'Temporal dev server', stop: temporal.stop });
   say(`Temporal at ${temporal.address} (${elapsed()})`);
 
+  const mail = await resolveMailCatcher({ log: prefixed('[mail]') });
+  if (mail) servers.push({ name: 'mail catcher', stop: mail.stop });
+  say(mail ? `mail catcher at ${mail.uiUrl} (${elapsed()})` : 'mail goes to DEFAULT_SMTP_URL');
+
   await runMigrations(db.url);
 
   const host = process.env.HOST ?? '127.0.0.1';
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
   if (!(await isPortFree(port, host))) throw new Error(`port ${port} on ${host} is already in use: stop what uses it or set PORT`);
 
   const adminToken = loadAdminToken();
+  const workerMetricsPort = await findFreePort(Number(process.env.WORKER_METRICS_PORT ?? 9464));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: db.url,
@@ -61,6 +67,8 @@ async function main(): Promise<void> {
     SECRETS_KEY: loadSecretsKey(),
     PORT: String(port),
     HOST: host,
+    ...(mail && { DEFAULT_SMTP_URL: mail.smtpUrl }),
+    WORKER_METRICS_PORT: String(workerMetricsPort),
   };
   if (shuttingDown) return;
   await Promise.all([startService('worker', 'worker/main.ts', env), startService('api', 'api/main.ts', env)]);
@@ -68,7 +76,7 @@ async function main(): Promise<void> {
   const apiUrl = `http://${urlHost(host)}:${port}`;
   await waitForHealth(`${apiUrl}/health`);
   say(`api is healthy (${elapsed()})`);
-  printSummary({ apiUrl, temporalUiUrl: temporal.uiUrl, adminToken, databaseEmbedded: db.embedded });
+  printSummary({ apiUrl, temporalUiUrl: temporal.uiUrl, mailUiUrl: mail?.uiUrl ?? null, workerMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`, adminToken, databaseEmbedded: db.embedded });
 }
 
 /** Where a client reaches a server bound to `host`. */
@@ -134,11 +142,14 @@ async function waitForHealth(url: string): Promise<void> {
   await new Promise(() => undefined); // shutdown() is on its way to process.exit
 }
 
-function printSummary(o: { apiUrl: string; temporalUiUrl: string | null; adminToken: string; databaseEmbedded: boolean }): void {
+function printSummary(o: { apiUrl: string; temporalUiUrl: string | null; mailUiUrl: string | null; workerMetricsUrl: string; adminToken: string; databaseEmbedded: boolean }): void {
   const rows = [
     ['API', o.apiUrl],
     ['OpenAPI docs', `${o.apiUrl}/docs`],
     ['Temporal UI', o.temporalUiUrl ?? '(external Temporal: TEMPORAL_ADDRESS)'],
+    ['Mail (catcher)', o.mailUiUrl ?? '(DEFAULT_SMTP_URL)'],
+    ['API metrics', `${o.apiUrl}/metrics`],
+    ['Worker metrics', o.workerMetricsUrl],
     ['Operator token', o.adminToken],
     ['Database', o.databaseEmbedded ? `embedded PostgreSQL, data in ${path.relative(process.cwd(), DATA_DIR) || '.'}/postgres` : 'DATABASE_URL'],
   ];

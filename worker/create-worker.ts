@@ -1,13 +1,18 @@
 import { Worker, bundleWorkflowCode, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import type { Activities } from '../activities/index.ts';
+import type { Tracing } from '../adapters/tracing.ts';
 import { DEFAULT_POOL_MAX } from '../db/config.ts';
+import { TRACING_WORKFLOW_MODULES, workerTracingOptions } from './tracing.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
-/** Bundles the workflow code once; a process (or a test file) reuses the bundle for every worker. */
-export function bundleWorkflows(): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+/**
+ * Bundles the workflow code once; a process (or a test file) reuses the bundle for every worker.
+ * `tracing`: with the OpenTelemetry workflow interceptors (a worker given `tracing` needs this bundle).
+ */
+export function bundleWorkflows({ tracing = false }: { tracing?: boolean } = {}): Promise<WorkflowBundle> {
+  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger, ...(tracing && { workflowInterceptorModules: TRACING_WORKFLOW_MODULES }) });
 }
 
 /**
@@ -41,9 +46,11 @@ export interface WorkerOptions {
   taskQueue: string;
   activities: Partial<Activities>;
   workflowBundle: WorkflowBundle;
+  /** Tracing on (adapters/tracing.ts): activity spans and the workflows' span sink; the bundle must be `bundleWorkflows({ tracing: true })`. */
+  tracing?: Tracing | null;
 }
 
-export function createWorker({ connection, namespace, taskQueue, activities, workflowBundle, databasePoolMax = DEFAULT_POOL_MAX }: WorkerOptions): Promise<Worker> {
+export function createWorker({ connection, namespace, taskQueue, activities, workflowBundle, databasePoolMax = DEFAULT_POOL_MAX, tracing }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
@@ -52,6 +59,7 @@ export function createWorker({ connection, namespace, taskQueue, activities, wor
     workflowBundle,
     ...WORKER_TUNING,
     maxConcurrentLocalActivityExecutions: databasePoolMax,
+    ...(tracing && workerTracingOptions(tracing)),
   });
 }
 

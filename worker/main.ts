@@ -6,13 +6,18 @@ import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { webhookSettingsFrom } from '../activities/webhooks/settings.ts';
 import { openOrm } from '../db/orm.ts';
 import { parseConfig } from '../domain/shared/config.ts';
+import { tracingFromEnvironment } from '../adapters/tracing.ts';
 import { bundleWorkflows, createWorker } from './create-worker.ts';
 import { ensureSchedules } from './schedules.ts';
+import { installRuntimeMetrics, startWorkerMetricsServer } from './metrics.ts';
 
 const config = parseConfig(process.env);
 // Refuses to start without SECRETS_KEY in production; otherwise the installation's key (.data/secrets-key).
 const secretsKey = secretsKeyFromEnvironment(config, { log: (m) => console.log(m) });
 
+// Before the first connection: the SDK runtime with its metrics exporter, and tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+const coreMetricsUrl = await installRuntimeMetrics();
+const tracing = tracingFromEnvironment('coursehub-worker');
 const orm = await openOrm({ databaseUrl: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
 const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
 const worker = await createWorker({
@@ -27,9 +32,12 @@ const worker = await createWorker({
     webhooks: webhookSettingsFrom(config),
     shopDownloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
   }),
-  workflowBundle: await bundleWorkflows(),
+  workflowBundle: await bundleWorkflows({ tracing: tracing !== null }),
   databasePoolMax: config.DATABASE_POOL_MAX,
+  tracing,
 });
+const metrics = await startWorkerMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, coreMetricsUrl });
+console.log(`worker metrics at ${metrics.url}${tracing ? `; traces to ${config.OTEL_EXPORTER_OTLP_ENDPOINT}` : ''}`);
 
 // The daily cleanup of unused storefront carts (a no-op when it is scheduled already).
 await ensureSchedules(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
@@ -39,6 +47,8 @@ try {
   // The SDK's runtime shuts the worker down gracefully on SIGINT and SIGTERM.
   await worker.run();
 } finally {
+  await metrics.close();
   await connection.close();
   await orm.close();
+  await tracing?.shutdown();
 }

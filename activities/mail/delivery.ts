@@ -9,6 +9,7 @@ import { openProvider, providerRows, type ProviderSettings } from './provider-se
 import { tenantEm } from '../shared/tenant-em.ts';
 import { heartbeat } from '../shared/activity-context.ts';
 import { keepLease } from '../shared/lease.ts';
+import { mails } from '../shared/metrics.ts';
 import {
   claimMailForSending,
   mailDeliveryState,
@@ -139,6 +140,7 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       await recordMailFailure(em, mailId, transport.name, failure.message);
+      mails.inc({ sender: 'platform', transport: transport.name, outcome: 'failed' });
       const retryable = !(failure instanceof MailTransportError) || failure.retryable;
       const text = `${transport.name}: ${failure.message}`;
       throw retryable ? ApplicationFailure.retryable(text, 'MailDeliveryFailed') : ApplicationFailure.nonRetryable(text, 'MailDeliveryRefused');
@@ -150,6 +152,7 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
       providerMessageId: result.providerMessageId ?? null,
       deliveredAt: result.recordedOnly ? null : now(),
     });
+    mails.inc({ sender: 'platform', transport: transport.name, outcome: status });
     return { status, provider: transport.name };
   }
 }

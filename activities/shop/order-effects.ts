@@ -8,6 +8,7 @@ import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrder
 import { done, invoiceNumber, skipped, type EffectOutcome, type EffectSource, type OrderEffectName } from '../../domain/shop/effects.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
+import { orderEffects } from '../shared/metrics.ts';
 import { shopIntegrations } from './integrations/index.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 
@@ -39,6 +40,7 @@ export function orderEffectActivities({
     if (recorded && recorded.status !== 'failed') return recorded;
     const outcome = await perform(em);
     await recordEffect(em, key, outcome, now());
+    orderEffects.inc({ effect, outcome: outcome.status });
     return outcome;
   }
 
@@ -55,6 +57,7 @@ export function orderEffectActivities({
      */
     async recordOrderEffect({ effect, outcome, ...input }: OrderEffectInput & { effect: OrderEffectName; target?: string; outcome: EffectOutcome }): Promise<void> {
       await recordEffect(shopEm(orm, input.shopId), { ...input, effect }, outcome, now());
+      orderEffects.inc({ effect, outcome: outcome.status });
     },
 
     /** Invoice number from the shop's own sequence when automatic invoicing is on. */

@@ -4,6 +4,7 @@ import { platformDefaultTransport } from '../../api/shared/mail-transports/platf
 import type { ShopMailKind, ShopMailStatus } from '../../db/entities/shop/index.ts';
 import { claimShopMail, recordShopMail } from '../../db/repositories/shop/shop-mails.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
+import { mails } from '../shared/metrics.ts';
 
 export interface ShopMailToSend {
   shopId: string;
@@ -43,8 +44,10 @@ export async function sendShopMailOnce(em: EntityManager, endpoints: MailEndpoin
     status = result.recordedOnly ? 'recorded' : 'sent';
   } catch (error) {
     await recordShopMail(em, { ...row, status: 'failed', error: error instanceof Error ? error.message : String(error) });
+    mails.inc({ sender: 'shop', transport: 'platform', outcome: 'failed' });
     throw error;
   }
+  mails.inc({ sender: 'shop', transport: 'platform', outcome: status });
   await recordShopMail(em, { ...row, status });
   return { status, repeated: false };
 }

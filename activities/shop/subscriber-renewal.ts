@@ -25,6 +25,7 @@ import { planReminders, planSends, subscriberMail, type SubscriberMailKind } fro
 import { chargeKey, chargeKeyPrefix, DAY_MS, nextPeriod, REMINDER_OFFSETS_MS, renewalIntervalDays, type RenewalSchedule } from '../../domain/shop/subscription-periods.ts';
 import type { SubscriberStatus } from '../../domain/shop/subscription-rules.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
+import { renewalCharges } from '../shared/metrics.ts';
 import { testGateway } from './payment-gateways/test-gateway.ts';
 import type { OrderEffectInput } from './order-effects.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
@@ -138,10 +139,14 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
       if (existing) return answer(existing);
       const state = await loadSubscriberState(em, input.subscriberId);
       if (!state?.period) throw notFound(input.subscriberId);
-      if (state.subscriber.status !== 'active') return { status: 'skipped', reason: `the subscription is ${state.subscriber.status}` };
-      if (state.subscriber.renewalPaused) return { status: 'skipped', reason: 'renewal is paused' };
-      if (state.period.id !== input.periodId) return { status: 'skipped', reason: 'the period was renewed already' };
-      if (state.period.endsAt.getTime() !== input.periodEnd) return { status: 'skipped', reason: 'the period end moved' };
+      const skip = (reason: string): ChargeOutcome => {
+        renewalCharges.inc({ outcome: 'skipped' });
+        return { status: 'skipped', reason };
+      };
+      if (state.subscriber.status !== 'active') return skip(`the subscription is ${state.subscriber.status}`);
+      if (state.subscriber.renewalPaused) return skip('renewal is paused');
+      if (state.period.id !== input.periodId) return skip('the period was renewed already');
+      if (state.period.endsAt.getTime() !== input.periodEnd) return skip('the period end moved');
       const shop = await em.findOneOrFail(Shop, input.shopId);
       const products = new Map((await soldProducts(em, state.subscriber.renewalItems.map((i) => i.product_id))).map((p) => [p.id, p]));
       const priced = renewalCart(state, products);
@@ -171,6 +176,7 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
         result,
         at: now(),
       });
+      renewalCharges.inc({ outcome: charge.status });
       return answer(charge);
     },
 

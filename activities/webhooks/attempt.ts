@@ -13,6 +13,7 @@ import {
 } from '../../db/repositories/shared/webhook-deliveries.ts';
 import { nextAttemptDelayMs, webhookEnvelope, type WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
 import { keepLease } from '../shared/lease.ts';
+import { webhookAttempts } from '../shared/metrics.ts';
 import { describeError, judgeResponse } from './response.ts';
 import type { WebhookSettings } from './settings.ts';
 import { signatureHeaders } from './signing.ts';
@@ -171,5 +172,6 @@ async function finish(deps: AttemptDeps, { em, ref, row, started, manual }: Clai
       { status: outcome.status, nextAttemptAt },
     );
   });
+  webhookAttempts.inc({ outcome: outcome.status === 'pending' ? 'retry' : outcome.status });
   return { status: outcome.status, statusCode: outcome.statusCode, nextAttemptInMs: outcome.nextAttemptInMs };
 }

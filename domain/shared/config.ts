@@ -76,6 +76,11 @@ const configSchema = z.object({
   DEFAULT_SMTP_URL: z.string().min(1).optional(),
   DEFAULT_MAIL_FROM: z.email().default('no-reply@coursehub.invalid'),
   MAIL_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** The worker's Prometheus `/metrics` (ours and the Temporal SDK's); 0: a free port (printed). The api's is `GET /metrics` on PORT. */
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_METRICS_HOST: z.string().default('127.0.0.1'),
+  /** OTLP/HTTP collector (`http://127.0.0.1:4318`): traces are exported there; unset: tracing is off (adapters/tracing.ts). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
 });
 
 /** No built-in key: a production process without SECRETS_KEY refuses to start. */
