@@ -16,6 +16,7 @@ import { timeLimitedDiscountActivities } from './shop/time-limited-discount.ts';
 import { subscriberRenewalActivities } from './shop/subscriber-renewal.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
 import { shopWebhookActivities } from './webhooks/shop.ts';
+import { personalDataActivities } from './shared/personal-data.ts';
 
 export type { ActivityDeps } from './shared/deps.ts';
 
@@ -39,6 +40,7 @@ export function createActivities(deps: ActivityDeps) {
     ...shopCourseAccessActivities(deps),
     ...timeLimitedDiscountActivities(deps),
     ...subscriberRenewalActivities(deps),
+    ...personalDataActivities(deps),
   };
 }
 

@@ -18,3 +18,4 @@ export { deliverShopWebhook } from './shop/webhooks.ts';
 export { deliverClubWebhook } from './shop/club-webhook.ts';
 export { timeLimitedDiscount } from './shop/time-limited-discount.ts';
 export { subscriberRenewal } from './shop/subscriber-renewal.ts';
+export { erasePersonalData, deliverCustomerErased } from './shared/personal-data-erasure.ts';
