@@ -36,7 +36,7 @@ export const participantDataAdminRoutes: FastifyPluginAsyncZod = async (app) => 
         operationId: 'admin.platforms.participants.erase',
         summary: "Erases a person's data from the platform, as a workflow",
         description:
-          'Starts the erasure (`platform/<id>/participant-erasure/<hash of the e-mail>`): the participant removed with enrolments, progress and quiz results; access orders kept with the e-mail replaced; mails, events and the audit log redacted; `participant_erased` to the webhooks. Concurrent and repeated requests make one erasure; read its result at `.../participants/erasures/:workflow_id`.',
+          'Starts the erasure (`platform/<id>/participant-erasure/<hash of the e-mail>`): the participant removed with enrolments, progress and quiz results; access orders kept with the e-mail replaced; mails, events and the audit log redacted; `participant_erased` to the webhooks. Concurrent and repeated requests make one erasure; read its result at `.../participants/erasures/:erasure_id`.',
         params: PlatformParams,
         body: EraseBody,
         response: { 202: data(ErasureStartedReply), 400: ValidationErrorBody, 404: ErrorBody },
@@ -44,13 +44,13 @@ export const participantDataAdminRoutes: FastifyPluginAsyncZod = async (app) => 
     },
     async (request, reply) => {
       await usePlatform(request.em, request.params.platform_id);
-      const workflowId = await requestPersonalDataErasure({ em: request.em, workflows: app.workflows, secretsKey: app.secretsKey }, 'platform', request.params.platform_id, request.body.email);
-      return reply.code(202).send({ data: { workflow_id: workflowId } });
+      const started = await requestPersonalDataErasure({ em: request.em, workflows: app.workflows, secretsKey: app.secretsKey }, 'platform', request.params.platform_id, request.body.email);
+      return reply.code(202).send({ data: started });
     },
   );
 
   app.get(
-    '/platforms/:platform_id/participants/erasures/:workflow_id',
+    '/platforms/:platform_id/participants/erasures/:erasure_id',
     {
       schema: {
         tags,
@@ -62,7 +62,7 @@ export const participantDataAdminRoutes: FastifyPluginAsyncZod = async (app) => 
     },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
-      return { data: await erasureReply(request.em, 'platform', request.params.platform_id, request.params.workflow_id) };
+      return { data: await erasureReply(request.em, 'platform', request.params.platform_id, request.params.erasure_id) };
     },
   );
 };

@@ -38,7 +38,7 @@ export const shopCustomerDataAdminRoutes: FastifyPluginAsyncZod = async (app) =>
         operationId: 'admin.shops.customers.erase',
         summary: "Erases a customer's personal data, as a workflow",
         description:
-          'Starts the erasure (`shop/<id>/customer-erasure/<hash of the e-mail>`): orders kept for tax law (numbers, lines, amounts, invoice numbers, dates) with the personal fields replaced; consent, drawn codes and pending mails removed; subscribers ended and their payment method detached; download codes revoked; mails, payloads and the audit log redacted; `customer_erased` to the webhooks. Concurrent and repeated requests make one erasure; read its result at `.../customers/erasures/:workflow_id`.',
+          'Starts the erasure (`shop/<id>/customer-erasure/<hash of the e-mail>`): orders kept for tax law (numbers, lines, amounts, invoice numbers, dates) with the personal fields replaced; consent, drawn codes and pending mails removed; subscribers ended and their payment method detached; download codes revoked; mails, payloads and the audit log redacted; `customer_erased` to the webhooks. Concurrent and repeated requests make one erasure; read its result at `.../customers/erasures/:erasure_id`.',
         params: ShopParams,
         body: EraseBody,
         response: { 202: data(ErasureStartedReply), 404: ErrorBody, 422: ValidationErrorBody },
@@ -46,13 +46,13 @@ export const shopCustomerDataAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const workflowId = await requestPersonalDataErasure({ em: request.em, workflows: app.workflows, secretsKey: app.secretsKey }, 'shop', shop.id, request.body.email);
-      return reply.code(202).send({ data: { workflow_id: workflowId } });
+      const started = await requestPersonalDataErasure({ em: request.em, workflows: app.workflows, secretsKey: app.secretsKey }, 'shop', shop.id, request.body.email);
+      return reply.code(202).send({ data: started });
     },
   );
 
   app.get(
-    '/shops/:shop_id/customers/erasures/:workflow_id',
+    '/shops/:shop_id/customers/erasures/:erasure_id',
     {
       schema: {
         tags,
@@ -64,7 +64,7 @@ export const shopCustomerDataAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     },
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      return { data: await erasureReply(request.em, 'shop', shop.id, request.params.workflow_id) };
+      return { data: await erasureReply(request.em, 'shop', shop.id, request.params.erasure_id) };
     },
   );
 };

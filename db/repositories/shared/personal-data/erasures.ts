@@ -43,9 +43,9 @@ export async function findErasure(em: EntityManager, id: string): Promise<Erasur
   return row;
 }
 
-/** The tenant's erasure with this workflow id (the operator's read of a result). */
-export async function findErasureByWorkflow(em: EntityManager, tenant: PersonalDataTenant, tenantId: string, workflowId: string): Promise<ErasureRow | undefined> {
-  const [row]: ErasureRow[] = await em.execute('select * from personal_data_erasures where tenant_kind = ? and tenant_id = ? and workflow_id = ?', [tenant, tenantId, workflowId]);
+/** The tenant's erasure of the person with this hash (the operator's read of a result). */
+export async function findErasureByHash(em: EntityManager, tenant: PersonalDataTenant, tenantId: string, emailHash: string): Promise<ErasureRow | undefined> {
+  const [row]: ErasureRow[] = await em.execute('select * from personal_data_erasures where tenant_kind = ? and tenant_id = ? and email_hash = ?', [tenant, tenantId, emailHash]);
   return row;
 }
 
