@@ -9,6 +9,8 @@ import type { Orm } from '../../db/orm.ts';
 export interface Finding {
   table: string;
   needle: string;
+  /** One row that holds it, as text (to see which column and why). */
+  row: string;
 }
 
 export async function searchEveryTable(orm: Orm, needles: readonly string[]): Promise<Finding[]> {
@@ -25,9 +27,11 @@ export async function searchEveryTable(orm: Orm, needles: readonly string[]): Pr
     const row = cols.map((c) => `coalesce("${c}"::text, '')`).join(` || ' ' || `);
     const checks = needles.map((_, i) => `bool_or(${row} ilike ?) as n${i}`).join(', ');
     const [hit]: Record<string, boolean | null>[] = await em.execute(`select ${checks} from "${table}"`, needles.map((n) => `%${n.replace(/[\\%_]/g, '\\$&')}%`));
-    needles.forEach((needle, i) => {
-      if (hit?.[`n${i}`]) findings.push({ table, needle });
-    });
+    for (const [i, needle] of needles.entries()) {
+      if (!hit?.[`n${i}`]) continue;
+      const [sample]: { row: string }[] = await em.execute(`select left(t::text, 600) as row from "${table}" t where ${row} ilike ? limit 1`, [`%${needle.replace(/[\\%_]/g, '\\$&')}%`]);
+      findings.push({ table, needle, row: sample?.row ?? '' });
+    }
   }
   return findings;
 }

@@ -91,13 +91,16 @@ const events: PersonalDataEntry = {
       ctx.tenantId,
       ctx.email,
     ]),
+  /** The payload and the operation key (a grant's key holds its workflow id, which holds the address). */
   erase: (ctx) => {
-    const like = likeEmail('payload::text', ctx);
+    const payload = likeEmail('payload::text', ctx);
+    const key = likeEmail('operation_key', ctx);
     return redactRows(ctx, {
       table: 'domain_events',
       json: ['payload'],
-      where: `platform_id = ? and ((payload->'participant'->>'id')::uuid in (${personParticipant}) or ${like.sql})`,
-      params: [ctx.tenantId, ...participantParams(ctx), ...like.params],
+      text: ['operation_key'],
+      where: `platform_id = ? and ((payload->'participant'->>'id')::uuid in (${personParticipant}) or ${payload.sql} or ${key.sql})`,
+      params: [ctx.tenantId, ...participantParams(ctx), ...payload.params, ...key.params],
     });
   },
 };
