@@ -37,7 +37,7 @@ export const PersonalDataSalt = defineEntity({
   name: 'PersonalDataSalt',
   tableName: 'personal_data_salt',
   properties: {
-    id: p.smallint().primary(),
+    id: p.integer().primary(),
     salt: p.string().length(64),
   },
 });
