@@ -17,6 +17,7 @@ import { subscriberRenewalActivities } from './shop/subscriber-renewal.ts';
 import { cartCleanupActivities } from './shop/cart-cleanup.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
 import { shopWebhookActivities } from './webhooks/shop.ts';
+import { personalDataActivities } from './shared/personal-data.ts';
 
 export type { ActivityDeps } from './shared/deps.ts';
 
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     ...timeLimitedDiscountActivities(deps),
     ...subscriberRenewalActivities(deps),
     ...cartCleanupActivities(deps),
+    ...personalDataActivities(deps),
   };
 }
 

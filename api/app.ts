@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { secretsKeyFrom } from '../db/secret-box.ts';
 import { storefrontBase } from '../domain/shop/cart.ts';
+import { requestForLog } from './shared/request-log.ts';
 import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../domain/shared/mail-endpoints.ts';
 import type { Orm } from '../db/orm.ts';
 import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR, DEFAULT_STOREFRONT_URL_TEMPLATE } from '../domain/shared/config.ts';
@@ -82,7 +83,10 @@ export async function buildApp(deps: AppDeps) {
   const { storageDir = DEFAULT_STORAGE_DIR, platformUrlTemplate = DEFAULT_PLATFORM_URL_TEMPLATE } = deps;
   const app = Fastify({
     // Keys and tokens never reach the logs.
-    logger: logLevel ? { level: logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'], ...(deps.logStream ? { stream: deps.logStream } : {}) } : false,
+    // Nor do the e-mail addresses of query strings (`?email=`, `?to=`; issue 29).
+    logger: logLevel
+      ? { level: logLevel, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'], serializers: { req: requestForLog }, ...(deps.logStream ? { stream: deps.logStream } : {}) }
+      : false,
     bodyLimit: 1024 * 1024,
     trustProxy: deps.trustProxy ?? false,
     requestIdHeader: 'x-request-id',

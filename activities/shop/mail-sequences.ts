@@ -5,6 +5,8 @@ import { MailSequence, MailSequenceItem, Sender, Shop, type IMailSequence } from
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { erasedSince } from '../../db/repositories/shared/personal-data/erasures.ts';
+import { personalEmailHash } from '../../db/repositories/shared/personal-data/salt.ts';
 import { shopEm } from '../../db/repositories/shop/order-effects.ts';
 import { recipientCode } from '../../db/repositories/shop/recipient-codes.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
@@ -116,6 +118,8 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const key = sequenceMailKey(run);
       const sequence = await em.findOne(MailSequence, run.sequenceId);
       if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), run.trigger)) return 'stopped';
+      // The recipient's data was erased since the run began (issue 29): nothing more is sent.
+      if (await erasedSince(em, 'shop', run.shopId, await personalEmailHash(em, run.email), new Date(run.triggeredAt))) return 'stopped';
       const facts = run.trigger.kind === 'order_status' ? await loadOrderFacts(em, run.trigger.orderId) : null;
       // An order's run goes on only while the order still meets the sequence's trigger as it is now
       // (product and discount code narrowing, first purchase may have changed since the start).

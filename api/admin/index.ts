@@ -17,6 +17,8 @@ import { shopPaymentGatewayAdminRoutes } from './shops/payment-gateway.ts';
 import { shopSubscriberBillingAdminRoutes } from './shops/subscriber-billing.ts';
 import { shopNewsletterAdminRoutes } from './shops/newsletter-subscribers.ts';
 import { shopEmailSequenceAdminRoutes } from './shops/email-sequences.ts';
+import { participantDataAdminRoutes } from './participant-data.ts';
+import { shopCustomerDataAdminRoutes } from './shops/customer-data.ts';
 
 /** The operator API (`/admin/v1`, DESIGN.md section 5): the panel's side, bearer-token protected. */
 export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (app, { adminToken }) => {
@@ -38,4 +40,6 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopDiscountPoolAdminRoutes);
   await app.register(shopNewsletterAdminRoutes);
   await app.register(shopEmailSequenceAdminRoutes);
+  await app.register(participantDataAdminRoutes);
+  await app.register(shopCustomerDataAdminRoutes);
 };

@@ -65,6 +65,23 @@ export function createWorkflowStarter(client: Client, taskQueue: string) {
       return startOnce('orderPlaced', orderPlacedWorkflowId(order), [order]);
     },
 
+    /**
+     * A person's erasure (issue 29): started, or signalled when it runs already (the run goes
+     * round once more), so concurrent requests make one run; a finished one may run again
+     * (ALLOW_DUPLICATE), since the person may have come back.
+     */
+    async erasePersonalData(ref: Parameters<typeof workflows.erasePersonalData>[0], workflowId: string): Promise<string> {
+      await client.workflow.signalWithStart<typeof workflows.erasePersonalData, []>('erasePersonalData', {
+        taskQueue,
+        workflowId,
+        args: [ref],
+        signal: 'erasureRequested',
+        signalArgs: [],
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      });
+      return workflowId;
+    },
+
     ...mailWorkflowStarts(startOnce),
     ...webhookWorkflowStarts(startOnce),
   };

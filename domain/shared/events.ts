@@ -10,6 +10,7 @@ export const DOMAIN_EVENT_TYPES = [
   'access_granted',
   'access_revoked',
   'order_fulfilled',
+  'participant_erased',
 ] as const;
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
@@ -85,4 +86,14 @@ export const courseCompleted = (p: { participant: ParticipantRef; course: Course
 export const quizPassed = (p: { participant: ParticipantRef; course: CourseRef; lesson: { id: string; title: string }; quizId: string; score: number; resultId: string }): NewDomainEvent => ({
   type: 'quiz_passed',
   payload: { participant: p.participant, course: p.course, lesson: p.lesson, quiz_id: p.quizId, score: p.score, result_id: p.resultId },
+});
+
+/**
+ * The participant's data was erased on request (issue 29): receivers erase on their side. Carries
+ * the participant's id (every earlier event named it) and the erasure's id (the e-mail's keyed
+ * hash, the same for every erasure of that person), never the e-mail or the name.
+ */
+export const participantErased = (p: { participantId: string | null; erasureId: string }): NewDomainEvent => ({
+  type: 'participant_erased',
+  payload: { participant: { id: p.participantId }, erasure_id: p.erasureId },
 });

@@ -3,7 +3,7 @@
  * delivery, signing, SSRF rules and retries are the platform's (domain/shared/webhooks.ts,
  * activities/webhooks/); only the events and the tables differ.
  */
-export const SHOP_WEBHOOK_EVENTS = ['order_cleared', 'order_status_changed'] as const;
+export const SHOP_WEBHOOK_EVENTS = ['order_cleared', 'order_status_changed', 'customer_erased'] as const;
 export type ShopWebhookEvent = (typeof SHOP_WEBHOOK_EVENTS)[number];
 
 /**
@@ -12,4 +12,9 @@ export type ShopWebhookEvent = (typeof SHOP_WEBHOOK_EVENTS)[number];
  */
 export function shopEventKey(orderId: number, source: string): string {
   return `order/${orderId}/${source}`;
+}
+
+/** The key of a customer's erasure event (issue 29): one per erasure run that changed something. */
+export function customerErasedEventKey(erasureId: string, generation: number): string {
+  return `customer-erasure/${erasureId}/${generation}`;
 }

@@ -62,3 +62,8 @@ export function mailSequenceWorkflowId(p: { shopId: string; sequenceId: number; 
 export function orderPlacedWorkflowId(p: { shopId: string; orderId: number }): string {
   return `${shopPrefix(p.shopId)}/order/${p.orderId}/placed`;
 }
+
+/** The delivery of one erasure run's `customer_erased` event to one shop webhook (issue 29): a repeated start is rejected. */
+export function customerErasedDeliveryWorkflowId(p: { shopId: string; webhookId: string; erasureId: string; generation: number }): string {
+  return `${shopPrefix(p.shopId)}/webhook/${p.webhookId}/customer-erasure/${p.erasureId}/${p.generation}`;
+}

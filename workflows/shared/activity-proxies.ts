@@ -92,3 +92,13 @@ export const orderEffect = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] },
 });
+
+/**
+ * The steps of a person's erasure (issue 29): database work like `db`, but one step may redact
+ * many rows of a long-standing customer (each row's payload in turn), so an attempt may take
+ * minutes before it is given up and retried. Every step is idempotent.
+ */
+export const erasureStep = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['ErasureNotFound', 'UnknownPersonalDataKind'] },
+});

@@ -106,7 +106,7 @@ describe('GET /webhooks', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.meta).toMatchObject({ available_events: [...DOMAIN_EVENT_TYPES], page: 1, per_page: 25 });
-    expect(body.meta.available_events).toEqual(['lesson_completed', 'course_completed', 'quiz_passed', 'user_registered', 'access_granted', 'access_revoked', 'order_fulfilled']);
+    expect(body.meta.available_events).toEqual(['lesson_completed', 'course_completed', 'quiz_passed', 'user_registered', 'access_granted', 'access_revoked', 'order_fulfilled', 'participant_erased']);
     expect(body.data.map((w: { id: string }) => w.id)).toContain(created.id);
     expect(res.body).not.toContain('s3cret');
     expect((await configure(stack.app, 'GET', '/webhooks', writer.token)).statusCode).toBe(403);

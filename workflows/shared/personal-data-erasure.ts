@@ -1,0 +1,85 @@
+import { defineSignal, getExternalWorkflowHandle, setHandler, uuid4 } from '@temporalio/workflow';
+import type { ErasureRef } from '../../activities/shared/personal-data.ts';
+import type { ErasureCounts } from '../../domain/shared/personal-data.ts';
+import { customerErasedDeliveryWorkflowId, subscriberWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { db, erasureStep, webhook } from './activity-proxies.ts';
+import { dispatchEvents } from './dispatch-events.ts';
+import { startChildOnce } from './start-child-once.ts';
+import { attemptUntilSettled } from './webhook-delivery.ts';
+import { subscriberItemsChangedSignal } from '../shop/subscription-signals.ts';
+import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
+
+/** A new request for the same person while the erasure runs (the API signals with start). */
+export const erasureRequestedSignal = defineSignal('erasureRequested');
+
+export interface ErasureResult {
+  /** Rows changed per kind of data, added up over every run of this person's erasure. */
+  counts: ErasureCounts;
+}
+
+/**
+ * One person's erasure in one tenant (`shop/<s>/customer-erasure/<hash>`,
+ * `platform/<p>/participant-erasure/<hash>`; issue 29). The input names the request row, never
+ * the e-mail: each step opens the sealed address itself. Steps in the registry's order, one
+ * activity per kind of data; then the shop's subscribers are woken to end and the integrators
+ * told (only when this run changed something); the last step drops the sealed address. A
+ * request that came during the run makes it go round again (the steps find nothing left or
+ * what came since).
+ */
+export async function erasePersonalData(ref: ErasureRef): Promise<ErasureResult> {
+  let requested = false;
+  setHandler(erasureRequestedSignal, () => {
+    requested = true;
+  });
+  for (;;) {
+    requested = false;
+    const { generation, kinds } = await erasureStep.beginErasure(ref);
+    let changed = 0;
+    for (const kind of kinds) changed += await erasureStep.erasePersonalDataKind({ ...ref, kind });
+    if (ref.tenant === 'shop') await stopSubscribers(ref);
+    if (changed > 0) await announce(ref, generation);
+    const done = await erasureStep.completeErasure({ ...ref, generation });
+    // A request after the last step raised the generation (not completed) or signalled: once more.
+    if (done.completed && !requested) return { counts: done.counts };
+  }
+}
+
+/** Each subscriber of the person is ended in the database already; its renewal workflow is woken to read that and end. */
+async function stopSubscribers(ref: ErasureRef): Promise<void> {
+  const ids = await erasureStep.erasedSubscriberIds(ref);
+  await Promise.all(
+    ids.map(async (subscriberId) => {
+      try {
+        await getExternalWorkflowHandle(subscriberWorkflowId({ shopId: ref.tenantId, subscriberId })).signal(subscriberItemsChangedSignal);
+      } catch {
+        // No renewal running for it (never activated, or already ended): nothing to wake.
+      }
+    }),
+  );
+}
+
+/** `participant_erased` through the platform's event dispatch, or `customer_erased` to the shop's webhooks. */
+async function announce(ref: ErasureRef, generation: number): Promise<void> {
+  if (ref.tenant === 'platform') {
+    await dispatchEvents(ref.tenantId, await erasureStep.recordParticipantErased({ ...ref, generation }));
+    return;
+  }
+  const targets = await db.shopWebhookTargets({ shopId: ref.tenantId, type: 'customer_erased' });
+  const eventId = uuid4();
+  const occurredAt = new Date().toISOString();
+  await Promise.all(
+    targets.map(({ webhookId }) =>
+      startChildOnce(deliverCustomerErased, {
+        workflowId: customerErasedDeliveryWorkflowId({ shopId: ref.tenantId, webhookId, erasureId: ref.erasureId, generation }),
+        args: [{ ...ref, webhookId, generation, eventId, occurredAt }],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      }),
+    ),
+  );
+}
+
+/** One `customer_erased` delivery to one shop webhook: opened once, then the platform's signed attempts and retries. */
+export async function deliverCustomerErased(input: ErasureRef & { webhookId: string; generation: number; eventId: string; occurredAt: string }): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
+  const { deliveryId } = await erasureStep.openCustomerErasedDelivery(input);
+  return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId: input.tenantId, deliveryId })) };
+}
