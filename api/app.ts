@@ -60,6 +60,11 @@ export interface AppDeps {
   fileStorage?: FileStorage;
   /** `SHOP_DOWNLOAD_BASE_URL`: base of the download links (`{base}/downloads/<token>`); the request's address when unset. */
   downloadBaseUrl?: string;
+  /**
+   * The test environment's own address (`BETA_PORT`): the access and configuration interfaces for
+   * sandbox twins' keys only (a production platform's key is 401); no operator or shop routes.
+   */
+  sandboxOnly?: boolean;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -82,6 +87,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
   app.decorate('fileStorage', deps.fileStorage ?? localFileStorage(storageDir));
   app.decorate('downloadBaseUrl', deps.downloadBaseUrl ?? null);
+  app.decorate('sandboxOnly', deps.sandboxOnly ?? false);
 
   await app.register(errorsPlugin);
   // Before every interface: NUL, unpaired surrogates and deep nesting never reach a route (any interface's).
@@ -93,12 +99,14 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(healthRoutes);
   await app.register(accessRoutes, { rateLimits });
-  await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
   await app.register(configurationRoutes, { prefix: '/api/v1/configuration', storageDir, platformUrlTemplate, rateLimits });
-  await app.register(shopRoutes, { prefix: '/api/v1', rateLimits, taskQueue });
   await app.register(fileRoutes, { storageDir });
-  await app.register(productPhotoRoutes);
-  await app.register(downloadRoutes);
+  if (!deps.sandboxOnly) {
+    await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
+    await app.register(shopRoutes, { prefix: '/api/v1', rateLimits, taskQueue });
+    await app.register(productPhotoRoutes);
+    await app.register(downloadRoutes);
+  }
 
   await app.ready();
   return app;

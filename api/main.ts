@@ -15,7 +15,7 @@ if (!config.ADMIN_TOKEN) throw new Error('ADMIN_TOKEN is required (npm start gen
 const orm = await openOrm({ databaseUrl: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
 const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
 const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
-const app = await buildApp({
+const deps = {
   orm,
   temporal,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -28,9 +28,13 @@ const app = await buildApp({
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
   secretsKey,
   mailEndpoints: mailEndpointsFrom(config),
-});
+};
+const app = await buildApp(deps);
+// The test environment's own address ({beta_base_url}): sandbox twins only (README, "Test environment").
+const beta = config.BETA_PORT === undefined ? null : await buildApp({ ...deps, sandboxOnly: true });
 
 await app.listen({ port: config.PORT, host: config.HOST });
+if (beta) await beta.listen({ port: config.BETA_PORT, host: config.HOST });
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -40,6 +44,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'shutting down');
     void app
       .close()
+      .then(() => beta?.close())
       .then(() => Promise.all([connection.close(), orm.close()]))
       .then(() => process.exit(0), (err: unknown) => {
         console.error(err);

@@ -138,6 +138,8 @@ function printSummary(o: { apiUrl: string; temporalUiUrl: string | null; adminTo
   const rows = [
     ['API', o.apiUrl],
     ['OpenAPI docs', `${o.apiUrl}/docs`],
+    // BETA_PORT: the test environment's own address, sandbox platforms only (api/main.ts).
+    ...(process.env.BETA_PORT ? [['Test environment', `${o.apiUrl.replace(/:\d+$/, `:${process.env.BETA_PORT}`)} (sandbox platforms only)`]] : []),
     ['Temporal UI', o.temporalUiUrl ?? '(external Temporal: TEMPORAL_ADDRESS)'],
     ['Operator token', o.adminToken],
     ['Database', o.databaseEmbedded ? `embedded PostgreSQL, data in ${path.relative(process.cwd(), DATA_DIR) || '.'}/postgres` : 'DATABASE_URL'],
