@@ -75,6 +75,11 @@ export interface AppDeps {
   trustProxy?: boolean | string;
   /** A server span per request (adapters/tracing.ts registered the tracer provider); off when unset. */
   tracing?: boolean;
+  /**
+   * The test environment's own address (`BETA_PORT`): the access and configuration interfaces for
+   * sandbox twins' keys only (a production platform's key is 401); no operator or shop routes.
+   */
+  sandboxOnly?: boolean;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -104,6 +109,7 @@ export async function buildApp(deps: AppDeps) {
   const storefrontUrlTemplate = deps.storefrontUrlTemplate ?? DEFAULT_STOREFRONT_URL_TEMPLATE;
   app.decorate('storefrontUrlTemplate', storefrontUrlTemplate);
   app.decorate('storefrontUrl', (subdomain: string) => storefrontBase(storefrontUrlTemplate, subdomain));
+  app.decorate('sandboxOnly', deps.sandboxOnly ?? false);
 
   await app.register(errorsPlugin);
   // Every request, whatever answers it: a span (tracing on) and the request metrics.
@@ -118,13 +124,15 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(healthRoutes);
   await app.register(accessRoutes, { rateLimits });
-  await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
   await app.register(configurationRoutes, { prefix: '/api/v1/configuration', storageDir, platformUrlTemplate, rateLimits });
-  await app.register(shopRoutes, { prefix: '/api/v1', rateLimits, taskQueue });
-  await app.register(storefrontRoutes, { prefix: '/store/v1/:subdomain', rateLimits });
   await app.register(fileRoutes, { storageDir });
-  await app.register(productPhotoRoutes);
-  await app.register(downloadRoutes);
+  if (!deps.sandboxOnly) {
+    await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
+    await app.register(shopRoutes, { prefix: '/api/v1', rateLimits, taskQueue });
+    await app.register(storefrontRoutes, { prefix: '/store/v1/:subdomain', rateLimits });
+    await app.register(productPhotoRoutes);
+    await app.register(downloadRoutes);
+  }
 
   await app.ready();
   return app;

@@ -17,7 +17,7 @@ const tracing = tracingFromEnvironment('coursehub-api');
 const orm = await openOrm({ databaseUrl: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX });
 const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
 const temporal = new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: tracingClientInterceptors(tracing) });
-const app = await buildApp({
+const deps = {
   orm,
   temporal,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -33,9 +33,13 @@ const app = await buildApp({
   secretsKey,
   mailEndpoints: mailEndpointsFrom(config),
   tracing: tracing !== null,
-});
+};
+const app = await buildApp(deps);
+// The test environment's own address ({beta_base_url}): sandbox twins only (README, "Test environment").
+const beta = config.BETA_PORT === undefined ? null : await buildApp({ ...deps, sandboxOnly: true });
 
 await app.listen({ port: config.PORT, host: config.HOST });
+if (beta) await beta.listen({ port: config.BETA_PORT, host: config.HOST });
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -45,6 +49,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     app.log.info({ signal }, 'shutting down');
     void app
       .close()
+      .then(() => beta?.close())
       .then(() => Promise.all([connection.close(), orm.close(), tracing?.shutdown()]))
       .then(() => process.exit(0), (err: unknown) => {
         console.error(err);

@@ -68,6 +68,8 @@ async function main(): Promise<void> {
     PORT: String(port),
     HOST: host,
     ...(mail && { DEFAULT_SMTP_URL: mail.smtpUrl }),
+    // Sandbox twins' mail reaches only a catcher (never DEFAULT_SMTP_URL, which may be a real relay).
+    ...(mail && !process.env.SANDBOX_SMTP_URL && { SANDBOX_SMTP_URL: mail.smtpUrl }),
     WORKER_METRICS_PORT: String(workerMetricsPort),
   };
   if (shuttingDown) return;
@@ -146,6 +148,8 @@ function printSummary(o: { apiUrl: string; temporalUiUrl: string | null; mailUiU
   const rows = [
     ['API', o.apiUrl],
     ['OpenAPI docs', `${o.apiUrl}/docs`],
+    // BETA_PORT: the test environment's own address, sandbox platforms only (api/main.ts).
+    ...(process.env.BETA_PORT ? [['Test environment', `${o.apiUrl.replace(/:\d+$/, `:${process.env.BETA_PORT}`)} (sandbox platforms only)`]] : []),
     ['Temporal UI', o.temporalUiUrl ?? '(external Temporal: TEMPORAL_ADDRESS)'],
     ['Mail (catcher)', o.mailUiUrl ?? '(DEFAULT_SMTP_URL)'],
     ['API metrics', `${o.apiUrl}/metrics`],

@@ -5,6 +5,8 @@ import { activeProvider, chooseSender, htmlToText, MAIL_CLAIM_LEASE_MS, messageI
 import { secretsKeyFrom } from '../../db/secret-box.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailEndpoints, type OutboundMessage, type SendResult } from '../../api/shared/mail-transports/index.ts';
+import { platformDefaultTransport } from '../../api/shared/mail-transports/platform-default.ts';
+import type { MailTransport } from '../../api/shared/mail-transports/transport.ts';
 import { openProvider, providerRows, type ProviderSettings } from './provider-settings.ts';
 import { tenantEm } from '../shared/tenant-em.ts';
 import { heartbeat } from '../shared/activity-context.ts';
@@ -15,6 +17,7 @@ import {
   mailDeliveryState,
   platformSenderFacts,
   recordMailDelivered,
+  type PlatformSenderFacts,
   recordMailFailure,
   renewMailClaim,
   type MailToSend,
@@ -55,8 +58,7 @@ async function claimMail(em: EntityManager, platformId: string, mailId: string):
   }
 }
 
-async function outboundMessage(em: EntityManager, mail: MailToSend, platformId: string, provider: { email?: string | null; name?: string | null } | null, endpoints: MailEndpoints): Promise<OutboundMessage> {
-  const platform = await platformSenderFacts(em, platformId);
+function outboundMessage(mail: MailToSend, platform: PlatformSenderFacts, provider: { email?: string | null; name?: string | null } | null, endpoints: MailEndpoints): OutboundMessage {
   const sender = chooseSender({
     provider,
     template: { email: mail.sender_email, name: mail.sender_name },
@@ -119,6 +121,10 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
   async function deliverClaimed(em: EntityManager, platformId: string, mail: MailToSend): Promise<DeliveryOutcome> {
     const mailId = mail.id;
 
+    const platform = await platformSenderFacts(em, platformId);
+    // A sandbox twin's mail never reaches a real recipient: whatever provider it saved, it goes to
+    // SANDBOX_SMTP_URL (a mail catcher) or is recorded only.
+    if (platform.sandbox) return send(em, mail, platform, platformDefaultTransport({ ...mailEndpoints, defaultSmtpUrl: mailEndpoints.sandboxSmtpUrl }), null);
     // Only the provider that sends is opened: a stale secret of an inactive one never blocks mail.
     const sending = activeProvider(await providerRows(em));
     let opened: ProviderSettings | null = null;
@@ -131,12 +137,15 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
       }
     }
     const { transport, settings } = chooseTransport(opened, mailEndpoints);
-    const providerSender = settings ? { email: settings.fields.email, name: settings.fields.display_name } : null;
+    return send(em, mail, platform, transport, settings ? { email: settings.fields.email, name: settings.fields.display_name } : null);
+  }
 
+  /** Sends through the chosen transport and records the outcome (a failure is recorded and rethrown for the retry). */
+  async function send(em: EntityManager, mail: MailToSend, platform: PlatformSenderFacts, transport: MailTransport, providerSender: { email?: string | null; name?: string | null } | null): Promise<DeliveryOutcome> {
+    const mailId = mail.id;
     let result: SendResult;
     try {
-      const message = await outboundMessage(em, mail, platformId, providerSender, mailEndpoints);
-      result = await transport.send(message);
+      result = await transport.send(outboundMessage(mail, platform, providerSender, mailEndpoints));
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       await recordMailFailure(em, mailId, transport.name, failure.message);

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { refererAllowed } from '../../domain/access/referer.ts';
 import { hashToken } from '../shared/tokens.ts';
 import { unauthorized } from '../shared/errors.ts';
+import { SANDBOX_ONLY } from '../shared/sandbox-only.ts';
 import { scopeToPlatform } from '../shared/orm-context.ts';
 
 export interface AuthenticatedPlatform {
@@ -32,6 +33,7 @@ export const apiKeyAuth = fp(
       const keyHash = hashToken(key);
       const row = await app.apiKeyCache.lookup(keyHash, () => platformForApiKey(request.em, keyHash));
       if (!row) throw unauthorized('invalid API key');
+      if (app.sandboxOnly && !row.sandbox) throw unauthorized(SANDBOX_ONLY);
       const referer = request.headers.referer;
       if (referer !== undefined && !refererAllowed(referer, row.allowed_domains ?? [])) {
         throw unauthorized('Referer domain is not on the allowed list');

@@ -4,6 +4,7 @@ import { keyUnusableReason, scopeAllows, type ConfigurationScope, type RequiredS
 import type { ShopScope } from '../../domain/shop/scopes.ts';
 import { hashToken } from '../shared/tokens.ts';
 import { unauthorized } from '../shared/errors.ts';
+import { isSandboxPlatform, SANDBOX_ONLY } from '../shared/sandbox-only.ts';
 import { scopeToPlatform } from '../shared/orm-context.ts';
 import { scopedKeyOf, type ScopedKeyAuthOptions } from '../shared/scoped-key-auth.ts';
 
@@ -43,6 +44,7 @@ async function authenticate(request: FastifyRequest, token: string): Promise<Aut
   request.auditSubject = { tenantId: key.platform.id, keyPrefix: key.prefix };
   const unusable = keyUnusableReason(key, new Date());
   if (unusable) throw unauthorized(`configuration key ${unusable}`);
+  if (request.server.sandboxOnly && !(await isSandboxPlatform(request.em, key.platform.id))) throw unauthorized(SANDBOX_ONLY);
   scopeToPlatform(request.em, key.platform.id);
   return {
     id: key.id,

@@ -21,6 +21,8 @@ export function trustProxyFrom(value: string | undefined): boolean | string {
 const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
+  /** The test environment's own address (`{beta_base_url}`) on HOST: sandbox platforms only; unset: none. */
+  BETA_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   DATABASE_URL: z.string().min(1, 'DATABASE_URL is required (npm start provides one)'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).default(10),
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
@@ -75,6 +77,8 @@ const configSchema = z.object({
   /** The platform's own SMTP relay (`smtp://user:pass@host:587`); unset: mail is recorded in the mail log only. */
   DEFAULT_SMTP_URL: z.string().min(1).optional(),
   DEFAULT_MAIL_FROM: z.email().default('no-reply@coursehub.invalid'),
+  /** Sandbox platforms' mail, whatever provider they saved: a mail catcher (`smtp://127.0.0.1:1025`); unset: recorded only. */
+  SANDBOX_SMTP_URL: z.string().min(1).optional(),
   MAIL_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** The worker's Prometheus `/metrics` (ours and the Temporal SDK's); 0: a free port (printed). The api's is `GET /metrics` on PORT. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),

@@ -20,6 +20,8 @@ export interface MailEndpoints {
   providerCApiUrl?: string;
   /** The platform's default transport (`DEFAULT_SMTP_URL`, nodemailer URL form); unset: mail is recorded only. */
   defaultSmtpUrl?: string;
+  /** A sandbox twin's only transport (`SANDBOX_SMTP_URL`, a mail catcher); unset: its mail is recorded only. */
+  sandboxSmtpUrl?: string;
   /** Sender address when neither the template nor the platform names one (`DEFAULT_MAIL_FROM`). */
   defaultFrom: string;
   /** Per provider request or SMTP conversation (`MAIL_SEND_TIMEOUT_MS`). */
@@ -43,6 +45,7 @@ export function mailEndpointsFrom(config: Config): MailEndpoints {
     providerBSimulatorAddress: config.PROVIDER_B_SIMULATOR_ADDRESS,
     providerCApiUrl: config.PROVIDER_C_API_URL,
     defaultSmtpUrl: config.DEFAULT_SMTP_URL,
+    sandboxSmtpUrl: config.SANDBOX_SMTP_URL,
     defaultFrom: config.DEFAULT_MAIL_FROM,
     timeoutMs: config.MAIL_SEND_TIMEOUT_MS,
   };

@@ -4,6 +4,8 @@ export interface ApiKeyPlatform {
   platform_id: string;
   subdomain: string;
   allowed_domains: string[] | null;
+  /** A sandbox twin (the test environment): the only platforms the beta address serves. */
+  sandbox: boolean;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface ApiKeyPlatform {
  */
 export async function platformForApiKey(em: EntityManager, keyHash: string): Promise<ApiKeyPlatform | undefined> {
   const rows: ApiKeyPlatform[] = await em.getConnection().execute(
-    `select p.id as platform_id, p.subdomain, p.allowed_domains
+    `select p.id as platform_id, p.subdomain, p.allowed_domains, p.sandbox_of_id is not null as sandbox
        from platform_api_keys k join platforms p on p.id = k.platform_id
       where k.key_hash = ? and k.revoked_at is null`,
     [keyHash],

@@ -92,10 +92,19 @@ export async function recordMailDelivered(em: EntityManager, mailId: string, d: 
   );
 }
 
-/** The platform's title and its `default_email_sender` (configuration interface, platform settings), in one statement. */
-export async function platformSenderFacts(em: EntityManager, platformId: string): Promise<{ title: string; sender_name: string | null; sender_email: string | null }> {
-  const rows: { title: string; sender_name: string | null; sender_email: string | null }[] = await em.execute(
-    `select p.title, a.settings->'default_email_sender'->>'name' as sender_name, a.settings->'default_email_sender'->>'email' as sender_email
+export interface PlatformSenderFacts {
+  title: string;
+  sender_name: string | null;
+  sender_email: string | null;
+  /** A sandbox twin: its mail never goes through a provider (activities/mail/delivery.ts). */
+  sandbox: boolean;
+}
+
+/** The platform's title, its `default_email_sender` (configuration interface, platform settings) and whether it is a sandbox, in one statement. */
+export async function platformSenderFacts(em: EntityManager, platformId: string): Promise<PlatformSenderFacts> {
+  const rows: PlatformSenderFacts[] = await em.execute(
+    `select p.title, a.settings->'default_email_sender'->>'name' as sender_name, a.settings->'default_email_sender'->>'email' as sender_email,
+            p.sandbox_of_id is not null as sandbox
        from platforms p left join platform_appearances a on a.platform_id = p.id
       where p.id = ?`,
     [platformId],

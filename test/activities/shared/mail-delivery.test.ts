@@ -11,8 +11,8 @@ import type { GrantStep } from '../../../activities/access/grants.ts';
 import { checkProvider } from '../../../api/shared/mail-transports/provider-check.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
-import { createCourse, createPlatform, uniqueEmail, type TestPlatform } from '../../helpers/fixtures.ts';
-import { PROVIDER_A_KEYS, PROVIDER_B_USER, PROVIDER_C_KEYS, startProviderStandIns, type ProviderStandIns } from '../../helpers/mail-providers.ts';
+import { createCourse, createPlatform, operator, uniqueEmail, type TestPlatform } from '../../helpers/fixtures.ts';
+import { PROVIDER_A_KEYS, PROVIDER_B_USER, PROVIDER_C_KEYS, startProviderStandIns, startSmtpStandIn, type ProviderStandIns } from '../../helpers/mail-providers.ts';
 import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 let stack: TestStack;
@@ -149,6 +149,45 @@ describe('which transport sends', () => {
     expect(await recordOnly.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'recorded', provider: 'platform' });
     expect(await mailRow(mailId)).toMatchObject({ status: 'recorded', provider: 'platform', delivered_at: null });
     expect(providers.relay.received.length).toBe(relayed);
+  });
+});
+
+describe("a sandbox twin's mail never reaches a real recipient", () => {
+  /** A platform sending through provider_a, its twin with provider_a saved too (the configuration calls work there). */
+  async function twinWithProvider(): Promise<string> {
+    const { platform } = await platformWith('provider_a');
+    const res = await stack.app.inject({ method: 'POST', url: `/admin/v1/platforms/${platform.id}/sandbox`, headers: operator });
+    expect(res.statusCode, res.body).toBe(201);
+    const twinId: string = res.json().data.id;
+    const key = await createConfigurationKey(stack.app, twinId);
+    const saved = await configure(stack.app, 'PUT', '/email_delivery/provider_a', key.token, SETTINGS.provider_a);
+    expect(saved.statusCode, saved.body).toBe(200);
+    return twinId;
+  }
+  const reached = (email: string) => [providers.a.sent.some((call) => call.body.to[0].email === email), providers.relay.received.some((m) => m.to.includes(email))];
+
+  it('is recorded only without SANDBOX_SMTP_URL, whatever provider it saved (and DEFAULT_SMTP_URL is not used either)', async () => {
+    const twinId = await twinWithProvider();
+    const { email, mailId } = await invitation(twinId);
+    expect(await activities.deliverMail({ platformId: twinId, mailId })).toEqual({ status: 'recorded', provider: 'platform' });
+    expect(await mailRow(mailId)).toMatchObject({ status: 'recorded', provider: 'platform', delivered_at: null });
+    expect(reached(email)).toEqual([false, false]);
+  });
+
+  it('goes to the mail catcher of SANDBOX_SMTP_URL', async () => {
+    const catcher = await startSmtpStandIn();
+    try {
+      const endpoints = { ...providers.endpoints, sandboxSmtpUrl: `smtp://127.0.0.1:${catcher.port}?ignoreTLS=true` };
+      const acts = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: endpoints, secretsKey: stack.app.secretsKey });
+      const twinId = await twinWithProvider();
+      const { email, mailId } = await invitation(twinId, acts);
+      expect(await acts.deliverMail({ platformId: twinId, mailId })).toEqual({ status: 'sent', provider: 'platform' });
+      const arrived = catcher.received.find((m) => m.to.includes(email));
+      expect(arrived?.html).toMatch(/\/login\?invitation=/);
+      expect(reached(email)).toEqual([false, false]);
+    } finally {
+      await catcher.close();
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiKeyCache } from '../../../api/access/api-key-cache.ts';
 import type { ApiKeyPlatform } from '../../../db/repositories/access/api-keys.ts';
 
-const rowOf = (platformId: string, domains: string[] = []): ApiKeyPlatform => ({ platform_id: platformId, subdomain: `s-${platformId}`, allowed_domains: domains });
+const rowOf = (platformId: string, domains: string[] = []): ApiKeyPlatform => ({ platform_id: platformId, subdomain: `s-${platformId}`, allowed_domains: domains, sandbox: false });
 
 /** A cache on a hand-driven clock, and a loader that counts its statements. */
 function setup(ttlMs = 1_000) {

@@ -1,0 +1,405 @@
+/**
+ * The runs `npm run histories:record` records (scripts/record-histories.ts): every long-running
+ * workflow type driven through a meaningful part of its life (timers, activities, signals,
+ * continue-as-new) on a real Temporal server, with fake activities. Replay never calls an activity
+ * (their results are in the history), so fakes record a history the real activities could have
+ * written; the replay test (test/workflows/replay.test.ts) runs the current workflow code over them.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { Activities } from '../../activities/index.ts';
+import type { ChargeOutcome, RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
+import {
+  automaticStatusWorkflowId,
+  mailSequenceWorkflowId,
+  shopWebhookDeliveryWorkflowId,
+  subscriberWorkflowId,
+  timeLimitedDiscountWorkflowId,
+} from '../../domain/shop/workflow-ids.ts';
+import { courseMailRolloutWorkflowId, courseMailsWorkflowId, lessonCompletedWorkflowId, webhookDeliveryWorkflowId } from '../../domain/shared/workflow-ids.ts';
+import type * as workflows from '../../workflows/index.ts';
+import { subscriberItemsChangedSignal, subscriberPausedSignal, subscriberPeriodMovedSignal, subscriberResumedSignal } from '../../workflows/shop/subscription-signals.ts';
+import { discountChangedSignal, discountRemovedSignal, type DiscountSchedule } from '../../workflows/shop/time-limited-discount-signals.ts';
+
+/** One recorded run: its workflow id, and how to drive it until its history is worth keeping. */
+export interface Scenario {
+  /** The workflow type; the histories file is `test/workflows/histories/<type>.json`. */
+  type: keyof typeof workflows;
+  name: string;
+  /** Starts the workflow, drives it and returns its handle once it has ended. */
+  run(ctx: ScenarioContext): Promise<WorkflowHandleWithFirstExecutionRunId>;
+}
+
+export interface ScenarioContext {
+  client: Client;
+  taskQueue: string;
+}
+
+const SHOP = '00000000-0000-4000-8000-00000000a001';
+const PLATFORM = '00000000-0000-4000-8000-00000000b001';
+const COURSE = '00000000-0000-4000-8000-00000000c001';
+const PARTICIPANT = '00000000-0000-4000-8000-00000000d001';
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const iso = (inMs: number) => new Date(Date.now() + inMs).toISOString();
+
+// ---------------------------------------------------------------------------------------------
+// Subscriber renewal: an in-memory subscriber the fake activities read and write, as the database.
+
+interface FakeSubscriber extends RenewalFacts {
+  intervalMs: number;
+  /** The gateway's answers, one per charge attempt in order (then approve). */
+  gateway: ('approve' | 'decline')[];
+  charges: Map<string, ChargeOutcome>;
+  renewed: Map<number, { orderId: number; periodId: number }>;
+  /** How often the schedule was loaded: the scenario signals once the run has reacted. */
+  loads: number;
+}
+
+const subscribers = new Map<number, FakeSubscriber>();
+let nextChargeId = 1;
+
+function renewalFacts(s: FakeSubscriber): RenewalFacts {
+  const { intervalMs: _i, gateway: _g, charges: _c, renewed: _r, loads: _l, ...facts } = s;
+  return { ...facts, period: { ...facts.period } };
+}
+
+const subscriber = (id: number) => {
+  const s = subscribers.get(id);
+  if (!s) throw ApplicationFailure.nonRetryable(`no subscriber ${id}`, 'SubscriberNotFound');
+  return s;
+};
+
+const skippedEffect = async () => ({ status: 'skipped' as const, detail: 'recorded with fake activities' });
+
+/** Every activity the recorded workflows (and the children they start) call, as in-memory fakes. */
+export const fakeActivities: Partial<Activities> = {
+  async loadRenewalSchedule({ subscriberId }) {
+    const s = subscriber(subscriberId);
+    s.loads += 1;
+    return renewalFacts(s);
+  },
+  async chargeRenewal({ subscriberId, periodId, attempt }) {
+    const s = subscriber(subscriberId);
+    const key = `${periodId}/${attempt}`;
+    const known = s.charges.get(key);
+    if (known) return known;
+    if (s.status !== 'active' || s.paused || periodId !== s.periodId) return { status: 'skipped', reason: 'not chargeable now' };
+    const chargeId = nextChargeId++;
+    const outcome: ChargeOutcome = (s.gateway.shift() ?? 'approve') === 'approve' ? { status: 'approved', chargeId } : { status: 'declined', chargeId, reason: 'declined by the recording gateway' };
+    if (outcome.status === 'declined') s.failedAttempts += 1;
+    s.charges.set(key, outcome);
+    return outcome;
+  },
+  async renewSubscriber({ subscriberId, chargeId }) {
+    const s = subscriber(subscriberId);
+    const known = s.renewed.get(chargeId);
+    if (known) return known;
+    s.period = { start: Date.now(), end: Date.now() + s.intervalMs };
+    s.periodId += 1;
+    s.renewalsDone += 1;
+    s.failedAttempts = 0;
+    const renewed = { orderId: 1000 + chargeId, periodId: s.periodId };
+    s.renewed.set(chargeId, renewed);
+    return renewed;
+  },
+  async endSubscriber({ subscriberId, status }) {
+    const s = subscriber(subscriberId);
+    if (s.status === 'active') s.status = status;
+    return renewalFacts(s);
+  },
+  async sendSubscriberMail({ kind }) {
+    return `${kind} sent`;
+  },
+  // A renewal order's clearing and an automatic status's change run as children: nothing to do here.
+  issueInvoice: skippedEffect,
+  createDownloadCodes: skippedEffect,
+  sendAnalyticsPurchase: skippedEffect,
+  tagCustomer: skippedEffect,
+  sendStatusMail: skippedEffect,
+  registerCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' } }),
+  recordOrderEffect: async () => undefined,
+  shopWebhookTargets: async () => [],
+  openClubWebhookDelivery: async () => ({ skipped: 'recorded with fake activities' }),
+  planAutomaticStatuses: async () => [],
+  orderMailSequences: async () => ({ email: 'ann@example.com', statusId: 0, sequenceIds: [] }),
+  activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'a renewal order' }, subscriberIds: [], endedIds: [] }),
+  subscriptionEntryMailSequences: async () => [],
+  cancelCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' } }),
+
+  // Mail sequence: four messages; the second is refused for good, the fourth finds the sequence off.
+  async planMailSequence() {
+    return [1, 2, 3, 4].map((itemId) => ({ itemId, sendAt: iso(itemId * 700) }));
+  },
+  async sendMailSequenceItem({ itemId }) {
+    if (itemId === 2) throw ApplicationFailure.nonRetryable('the relay refused the recipient', 'MailDeliveryRefused');
+    return itemId === 4 ? 'stopped' : 'sent';
+  },
+
+  // Course mails: a reinvitation, then two timed mails; each mail's delivery is a child.
+  async sendCourseReinvitation() {
+    return { sent: true, mailId: `mail-reinvitation-${Date.now()}` };
+  },
+  async planCourseMails() {
+    return [
+      { templateId: 'tpl-welcome', delayMs: 600 },
+      { templateId: 'tpl-day-two', delayMs: 1500 },
+    ];
+  },
+  async sendCourseMail({ templateId, participantId }) {
+    return { sent: true, mailId: `mail-${templateId}-${participantId}` };
+  },
+  async courseMailRecipients() {
+    return {
+      lessonId: null,
+      recipients: [
+        { participantId: PARTICIPANT, delayMs: 0 },
+        { participantId: '00000000-0000-4000-8000-00000000d002', delayMs: 800 },
+      ],
+    };
+  },
+  async recordLessonCompletionEvents({ platformId, participantId, lessonId, courseId }) {
+    return { events: [{ id: `event-lesson-${lessonId}`, type: 'lesson_completed', occurredAt: new Date().toISOString(), payload: { platformId, participantId, lessonId, courseId } } as never] };
+  },
+  async webhookTargets() {
+    return [];
+  },
+  async deliverMail() {
+    return { status: 'sent', provider: null };
+  },
+
+  // Time-limited discount.
+  applyDiscountPrices: async () => 3,
+  restoreDiscountPrices: async () => 3,
+  reapplyDiscountPrices: async () => 3,
+
+  // Automatic status: the first timer applies (a change child), the second finds the order moved on.
+  async applyAutomaticStatus({ toStatusId }) {
+    return toStatusId === 4 ? { changeId: 41 } : null;
+  },
+
+  // Webhook delivery: two failed attempts waited out, then delivered.
+  async openWebhookDelivery({ webhookId, eventId }) {
+    return { deliveryId: `delivery-${webhookId}-${eventId}` };
+  },
+  async attemptWebhookDelivery({ deliveryId }) {
+    return attemptOnce(deliveryId);
+  },
+  async openShopWebhookDelivery({ webhookId, orderId }) {
+    return { deliveryId: `shop-delivery-${webhookId}-${orderId}` };
+  },
+  async attemptShopWebhookDelivery({ deliveryId }) {
+    return attemptOnce(deliveryId);
+  },
+};
+
+const attempts = new Map<string, number>();
+function attemptOnce(deliveryId: string) {
+  const n = (attempts.get(deliveryId) ?? 0) + 1;
+  attempts.set(deliveryId, n);
+  if (n === 1) return { status: 'pending' as const, statusCode: 503, nextAttemptInMs: 500 };
+  if (n === 2) return { status: 'pending' as const, statusCode: null, nextAttemptInMs: 900 };
+  return { status: 'succeeded' as const, statusCode: 204, nextAttemptInMs: null };
+}
+
+function newSubscriber(id: number, over: Partial<FakeSubscriber> & { intervalMs: number }): number {
+  const start = Date.now();
+  subscribers.set(id, {
+    status: 'active',
+    periodId: 1,
+    period: { start, end: start + over.intervalMs },
+    paused: false,
+    renewalsDone: 0,
+    renewalsLimit: 0,
+    reminders: [],
+    reminderOffsetsMs: { expires_in_one_week: 0, expires_in_one_day: 0 },
+    dunningMs: [],
+    failedAttempts: 0,
+    gateway: [],
+    charges: new Map(),
+    renewed: new Map(),
+    loads: 0,
+    ...over,
+  });
+  return id;
+}
+
+const discountSchedule = (startInMs: number, endInMs: number, revision: number): DiscountSchedule => ({ startDate: iso(startInMs), endDate: iso(endInMs), revision });
+
+export const scenarios: Scenario[] = [
+  {
+    type: 'subscriberRenewal',
+    name: 'activation mail, both reminders, pause and resume, a declined charge with its notice, the dunning retry approved, the renewal order cleared as a child, continue-as-new; the next run: period moved, items changed, declined twice, expired',
+    async run({ client, taskQueue }) {
+      const subscriberId = newSubscriber(1, {
+        intervalMs: 6000,
+        period: { start: Date.now(), end: Date.now() + 8000 },
+        reminders: ['expires_in_one_week', 'expires_in_one_day'],
+        reminderOffsetsMs: { expires_in_one_week: 5000, expires_in_one_day: 2500 },
+        dunningMs: [1000],
+        gateway: ['decline', 'approve', 'decline', 'decline'],
+      });
+      const handle = await client.workflow.start<typeof workflows.subscriberRenewal>('subscriberRenewal', {
+        taskQueue,
+        workflowId: subscriberWorkflowId({ shopId: SHOP, subscriberId }),
+        args: [{ shopId: SHOP, subscriberId, activated: true }],
+      });
+      const s = subscriber(subscriberId);
+      const loaded = async (n: number) => {
+        while (s.loads < n) await sleep(50);
+      };
+      // Each signal once the run has read the schedule again (the API writes, then signals).
+      await loaded(1);
+      s.paused = true;
+      await handle.signal(subscriberPausedSignal);
+      await loaded(2);
+      s.paused = false;
+      await handle.signal(subscriberResumedSignal);
+      await loaded(3);
+      // The second run (after the renewal): its period end moves, its items change.
+      while (s.renewalsDone === 0) await sleep(50);
+      const afterRenewal = s.loads;
+      await loaded(afterRenewal + 1);
+      s.period = { ...s.period, end: s.period.end + 1000 };
+      await handle.signal(subscriberPeriodMovedSignal, { activeUntil: new Date(s.period.end).toISOString() });
+      await loaded(afterRenewal + 2);
+      await handle.signal(subscriberItemsChangedSignal);
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'mailSequence',
+    name: 'four messages at their instants: sent, refused for good (listed as failed), sent, stopped',
+    async run({ client, taskQueue }) {
+      const run = { shopId: SHOP, sequenceId: 7, email: 'ann@example.com', trigger: { kind: 'order_status' as const, statusId: 2, orderId: 31 }, triggeredAt: new Date().toISOString() };
+      const handle = await client.workflow.start<typeof workflows.mailSequence>('mailSequence', { taskQueue, workflowId: mailSequenceWorkflowId(run), args: [run] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'courseEnrolmentMails',
+    name: 'reinvitation, then two timed course mails, each delivery a child',
+    async run({ client, taskQueue }) {
+      const input = { platformId: PLATFORM, courseId: COURSE, participantId: PARTICIPANT, existingParticipant: true };
+      const handle = await client.workflow.start<typeof workflows.courseEnrolmentMails>('courseEnrolmentMails', { taskQueue, workflowId: courseMailsWorkflowId(input), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'lessonCompleted',
+    name: 'the completion event dispatched, then the lesson\'s two timed course mails',
+    async run({ client, taskQueue }) {
+      const input = { platformId: PLATFORM, courseId: COURSE, participantId: PARTICIPANT, lessonId: '00000000-0000-4000-8000-00000000e001' };
+      const handle = await client.workflow.start<typeof workflows.lessonCompleted>('lessonCompleted', { taskQueue, workflowId: lessonCompletedWorkflowId(input), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'courseMailRollout',
+    name: 'a timed mail rolled out to two participants, the second after its delay',
+    async run({ client, taskQueue }) {
+      const input = { platformId: PLATFORM, courseId: COURSE, templateId: 'tpl-welcome', notifyPrevious: true, revision: '1' };
+      const handle = await client.workflow.start<typeof workflows.courseMailRollout>('courseMailRollout', {
+        taskQueue,
+        workflowId: courseMailRolloutWorkflowId(input),
+        args: [input],
+      });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'timeLimitedDiscount',
+    name: 'waits for the start, applies, a change inside the window re-applies, a stale signal is ignored, restores at the end',
+    async run({ client, taskQueue }) {
+      const ref = { shopId: SHOP, discountId: 11 };
+      const handle = await client.workflow.start<typeof workflows.timeLimitedDiscount>('timeLimitedDiscount', {
+        taskQueue,
+        workflowId: timeLimitedDiscountWorkflowId(ref),
+        args: [{ ...ref, schedule: discountSchedule(800, 3500, 1) }],
+      });
+      await sleep(1500);
+      const changed = discountSchedule(-1000, 3000, 2);
+      await handle.signal(discountChangedSignal, changed);
+      await sleep(300);
+      await handle.signal(discountChangedSignal, { ...changed, revision: 1 });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'timeLimitedDiscount',
+    name: 'applied, then removed: restores and ends',
+    async run({ client, taskQueue }) {
+      const ref = { shopId: SHOP, discountId: 12 };
+      const handle = await client.workflow.start<typeof workflows.timeLimitedDiscount>('timeLimitedDiscount', {
+        taskQueue,
+        workflowId: timeLimitedDiscountWorkflowId(ref),
+        args: [{ ...ref, schedule: discountSchedule(0, 60_000, 1) }],
+      });
+      await sleep(800);
+      await handle.signal(discountRemovedSignal);
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'automaticOrderStatus',
+    name: 'sleeps until due, applies the status and starts its change as a child',
+    async run({ client, taskQueue }) {
+      const input = { shopId: SHOP, orderId: 31, fromStatusId: 2, expectedChangeId: 40, toStatusId: 4, dueAt: iso(1000) };
+      const handle = await client.workflow.start<typeof workflows.automaticOrderStatus>('automaticOrderStatus', {
+        taskQueue,
+        workflowId: automaticStatusWorkflowId({ shopId: SHOP, orderId: 31, source: 'status:40', toStatusId: 4 }),
+        args: [input],
+      });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'automaticOrderStatus',
+    name: 'sleeps until due, finds the order moved on, ends without a change',
+    async run({ client, taskQueue }) {
+      const input = { shopId: SHOP, orderId: 32, fromStatusId: 2, expectedChangeId: 50, toStatusId: 5, dueAt: iso(700) };
+      const handle = await client.workflow.start<typeof workflows.automaticOrderStatus>('automaticOrderStatus', {
+        taskQueue,
+        workflowId: automaticStatusWorkflowId({ shopId: SHOP, orderId: 32, source: 'status:50', toStatusId: 5 }),
+        args: [input],
+      });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'deliverWebhook',
+    name: 'opened, two failed attempts each waited out, delivered at the third',
+    async run({ client, taskQueue }) {
+      const input = { platformId: PLATFORM, webhookId: '00000000-0000-4000-8000-00000000f001', eventId: '00000000-0000-4000-8000-00000000f101' };
+      const handle = await client.workflow.start<typeof workflows.deliverWebhook>('deliverWebhook', { taskQueue, workflowId: webhookDeliveryWorkflowId(input), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'deliverShopWebhook',
+    name: 'the shop\'s delivery: opened with the event, two failed attempts waited out, delivered at the third',
+    async run({ client, taskQueue }) {
+      const input = {
+        shopId: SHOP,
+        orderId: 31,
+        source: 'clear' as const,
+        webhookId: '00000000-0000-4000-8000-00000000f002',
+        type: 'order_cleared' as const,
+        eventId: '00000000-0000-4000-8000-00000000f102',
+        occurredAt: new Date().toISOString(),
+      };
+      const handle = await client.workflow.start<typeof workflows.deliverShopWebhook>('deliverShopWebhook', { taskQueue, workflowId: shopWebhookDeliveryWorkflowId(input), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+];
