@@ -71,6 +71,12 @@ beforeAll(async () => {
   // The cleared order reached the webhook (its stored payload holds the person's data).
   await eventually(async () => expect(receiver.requests('/erased')).toHaveLength(1));
 
+  // A storefront cart the person left with their e-mail and address.
+  const cart = await http('POST', `/store/v1/${shop.subdomain}/carts`, { body: { items: [{ product_id: productId }], email: person.email } });
+  expect(cart.status).toBe(201);
+  const patched = await http('PATCH', `/store/v1/${shop.subdomain}/carts/${cart.body.data.id}`, { body: { delivery_address: address, comment: `For ${person.last_name}` } });
+  expect(patched.status).toBe(200);
+
   // What the shop holds besides: a subscriber, a download code, mails, an audit line.
   const plan = await http('POST', '/api/v1/subscription_plans', { headers: { 'x-api-key': shop.key }, body: { subscription_plan: { name: 'Monthly' } } });
   await insertSubscriber(stack.orm, shop.id, { planId: plan.body.data.id, email: person.email.toLowerCase(), customIdentifier: person.last_name, periods: [{ startsAt: new Date(Date.now() - 86_400_000), endsAt: new Date(Date.now() + 20 * 86_400_000) }] });
@@ -110,6 +116,7 @@ describe('GET /admin/v1/shops/:shop_id/customers/export', () => {
     expect(doc.subscribers).toEqual([expect.objectContaining({ email: person.email.toLowerCase(), custom_identifier: person.last_name, periods: [expect.anything()] })]);
     expect(doc.payment_methods).toEqual([expect.objectContaining({ payment_reference: 'tok_test_saved_card' })]);
     expect(doc.newsletter_consent).toEqual([expect.objectContaining({ email: person.email.toLowerCase() })]);
+    expect(doc.carts).toEqual([expect.objectContaining({ state: expect.objectContaining({ email: person.email, delivery_address: expect.objectContaining({ last_name: person.last_name }) }) })]);
     expect(doc.mails.length).toBeGreaterThanOrEqual(2);
     expect(doc.webhook_payloads).toEqual([expect.objectContaining({ event_type: 'order_cleared' })]);
     // Nothing of the other customer.
@@ -149,7 +156,7 @@ describe('POST /admin/v1/shops/:shop_id/customers/erase', () => {
       expect(res.body.data.status).toBe('completed');
       return res.body.data;
     }, { timeoutMs: 90_000 });
-    expect(done.counts).toMatchObject({ orders: 1, download_codes: 1, subscribers: 1, payment_methods: 1, newsletter_consent: 1 });
+    expect(done.counts).toMatchObject({ orders: 1, download_codes: 1, subscribers: 1, payment_methods: 1, newsletter_consent: 1, carts: 1 });
 
     // One workflow execution for the id, its input without the address.
     const temporal = await connectTemporal();

@@ -273,6 +273,22 @@ const auditLog: PersonalDataEntry = {
   },
 };
 
+const carts: PersonalDataEntry = {
+  kind: 'carts',
+  export: (ctx) =>
+    rows(
+      ctx,
+      `select jsonb_build_object('id', id, 'state', state, 'order_id', order_id, 'created_at', created_at, 'updated_at', updated_at) as row
+         from shop_carts where shop_id = ? and lower(state->>'email') = ? order by created_at`,
+      [ctx.tenantId, ctx.email],
+    ),
+  /** A storefront cart is the buyer's own draft (e-mail, addresses, comment): gone whole, checked out or not (its order is kept above). */
+  async erase(ctx) {
+    const gone: unknown[] = await ctx.em.execute(`delete from shop_carts where shop_id = ? and lower(state->>'email') in (?, ?) returning id`, orderParams(ctx));
+    return gone.length;
+  },
+};
+
 /**
  * In erasure order: entries that find rows through the person's orders or subscribers run
  * after those are redacted too (they match the marker as well as the address).
@@ -284,6 +300,7 @@ export const SHOP_PERSONAL_DATA: readonly PersonalDataEntry[] = [
   paymentMethods,
   subscriberCharges,
   newsletterConsent,
+  carts,
   recipientCodes,
   emailDiscounts,
   mails,
