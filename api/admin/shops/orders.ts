@@ -5,6 +5,7 @@ import { activeDeliveryType, activePaymentType, findOrderDetail, insertOrder, ne
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
 import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
+import { storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
 import { priceCheckout, type CartLine, type PricingError } from '../../../domain/shop/pricing.ts';
 import { productSetLines } from '../../../domain/shop/product-set-pricing.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -125,6 +126,7 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         now: new Date(),
       };
       const status = await newOrderStatus(request.em);
+      const placedAt = body.placed_at ? new Date(body.placed_at) : new Date();
       // An automatic discount used up by a concurrent order is left out and the cart priced again
       // (the buyer did not ask for it); each round leaves out one more, so this ends. A catalogue
       // price changed since the read (a time-limited discount began or ended) reads the lines again.
@@ -147,8 +149,8 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           invoiceAddress: storedAddress(body.invoice_address),
           comment: body.comment,
           ref: body.ref || null,
-          placedIp: body.placed_ip ?? null,
-          placedAt: body.placed_at ? new Date(body.placed_at) : new Date(),
+          placedIp: storedPlacedIp(body.placed_ip, placedAt),
+          placedAt,
           discount: code && { id: code.id, code: code.code, perCustomerLimit: code.usagesPerCustomerLimit },
           automaticDiscountIds: priced.automaticDiscountIds,
           pricedAt: new Map(lines.map((line) => [line.product.id, line.product.price])),
