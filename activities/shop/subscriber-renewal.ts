@@ -9,7 +9,9 @@ import {
   automaticLinksOf,
   chargeByKey,
   endSubscription,
+  endSubscriptionsOfOrder,
   failedAttempts,
+  inactiveSubscribersOfOrder,
   gatewaySettings,
   loadSubscriberState,
   recordCharge,
@@ -28,6 +30,8 @@ import type { ActivityDeps } from '../shared/deps.ts';
 import { testGateway } from './payment-gateways/test-gateway.ts';
 import type { OrderEffectInput } from './order-effects.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
+import { OrderStatus } from '../../db/entities/shop/index.ts';
+import { internalStatusAt, isLive } from '../../domain/shop/order-lifecycle.ts';
 
 export interface SubscriberRef {
   shopId: string;
@@ -249,6 +253,23 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
         ...subscriberMail(kind, { planName: state.plan.name, until }),
       });
       return `${kind} mail to ${state.subscriber.email} ${status}`;
+    },
+
+    /**
+     * A status change's `subscription` effect: an order moved to a canceled or returned status stops
+     * the subscriptions it started (ended; the workflow signals their renewal runs). Other statuses
+     * have nothing to stop and record nothing (null outcome).
+     */
+    async stopOrderSubscriptions(input: OrderEffectInput & { statusId: number }): Promise<{ outcome: EffectOutcome | null; endedIds: number[] }> {
+      const em = shopEm(orm, input.shopId);
+      const status = await em.findOne(OrderStatus, input.statusId);
+      if (!status || isLive(internalStatusAt(status.kind))) return { outcome: null, endedIds: [] };
+      const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });
+      const endedNow = await endSubscriptionsOfOrder(em, input.shopId, input.orderId, now());
+      // A retry finds them ended already: all of them are signalled again (a no-op for a finished run).
+      const endedIds = await inactiveSubscribersOfOrder(em, input.shopId, input.orderId);
+      if (recorded && recorded.status !== 'failed') return { outcome: recorded, endedIds };
+      return { outcome: endedNow.length ? done(`subscribers ${endedNow.join(', ')} ended: the order is ${internalStatusAt(status.kind)}`) : skipped('the order started no active subscription'), endedIds };
     },
 
     /**

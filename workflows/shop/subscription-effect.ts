@@ -1,5 +1,6 @@
 import { getExternalWorkflowHandle } from '@temporalio/workflow';
 import { subscriberWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { skipped } from '../../domain/shop/effects.ts';
 import { db, orderEffect } from '../shared/activity-proxies.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
 import { startSubscriptionMailSequences } from './mail-sequence.ts';
@@ -35,4 +36,23 @@ export function activateSubscriptions(ref: OrderRef): Promise<void> {
     await db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
     return outcome;
   }).then(() => undefined);
+}
+
+/**
+ * A status change's `subscription` effect: at a canceled or returned status the subscriptions the
+ * order started are ended and their renewal runs told to read their state again (they stop); at
+ * any other status nothing is recorded.
+ */
+export async function stopOrderSubscriptions(ref: OrderRef, statusId: number): Promise<void> {
+  await runEffect(ref, 'subscription', async () => {
+    const { outcome, endedIds } = await orderEffect.stopOrderSubscriptions({ ...ref, statusId });
+    for (const subscriberId of endedIds) {
+      await getExternalWorkflowHandle(subscriberWorkflowId({ shopId: ref.shopId, subscriberId }))
+        .signal(subscriberItemsChangedSignal)
+        .catch(() => undefined);
+    }
+    if (!outcome) return skipped('nothing to stop');
+    await db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
+    return outcome;
+  });
 }

@@ -223,6 +223,24 @@ export async function renewFromCharge(
   });
 }
 
+/**
+ * Ends the active subscriptions a canceled or returned order started (`ended`, so nothing renews
+ * and no reminder goes); their periods stay as recorded. Answers the subscribers ended now.
+ */
+export async function endSubscriptionsOfOrder(em: EntityManager, shopId: string, orderId: number, now: Date): Promise<number[]> {
+  const rows = await em.execute<{ id: number }[]>(
+    `update shop_subscribers set status = 'ended', ended_at = ?, updated_at = ? where shop_id = ? and order_id = ? and status = 'active' returning id`,
+    [now, now, shopId, orderId],
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/** The subscribers an order started that are no longer active (a retried stop signals them all again). */
+export async function inactiveSubscribersOfOrder(em: EntityManager, shopId: string, orderId: number): Promise<number[]> {
+  const rows = await em.execute<{ id: number }[]>(`select id from shop_subscribers where shop_id = ? and order_id = ? and status <> 'active' order by id`, [shopId, orderId]);
+  return rows.map((row) => Number(row.id));
+}
+
 /** Ends an active subscription (`expired` after dunning, `ended` at the renewal limit); false when it was not active. */
 export async function endSubscription(em: EntityManager, subscriberId: number, status: 'expired' | 'ended', now: Date): Promise<boolean> {
   const changed = await em.nativeUpdate(Subscriber, { id: subscriberId, status: 'active' }, { status, endedAt: now });
