@@ -6,7 +6,7 @@ import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.
 import { OrderStatus } from '../../db/entities/shop/index.ts';
 import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
 import { done, invoiceNumber, skipped, type EffectOutcome, type EffectSource, type OrderEffectName } from '../../domain/shop/effects.ts';
-import { invoicedLines } from '../../domain/shop/order-lifecycle.ts';
+import { invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycle.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { shopIntegrations } from './integrations/index.ts';
@@ -56,6 +56,12 @@ export function orderEffectActivities({
      */
     async recordOrderEffect({ effect, outcome, ...input }: OrderEffectInput & { effect: OrderEffectName; target?: string; outcome: EffectOutcome }): Promise<void> {
       await recordEffect(shopEm(orm, input.shopId), { ...input, effect }, outcome, now());
+    },
+
+    /** Whether the order's total is zero: it is then fulfilled at placing, without clearing. */
+    async needsNoClearing(input: OrderEffectInput): Promise<boolean> {
+      const { order } = await facts(shopEm(orm, input.shopId), input.orderId);
+      return needsNoClearing(order.total);
     },
 
     /**

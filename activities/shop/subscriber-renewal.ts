@@ -17,6 +17,7 @@ import {
   recordCharge,
   renewFromCharge,
   soldProducts,
+  textArray,
   type SubscriberState,
 } from '../../db/repositories/shop/subscriber-billing.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
@@ -31,7 +32,7 @@ import { testGateway } from './payment-gateways/test-gateway.ts';
 import type { OrderEffectInput } from './order-effects.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
-import { internalStatusAt, isLive } from '../../domain/shop/order-lifecycle.ts';
+import { internalStatusAt, isLive, unitIdentifiers } from '../../domain/shop/order-lifecycle.ts';
 
 export interface SubscriberRef {
   shopId: string;
@@ -218,7 +219,11 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
             'update shop_orders set paid = true, paid_at = ?, cleared_at = ?, subscriber_identifier = ?, transaction_id = ? where shop_id = ? and id = ?',
             [charge.at, charge.at, state.subscriber.serviceRef, charge.gatewayReference ?? null, shopId, orderId],
           );
-          await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where shop_id = ? and order_id = ?', [`{${state.subscriber.serviceRef}}`, shopId, orderId]);
+          // One identifier per unit, numbered per line as on the first order (domain/shop/order-lifecycle.ts).
+          const lines = await tx.execute<{ id: number; quantity: number }[]>('select id, quantity from shop_order_items where shop_id = ? and order_id = ? order by id', [shopId, orderId]);
+          for (const line of lines) {
+            await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where id = ?', [textArray(unitIdentifiers(state.subscriber.serviceRef, line.quantity)), line.id]);
+          }
           return orderId;
         },
       );

@@ -44,3 +44,19 @@ export function unitIdentifiers(serviceRef: string, quantity: number): string[] 
   if (quantity <= 1) return [serviceRef];
   return Array.from({ length: quantity }, (_, i) => `${serviceRef}-${i + 1}`);
 }
+
+/**
+ * The identifiers of a subscriber's lines of one order: the units of all its lines numbered
+ * together (`unitIdentifiers` of the total), handed out line by line in order, so two lines of
+ * the same product never share one.
+ */
+export function lineIdentifiers(serviceRef: string, lines: readonly { id: number; quantity: number }[]): Map<number, string[]> {
+  const all = unitIdentifiers(serviceRef, lines.reduce((sum, line) => sum + line.quantity, 0));
+  const byLine = new Map<number, string[]>();
+  let next = 0;
+  for (const line of lines) {
+    byLine.set(line.id, all.slice(next, next + line.quantity));
+    next += line.quantity;
+  }
+  return byLine;
+}

@@ -5,7 +5,7 @@ import { activeDeliveryType, activePaymentType, findOrderDetail, insertOrder, ne
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
 import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
-import { storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
+import { needsNoClearing, storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
 import { priceCheckout, type CartLine, type PricingError } from '../../../domain/shop/pricing.ts';
 import { productSetLines } from '../../../domain/shop/product-set-pricing.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -176,11 +176,12 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       // is stored: a 503 would invite a repeat that places it twice, so sequences that could not be
       // started are only logged (signing up again through the endpoint starts them).
       if (body.newsletter) await signUpWithSequences(app.workflows, request.em, request.log, shop.id, email).catch(unlessSequencesUnstarted);
-      // The statuses set automatically after New, when the shop has any; likewise only logged when Temporal is away.
-      if ((await automaticRulesAfter(request.em, status.id)).length > 0) {
-        await app.workflows.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => request.log.error({ err: error, shopId: shop.id, orderId }, 'automatic statuses after New could not be planned'));
-      }
       const placed = await findOrderDetail(request.em, orderId);
+      // The statuses set automatically after New, when the shop has any, and a zero-total order's
+      // fulfilment (no clearing needed); likewise only logged when Temporal is away.
+      if (needsNoClearing(placed!.order.total) || (await automaticRulesAfter(request.em, status.id)).length > 0) {
+        await app.workflows.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => request.log.error({ err: error, shopId: shop.id, orderId }, 'the placed order\'s follow-up (automatic statuses, zero-total fulfilment) could not be started'));
+      }
       return reply.code(201).send({ data: orderDetail(placed!.order, placed!.items) });
     },
   );

@@ -24,6 +24,10 @@ import {
 import type { ChargeResult, GatewayMode } from '../../../domain/shop/payment-gateway.ts';
 import { DEFAULT_DUNNING_DAYS } from '../../../domain/shop/subscription-periods.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
+import { lineIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
+
+/** A PostgreSQL text[] literal (each value quoted). */
+export const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export interface GatewaySettings {
   mode: GatewayMode;
@@ -179,6 +183,12 @@ export async function activateFromOrder(
       } else {
         const [found] = await tx.execute<{ id: number }[]>('select id from shop_subscribers where shop_id = ? and order_id = ? and product_id = ?', [shopId, order.id, link.productId]);
         subscriberIds.push(found!.id);
+      }
+      // Spec, Order detail: one identifier per unit on the lines of this subscription's product.
+      const [subscriber] = await tx.execute<{ service_ref: string }[]>('select service_ref from shop_subscribers where id = ?', [subscriberIds.at(-1)]);
+      const lines = items.filter((item) => item.productId === link.productId).map((item) => ({ id: item.id, quantity: item.quantity }));
+      for (const [lineId, identifiers] of lineIdentifiers(subscriber!.service_ref, lines)) {
+        await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where shop_id = ? and id = ?', [textArray(identifiers), shopId, lineId]);
       }
       const superseded = link.plan.supersededPlan?.id;
       if (superseded) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { internalStatusAt, invoicedLines, isLive, needsNoClearing, storedPlacedIp, unitIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
+import { internalStatusAt, invoicedLines, isLive, lineIdentifiers, needsNoClearing, storedPlacedIp, unitIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
 
 describe('internalStatusAt', () => {
   it('makes the built-in Canceled and Returned statuses canceled and returned, every other status placed', () => {
@@ -39,5 +39,14 @@ describe('unitIdentifiers', () => {
     expect(two).toHaveLength(2);
     expect(new Set(two).size).toBe(2);
     expect(unitIdentifiers('sub_a', 3)).toEqual(['sub_a-1', 'sub_a-2', 'sub_a-3']);
+  });
+});
+
+describe('lineIdentifiers', () => {
+  it('numbers the units of all lines together, so lines of one product never share an identifier', () => {
+    const byLine = lineIdentifiers('sub_b', [{ id: 7, quantity: 2 }, { id: 9, quantity: 1 }]);
+    expect(byLine.get(7)).toEqual(['sub_b-1', 'sub_b-2']);
+    expect(byLine.get(9)).toEqual(['sub_b-3']);
+    expect(lineIdentifiers('sub_c', [{ id: 1, quantity: 1 }]).get(1)).toEqual(['sub_c']);
   });
 });
