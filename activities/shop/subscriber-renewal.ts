@@ -6,7 +6,6 @@ import { recordedEffect, shopEm } from '../../db/repositories/shop/order-effects
 import { insertOrder, paidStatusId } from '../../db/repositories/shop/orders.ts';
 import {
   activateFromOrder,
-  automaticLinksOf,
   chargeByKey,
   endSubscription,
   endSubscriptionsOfOrder,
@@ -17,6 +16,7 @@ import {
   recordCharge,
   renewFromCharge,
   soldProducts,
+  subscriptionLinksOf,
   textArray,
   type SubscriberState,
 } from '../../db/repositories/shop/subscriber-billing.ts';
@@ -56,6 +56,8 @@ export interface SubscriptionActivation {
   outcome: EffectOutcome;
   subscriberIds: number[];
   endedIds: number[];
+  /** Running manual-plan subscribers whose period the order extended (optional: activations recorded before issue 22). */
+  extendedIds?: number[];
 }
 
 export type { SubscriberMailKind };
@@ -120,6 +122,7 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
       reminders: planReminders(plan),
       reminderOffsetsMs: REMINDER_OFFSETS_MS,
       dunningMs: settings.dunningDays.map((days) => days * DAY_MS),
+      automaticRenewal: plan.automaticRenewal,
       failedAttempts: await failedAttempts(em, subscriberId, chargeKeyPrefix({ shopId: subscriber.shop.id, subscriberId, periodId: period.id, periodEnd: period.endsAt.getTime() })),
     };
   }
@@ -278,8 +281,9 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
     },
 
     /**
-     * The clearing's `subscription` effect: a subscriber and first period for each product of an
-     * automatic-renewal plan in the order (once per order and product), the superseded plans'
+     * The clearing's `subscription` effect: a subscriber and first period for each product of a
+     * subscription plan in the order (once per order and product; a manual plan's running
+     * subscription of the same address is extended instead), the superseded plans'
      * subscriptions of the customer ended. A renewal order (its `subscriber_identifier` set) never
      * creates a subscriber.
      */
@@ -288,9 +292,9 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
       const facts = await loadOrderFacts(em, input.orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
       const { order, items } = facts;
-      if (order.subscriberIdentifier) return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [] };
-      const links = await automaticLinksOf(em, items.flatMap((item) => (item.productId ? [item.productId] : [])));
-      if (links.length === 0) return { outcome: skipped('no product of an automatic subscription plan'), subscriberIds: [], endedIds: [] };
+      if (order.subscriberIdentifier) return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [], extendedIds: [] };
+      const links = await subscriptionLinksOf(em, items.flatMap((item) => (item.productId ? [item.productId] : [])));
+      if (links.length === 0) return { outcome: skipped('no product of a subscription plan'), subscriberIds: [], endedIds: [], extendedIds: [] };
       const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });
       const activation = await activateFromOrder(
         em,
