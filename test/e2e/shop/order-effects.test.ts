@@ -47,7 +47,7 @@ describe('clearing an order', () => {
       const rows = await effectsOf(order.id);
       expect(rows).toHaveLength(11);
       return rows;
-    });
+    }, { timeoutMs: 120_000 });
     // The Paid status's own effects ran beside the clearing's (issue 22): its mail (none configured) and order_status_changed.
     expect(effects.filter((e) => e.effect === 'status_mail')).toEqual([expect.objectContaining({ status: 'skipped', detail: 'the status has no mail' })]);
     expect(effects.filter((e) => e.effect === 'webhook').map((e) => e.detail).sort()).toEqual(['no shop webhook subscribed to order_cleared', 'no shop webhook subscribed to order_status_changed']);

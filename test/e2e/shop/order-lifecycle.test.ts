@@ -18,6 +18,9 @@ let shop: TestShop;
 let ebook: number;
 let sender: { id: number };
 
+/** A loaded machine (many suites at once) runs the worker slowly: long deadlines, the outcome asserted. */
+const LONG = { timeoutMs: 120_000 };
+
 type Effect = { effect: string; status: string; detail: string };
 type Mail = { to: string; subject: string; html: string; kind: string };
 
@@ -34,7 +37,7 @@ const effectWhen = (orderId: number, effect: string, status?: string) =>
     expect(found, `${effect} of order ${orderId}`).toBeDefined();
     if (status) expect(found!.status, found!.detail).toBe(status);
     return found!;
-  });
+  }, LONG);
 const configureStatus = async (statusId: number, body: object) => {
   const res = await e2e.http('PATCH', `/api/v1/configuration/order_statuses/${statusId}`, { ...key(), body });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -81,7 +84,7 @@ describe('clearing an e-book order', () => {
       const mails = await mailsTo('ola@example.com');
       expect(mails).toHaveLength(1);
       return mails;
-    });
+    }, LONG);
     expect(mail).toMatchObject({ kind: 'status_mail', subject: `Order ${order.ordinal_number} is paid` });
     download = linkIn(mail!.html);
     const file = await fetch(download.url);
@@ -155,9 +158,12 @@ describe('a subscription product', () => {
     expect(subscriber!.status).toBe('active');
 
     expect((await setStatus(order.id, shop.statuses.Canceled!)).status).toBe(200);
-    await eventually(async () => expect((await subscribers())[0]!.status).toBe('ended'));
-    const stopped = (await effectsOf(order.id)).filter((e) => e.effect === 'subscription');
-    expect(stopped.map((e) => e.status)).toEqual(['done', 'done']);
+    await eventually(async () => expect((await subscribers())[0]!.status).toBe('ended'), LONG);
+    const stopped = await eventually(async () => {
+      const rows = (await effectsOf(order.id)).filter((e) => e.effect === 'subscription');
+      expect(rows.map((e) => e.status)).toEqual(['done', 'done']);
+      return rows;
+    }, LONG);
     expect(stopped[1]!.detail).toContain('the order is canceled');
   });
 });
@@ -240,7 +246,7 @@ describe('the panel\'s order edits', () => {
       const mails = await mailsTo('parcel@example.com');
       expect(mails).toHaveLength(1);
       return mails;
-    });
+    }, LONG);
     expect(mail!.html).toBe('<p>Parcel PL-0042</p>');
   });
 });
