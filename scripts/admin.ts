@@ -29,6 +29,13 @@ function parseItem(spec: string) {
   return { product_id: Number(need(productId, 'product id')), ...(quantity ? { quantity: Number(quantity) } : {}), ...(price ? { price } : {}) };
 }
 
+/** `--attribute gift=yes` -> `{name: 'gift', value: 'yes'}` (the value may hold further `=`). */
+function parseAttribute(spec: string) {
+  const at = spec.indexOf('=');
+  if (at <= 0) throw new Error(`--attribute ${spec}: expected name=value`);
+  return { name: spec.slice(0, at), value: spec.slice(at + 1) };
+}
+
 const optionalNumber = (value: unknown) => (value === undefined ? undefined : Number(value));
 
 /** `--section "Basics:0:Intro|First steps"` -> a section at level 0 with two lessons. */
@@ -121,6 +128,25 @@ const commands: Record<string, Command> = {
       },
     }),
   },
+  'edit-order': {
+    usage: 'edit-order <shop_id> <order_id> [--tracking-number n] [--tracking-url u] [--delivery-point code] [--invoice-recipient name] [--transaction-id id] [--attribute name=value]...',
+    request: (args, o) => ({
+      method: 'PATCH',
+      path: shopPath(args, `/orders/${need(args[1], 'order_id')}`),
+      body: {
+        tracking_number: o['tracking-number'],
+        tracking_url: o['tracking-url'],
+        delivery_point_code: o['delivery-point'],
+        invoice_recipient_name: o['invoice-recipient'],
+        transaction_id: o['transaction-id'],
+        order_attributes: (o.attribute as string[] | undefined)?.map(parseAttribute),
+      },
+    }),
+  },
+  'add-note': {
+    usage: 'add-note <shop_id> <order_id> <content>',
+    request: (args) => ({ method: 'POST', path: shopPath(args, `/orders/${need(args[1], 'order_id')}/notes`), body: { content: need(args[2], 'content') } }),
+  },
   'audit-log': {
     usage: 'audit-log <platform_id>',
     request: (args) => ({ method: 'GET', path: platformPath(args, '/audit_log') }),
@@ -164,6 +190,12 @@ async function main(argv: string[]): Promise<number> {
       newsletter: { type: 'boolean' },
       comment: { type: 'string' },
       ref: { type: 'string' },
+      'tracking-number': { type: 'string' },
+      'tracking-url': { type: 'string' },
+      'delivery-point': { type: 'string' },
+      'invoice-recipient': { type: 'string' },
+      'transaction-id': { type: 'string' },
+      attribute: { type: 'string', multiple: true },
       url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

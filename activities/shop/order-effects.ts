@@ -4,8 +4,9 @@ import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { recordEffect, recordedEffect, shopEm, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
-import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
 import { done, invoiceNumber, skipped, type EffectOutcome, type EffectSource, type OrderEffectName } from '../../domain/shop/effects.ts';
+import { invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycle.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { orderEffects } from '../shared/metrics.ts';
@@ -60,13 +61,25 @@ export function orderEffectActivities({
       orderEffects.inc({ effect, outcome: outcome.status });
     },
 
-    /** Invoice number from the shop's own sequence when automatic invoicing is on. */
+    /** Whether the order's total is zero: it is then fulfilled at placing, without clearing. */
+    async needsNoClearing(input: OrderEffectInput): Promise<boolean> {
+      const { order } = await facts(shopEm(orm, input.shopId), input.orderId);
+      return needsNoClearing(order.total);
+    },
+
+    /**
+     * Invoice number from the shop's own sequence when automatic invoicing is on, for the lines of
+     * products that are not `no_invoice`; an order of only such products gets none.
+     */
     async issueInvoice(input: OrderEffectInput): Promise<EffectOutcome> {
       return once(input, 'invoice', async (em) => {
-        const { shop } = await facts(em, input.orderId);
+        const { shop, items } = await facts(em, input.orderId);
         if (!shop.automaticInvoicing) return skipped('automatic invoicing is off');
+        const lines = invoicedLines(items, await noInvoiceProductIds(em, items.flatMap((i) => (i.productId == null ? [] : [i.productId]))));
+        if (lines.length === 0) return skipped('every product of the order is no_invoice');
         const issuedAt = now();
-        return done(await assignInvoiceNumber(em, input.shopId, input.orderId, (n) => invoiceNumber(n, issuedAt)));
+        const number = await assignInvoiceNumber(em, input.shopId, input.orderId, (n) => invoiceNumber(n, issuedAt));
+        return done(lines.length === items.length ? number : `${number} (lines ${lines.map((l) => l.id).join(', ')}; no_invoice products left out)`);
       });
     },
 
@@ -126,13 +139,14 @@ export function orderEffectActivities({
     },
 
     /**
-     * The status's mail to the customer, when the status has one and sending is on: its delivery
+     * The status's mail to the customer (`statusId` null: the Paid status, set by the clearing), when the status has one and sending is on: its delivery
      * block, electronic substitution, tags and download links (db/repositories/shop/status-mails.ts),
      * and a copy to the status's bcc address.
      */
-    async sendStatusMail(input: OrderEffectInput & { statusId: number }): Promise<EffectOutcome> {
+    async sendStatusMail(input: OrderEffectInput & { statusId: number | null }): Promise<EffectOutcome> {
       return once(input, 'status_mail', async (em) => {
-        const status = await em.findOne(OrderStatus, input.statusId);
+        // null: the shop's Paid status, which the clearing sets.
+        const status = await em.findOne(OrderStatus, input.statusId ?? { kind: 'PaidDefaultOrderStatus' });
         const template = storedTemplate(status?.email);
         if (!status || !template) return skipped('the status has no mail');
         if (!status.sendEmailOnStatusChange) return skipped('sending on status change is off');

@@ -6,15 +6,18 @@ import { recordedEffect, shopEm } from '../../db/repositories/shop/order-effects
 import { insertOrder, paidStatusId } from '../../db/repositories/shop/orders.ts';
 import {
   activateFromOrder,
-  automaticLinksOf,
   chargeByKey,
   endSubscription,
+  endSubscriptionsOfOrder,
   failedAttempts,
+  inactiveSubscribersOfOrder,
   gatewaySettings,
   loadSubscriberState,
   recordCharge,
   renewFromCharge,
   soldProducts,
+  subscriptionLinksOf,
+  textArray,
   type SubscriberState,
 } from '../../db/repositories/shop/subscriber-billing.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
@@ -29,6 +32,8 @@ import { renewalCharges } from '../shared/metrics.ts';
 import { testGateway } from './payment-gateways/test-gateway.ts';
 import type { OrderEffectInput } from './order-effects.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
+import { OrderStatus } from '../../db/entities/shop/index.ts';
+import { internalStatusAt, isLive, unitIdentifiers } from '../../domain/shop/order-lifecycle.ts';
 
 export interface SubscriberRef {
   shopId: string;
@@ -52,6 +57,8 @@ export interface SubscriptionActivation {
   outcome: EffectOutcome;
   subscriberIds: number[];
   endedIds: number[];
+  /** Running manual-plan subscribers whose period the order extended (optional: activations recorded before issue 22). */
+  extendedIds?: number[];
 }
 
 export type { SubscriberMailKind };
@@ -116,6 +123,7 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
       reminders: planReminders(plan),
       reminderOffsetsMs: REMINDER_OFFSETS_MS,
       dunningMs: settings.dunningDays.map((days) => days * DAY_MS),
+      automaticRenewal: plan.automaticRenewal,
       failedAttempts: await failedAttempts(em, subscriberId, chargeKeyPrefix({ shopId: subscriber.shop.id, subscriberId, periodId: period.id, periodEnd: period.endsAt.getTime() })),
     };
   }
@@ -220,7 +228,11 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
             'update shop_orders set paid = true, paid_at = ?, cleared_at = ?, subscriber_identifier = ?, transaction_id = ? where shop_id = ? and id = ?',
             [charge.at, charge.at, state.subscriber.serviceRef, charge.gatewayReference ?? null, shopId, orderId],
           );
-          await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where shop_id = ? and order_id = ?', [`{${state.subscriber.serviceRef}}`, shopId, orderId]);
+          // One identifier per unit, numbered per line as on the first order (domain/shop/order-lifecycle.ts).
+          const lines = await tx.execute<{ id: number; quantity: number }[]>('select id, quantity from shop_order_items where shop_id = ? and order_id = ? order by id', [shopId, orderId]);
+          for (const line of lines) {
+            await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where id = ?', [textArray(unitIdentifiers(state.subscriber.serviceRef, line.quantity)), line.id]);
+          }
           return orderId;
         },
       );
@@ -258,8 +270,26 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
     },
 
     /**
-     * The clearing's `subscription` effect: a subscriber and first period for each product of an
-     * automatic-renewal plan in the order (once per order and product), the superseded plans'
+     * A status change's `subscription` effect: an order moved to a canceled or returned status stops
+     * the subscriptions it started (ended; the workflow signals their renewal runs). Other statuses
+     * have nothing to stop and record nothing (null outcome).
+     */
+    async stopOrderSubscriptions(input: OrderEffectInput & { statusId: number }): Promise<{ outcome: EffectOutcome | null; endedIds: number[] }> {
+      const em = shopEm(orm, input.shopId);
+      const status = await em.findOne(OrderStatus, input.statusId);
+      if (!status || isLive(internalStatusAt(status.kind))) return { outcome: null, endedIds: [] };
+      const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });
+      const endedNow = await endSubscriptionsOfOrder(em, input.shopId, input.orderId, now());
+      // A retry finds them ended already: all of them are signalled again (a no-op for a finished run).
+      const endedIds = await inactiveSubscribersOfOrder(em, input.shopId, input.orderId);
+      if (recorded && recorded.status !== 'failed') return { outcome: recorded, endedIds };
+      return { outcome: endedNow.length ? done(`subscribers ${endedNow.join(', ')} ended: the order is ${internalStatusAt(status.kind)}`) : skipped('the order started no active subscription'), endedIds };
+    },
+
+    /**
+     * The clearing's `subscription` effect: a subscriber and first period for each product of a
+     * subscription plan in the order (once per order and product; a manual plan's running
+     * subscription of the same address is extended instead), the superseded plans'
      * subscriptions of the customer ended. A renewal order (its `subscriber_identifier` set) never
      * creates a subscriber.
      */
@@ -268,9 +298,9 @@ export function subscriberRenewalActivities({ orm, now = () => new Date(), mailE
       const facts = await loadOrderFacts(em, input.orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
       const { order, items } = facts;
-      if (order.subscriberIdentifier) return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [] };
-      const links = await automaticLinksOf(em, items.flatMap((item) => (item.productId ? [item.productId] : [])));
-      if (links.length === 0) return { outcome: skipped('no product of an automatic subscription plan'), subscriberIds: [], endedIds: [] };
+      if (order.subscriberIdentifier) return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [], extendedIds: [] };
+      const links = await subscriptionLinksOf(em, items.flatMap((item) => (item.productId ? [item.productId] : [])));
+      if (links.length === 0) return { outcome: skipped('no product of a subscription plan'), subscriberIds: [], endedIds: [], extendedIds: [] };
       const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });
       const activation = await activateFromOrder(
         em,

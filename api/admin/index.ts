@@ -8,6 +8,7 @@ import { platformRoutes } from './platforms.ts';
 import { quizResultAdminRoutes } from './quiz-results.ts';
 import { sandboxAdminRoutes } from './sandbox.ts';
 import { shopOrderAdminRoutes } from './shops/orders.ts';
+import { shopOrderEditAdminRoutes } from './shops/order-edits.ts';
 import { shopDiscountPoolAdminRoutes } from './shops/discount-code-pools.ts';
 import { shopAdminRoutes } from './shops/routes.ts';
 import { shopEffectAdminRoutes } from './shops/effects.ts';
@@ -34,6 +35,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopEffectAdminRoutes);
   await app.register(shopWebhookAdminRoutes);
   await app.register(shopOrderAdminRoutes);
+  await app.register(shopOrderEditAdminRoutes);
   await app.register(shopCoursePlatformAdminRoutes);
   await app.register(shopPaymentGatewayAdminRoutes);
   await app.register(shopSubscriberBillingAdminRoutes);

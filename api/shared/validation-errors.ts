@@ -65,7 +65,8 @@ export function fieldErrors(context: string | undefined, issues: readonly Valida
     const fields = unknownKeys.length > 0 ? unknownKeys.map((key) => joined(path, key)) : [path];
     for (const field of fields) {
       const name = context === 'body' ? field || 'body' : joined(context, field);
-      (errors[name] ??= []).push(unknownKeys.length > 0 ? 'is not a writable field' : (issue.message ?? 'is invalid'));
+      const unknown = context === 'querystring' ? 'is not a known parameter' : 'is not a writable field';
+      (errors[name] ??= []).push(unknownKeys.length > 0 ? unknown : (issue.message ?? 'is invalid'));
     }
   }
   return errors;

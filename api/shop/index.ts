@@ -8,6 +8,7 @@ import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
 import { scopedKeyAuth } from '../shared/scoped-key-auth.ts';
 import { AS_SENT_422, validationErrorHandler } from '../shared/validation-errors.ts';
 import { shopKeys } from './auth.ts';
+import { strictQueries } from './shared/strict-queries.ts';
 import { clubRoutes } from './configuration/club/routes.ts';
 import { emailSequenceRoutes } from './configuration/email-sequences/routes.ts';
 import { orderStatusConfigRoutes } from './configuration/order-statuses/routes.ts';
@@ -52,6 +53,7 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
     keyOf: (request) => request.scopedKey?.id ?? 'none',
   });
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
+  await app.register(strictQueries);
 
   await app.register(referenceListRoutes);
   await app.register(productRoutes);

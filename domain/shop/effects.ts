@@ -26,8 +26,12 @@ export interface EffectOutcome {
 export const done = (detail: string): EffectOutcome => ({ status: 'done', detail });
 export const skipped = (detail: string): EffectOutcome => ({ status: 'skipped', detail });
 
-/** The effect log's key of one transition: the clearing, or one status change. */
-export type EffectSource = 'clear' | `status:${number}`;
+/**
+ * The effect log's key of one transition: the clearing, the effects of the Paid status the
+ * clearing sets (`clear:paid`: its status mail and `order_status_changed` webhooks, beside the
+ * clearing's own), one status change, or a zero-total order's fulfilment at placing (`placed`).
+ */
+export type EffectSource = 'clear' | 'clear:paid' | 'placed' | `status:${number}`;
 
 export const statusSource = (changeId: number): EffectSource => `status:${changeId}`;
 

@@ -80,6 +80,8 @@ export interface RenewalSchedule {
   dunningMs: readonly number[];
   /** Declined charges of this period so far. */
   failedAttempts: number;
+  /** False for a plan without automatic renewal: never charged, it ends with its period (default true). */
+  automaticRenewal?: boolean;
 }
 
 export type RenewalStep =
@@ -95,7 +97,7 @@ export type RenewalStep =
  *   moved period) is still sent, unless a later reminder is due too: then only the later one, so
  *   the customer never hears "one week" after "one day". Reminders already handled are in `handled`.
  * - A paused subscriber waits (no reminder, no charge) until resumed.
- * - At the period end: `finish` when the renewal limit is reached, else the charge attempt of the
+ * - At the period end: `finish` when the renewal limit is reached or the plan renews by hand, else the charge attempt of the
  *   dunning schedule, or `expire` when the schedule is spent.
  */
 export function nextRenewalStep(schedule: RenewalSchedule, handled: ReadonlySet<ReminderKind>, now: number): RenewalStep {
@@ -111,7 +113,8 @@ export function nextRenewalStep(schedule: RenewalSchedule, handled: ReadonlySet<
     const first = pending[0]!;
     return { kind: 'reminder', reminder: first.kind, at: first.at, skip: [] };
   }
-  if (!mayRenew(schedule.renewalsDone, schedule.renewalsLimit)) return { kind: 'finish', at: period.end };
+  // A manual plan (no automatic renewal) is never charged: it ends with its period, unless a new purchase extended it.
+  if (schedule.automaticRenewal === false || !mayRenew(schedule.renewalsDone, schedule.renewalsLimit)) return { kind: 'finish', at: period.end };
   const at = chargeAttemptAt(period.end, schedule.failedAttempts, schedule.dunningMs);
   if (at === null) return { kind: 'expire', at: period.end };
   return { kind: 'charge', at, attempt: schedule.failedAttempts + 1 };
@@ -119,7 +122,7 @@ export function nextRenewalStep(schedule: RenewalSchedule, handled: ReadonlySet<
 
 /** When the next charge attempt is due (reminders aside); null when paused, at the renewal limit or past the last retry. */
 export function nextChargeAt(schedule: RenewalSchedule): number | null {
-  if (schedule.paused || !mayRenew(schedule.renewalsDone, schedule.renewalsLimit)) return null;
+  if (schedule.paused || schedule.automaticRenewal === false || !mayRenew(schedule.renewalsDone, schedule.renewalsLimit)) return null;
   return chargeAttemptAt(schedule.period.end, schedule.failedAttempts, schedule.dunningMs);
 }
 

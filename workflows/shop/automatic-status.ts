@@ -3,6 +3,7 @@ import { automaticStatusWorkflowId, orderStatusWorkflowId } from '../../domain/s
 import { db } from '../shared/activity-proxies.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
 import { changeOrderStatus } from './change-order-status.ts';
+import { fulfilZeroTotalOrder } from './fulfil-zero-total.ts';
 import type { OrderRef } from './order-effects.ts';
 import type { AutomaticStatusSource } from '../../domain/shop/automatic-status.ts';
 
@@ -59,9 +60,10 @@ export async function scheduleAutomaticStatuses(ref: Omit<OrderRef, 'source'> & 
 }
 
 /**
- * A placed order (at New): the statuses set automatically after New. Started by the placement;
- * its timers are children, so this workflow ends at once. Id `shop/<s>/order/<o>/placed`.
+ * A placed order (at New): the statuses set automatically after New, and a zero-total order's
+ * fulfilment (workflows/shop/fulfil-zero-total.ts). Started by the placement; its timers and
+ * access orders are children. Id `shop/<s>/order/<o>/placed`.
  */
 export async function orderPlaced(p: { shopId: string; orderId: number }): Promise<void> {
-  await scheduleAutomaticStatuses({ ...p, source: 'placed' });
+  await Promise.all([scheduleAutomaticStatuses({ ...p, source: 'placed' }), fulfilZeroTotalOrder({ ...p, source: 'placed' })]);
 }

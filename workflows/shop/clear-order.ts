@@ -14,18 +14,26 @@ export interface ClearOrderInput {
 
 /**
  * Order: placed, unpaid -> placed, paid (spec: States and transitions). The API has already
- * marked the order paid; this runs what "also happens", every effect its own activity with its
- * own retries and its own line in the effect log: invoice, download codes, analytics purchase,
- * marketing tags, course access on the linked platform (its access order a child workflow), the
- * shop webhooks subscribed to `order_cleared` (after the invoice), then the hook points the later
- * features fill (sequences, subscriptions).
+ * marked the order paid and set its Paid status; this runs what "also happens", every effect its
+ * own activity with its own retries and its own line in the effect log: invoice, download codes,
+ * analytics purchase, marketing tags, course access on the linked platform (its access order a
+ * child workflow), the shop webhooks subscribed to `order_cleared` (after the invoice), the
+ * sequences, subscriptions and automatic statuses; and beside them what a change to the Paid
+ * status runs (source `clear:paid`): its status mail, written once the download codes exist so
+ * `{{LINKI_DO_POBRANIA}}` holds them, and the `order_status_changed` webhooks (the Paid status's
+ * club webhook, sequences and automatic statuses are the clearing's own, run once).
  */
 export async function clearOrder({ shopId, orderId }: ClearOrderInput): Promise<void> {
   const ref: OrderRef = { shopId, orderId, source: 'clear' };
+  const paid: OrderRef = { shopId, orderId, source: 'clear:paid' };
+  const invoice = runEffect(ref, 'invoice', () => orderEffect.issueInvoice(ref));
+  const codes = runEffect(ref, 'download_codes', () => orderEffect.createDownloadCodes(ref));
   await Promise.all([
     // The webhooks (the club's too: clearing sets the Paid status) go once the invoice is settled, so their body carries its number.
-    runEffect(ref, 'invoice', () => orderEffect.issueInvoice(ref)).then(() => Promise.all([notifyShopWebhooks(ref, 'order_cleared'), notifyClub(ref, null)])),
-    runEffect(ref, 'download_codes', () => orderEffect.createDownloadCodes(ref)),
+    invoice.then(() => Promise.all([notifyShopWebhooks(ref, 'order_cleared'), notifyClub(ref, null)])),
+    Promise.all([invoice, codes]).then(() =>
+      Promise.all([runEffect(paid, 'status_mail', () => orderEffect.sendStatusMail({ ...paid, statusId: null })), notifyShopWebhooks(paid, 'order_status_changed')]),
+    ),
     runEffect(ref, 'analytics_purchase', () => orderEffect.sendAnalyticsPurchase(ref)),
     runEffect(ref, 'marketing_tags', () => orderEffect.tagCustomer(ref)),
     grantShopCourseAccess(ref),

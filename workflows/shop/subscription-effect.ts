@@ -1,5 +1,6 @@
 import { getExternalWorkflowHandle } from '@temporalio/workflow';
 import { subscriberWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { skipped } from '../../domain/shop/effects.ts';
 import { db, orderEffect } from '../shared/activity-proxies.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
 import { startSubscriptionMailSequences } from './mail-sequence.ts';
@@ -9,14 +10,15 @@ import { subscriberItemsChangedSignal } from './subscription-signals.ts';
 
 /**
  * The clearing's `subscription` effect (issue 12): the activity creates the subscribers of the
- * order's automatic-plan products and ends the superseded plans' subscriptions; each new
+ * order's subscription products (automatic plans charge renewals; manual plans end with their
+ * period, and a purchase while one runs extends it, issue 22) and ends the superseded plans' subscriptions; each new
  * subscriber's renewal workflow is started here once (a child that outlives the clearing), each
  * ended one is told to read its state again (it then finds itself ended and stops), and only then
  * is the outcome recorded.
  */
 export function activateSubscriptions(ref: OrderRef): Promise<void> {
   return runEffect(ref, 'subscription', async () => {
-    const { outcome, subscriberIds, endedIds } = await orderEffect.activateSubscriptions(ref);
+    const { outcome, subscriberIds, endedIds, extendedIds = [] } = await orderEffect.activateSubscriptions(ref);
     for (const subscriberId of subscriberIds) {
       await startChildOnce(subscriberRenewal, {
         workflowId: subscriberWorkflowId({ shopId: ref.shopId, subscriberId }),
@@ -26,7 +28,8 @@ export function activateSubscriptions(ref: OrderRef): Promise<void> {
     }
     // A first entry into a plan starts its mail sequences (workflows/shop/mail-sequence.ts).
     await startSubscriptionMailSequences(ref.shopId, subscriberIds);
-    for (const subscriberId of endedIds) {
+    // Ended ones find themselves ended and stop; extended ones (a manual plan bought again) read their new end.
+    for (const subscriberId of [...endedIds, ...extendedIds]) {
       // A subscriber whose workflow already finished has nothing to stop.
       await getExternalWorkflowHandle(subscriberWorkflowId({ shopId: ref.shopId, subscriberId }))
         .signal(subscriberItemsChangedSignal)
@@ -35,4 +38,23 @@ export function activateSubscriptions(ref: OrderRef): Promise<void> {
     await db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
     return outcome;
   }).then(() => undefined);
+}
+
+/**
+ * A status change's `subscription` effect: at a canceled or returned status the subscriptions the
+ * order started are ended and their renewal runs told to read their state again (they stop); at
+ * any other status nothing is recorded.
+ */
+export async function stopOrderSubscriptions(ref: OrderRef, statusId: number): Promise<void> {
+  await runEffect(ref, 'subscription', async () => {
+    const { outcome, endedIds } = await orderEffect.stopOrderSubscriptions({ ...ref, statusId });
+    for (const subscriberId of endedIds) {
+      await getExternalWorkflowHandle(subscriberWorkflowId({ shopId: ref.shopId, subscriberId }))
+        .signal(subscriberItemsChangedSignal)
+        .catch(() => undefined);
+    }
+    if (!outcome) return skipped('nothing to stop');
+    await db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
+    return outcome;
+  });
 }

@@ -46,11 +46,11 @@ async function writeProblems(
 }
 
 /** The list filter of the resource, as a query on its rows. */
-function listWhere(query: AutomaticDiscountListQuery, now: Date): FilterQuery<IAutomaticDiscount> {
+function listWhere(query: AutomaticDiscountListQuery): FilterQuery<IAutomaticDiscount> {
   if (query.email !== undefined) return { email: query.email };
   if (query.email_domain !== undefined) return { emailDomain: query.email_domain };
-  if (query.active === true) return { active: true, startDate: { $lte: now }, endDate: { $gt: now } };
-  if (query.active === false) return { $or: [{ active: false }, { startDate: { $gt: now } }, { endDate: { $lte: now } }] };
+  // The reply's own `active` (the switch); where a time-limited discount stands in its window is `future`/`past`.
+  if (query.active !== undefined) return { active: query.active };
   return {};
 }
 
@@ -94,7 +94,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
     app.get(path, { config: read, schema: { tags, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
       const { query } = request;
       const now = new Date();
-      const [rows, total] = await listAutomaticDiscounts(request.em, kind, listWhere(query, now), pageWindow(query));
+      const [rows, total] = await listAutomaticDiscounts(request.em, kind, listWhere(query), pageWindow(query));
       return { data: rows.map((row) => automaticDiscountReply(resource, row, now)), meta: pageMeta(query, total) };
     });
 

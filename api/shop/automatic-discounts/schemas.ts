@@ -78,7 +78,7 @@ export function listQuery(resource: AutomaticDiscountResource): z.ZodType<Automa
     case 'email_domain':
       return PageQuery.extend({ email_domain: emailDomain.optional().describe('the exact domain, without letter case') });
     case 'active':
-      return PageQuery.extend({ active: boolText.optional().describe('`true`: active and running now (started, not ended); `false`: the others') });
+      return PageQuery.extend({ active: boolText.optional().describe('the `active` field of the replies (the switch); `future` and `past` tell where the window stands') });
     case null:
       return PageQuery;
   }

@@ -11,6 +11,7 @@ const REFUSALS: Record<DownloadRefusal, string> = {
   used_up: 'the download limit of this link is used up',
   expired: 'this download link has expired',
   deleted: 'the file of this download link was deleted',
+  withdrawn: 'the order of this download link was canceled or returned',
 };
 
 /** `attachment` with an ASCII name for old clients and the exact name as RFC 5987 `filename*`. */
@@ -34,7 +35,7 @@ export const downloadRoutes: FastifyPluginAsyncZod = async (app) => {
       exposeHeadRoute: false,
       schema: {
         tags: ['files'],
-        description: 'Serves the file of a download code and counts one use; 410 once used up, expired or when the file was deleted.',
+        description: 'Serves the file of a download code and counts one use; 410 once used up, expired, when the file was deleted or the order canceled or returned.',
         params: z.object({ token: z.string() }),
         response: { 200: z.any().describe('the file, as an attachment'), 404: ErrorBody, 410: ErrorBody },
       },

@@ -9,6 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IProduct, IShop } from '../../../db/entities/shop/index.ts';
 import { automaticRulesAfter } from '../../../db/repositories/shop/automatic-statuses.ts';
+import { needsNoClearing, storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
 import { activeDeliveryType, activePaymentType, insertOrder, newOrderStatus, ProductPricesChanged, ProductsUnavailable, productsForCart } from '../../../db/repositories/shop/orders.ts';
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
 import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
@@ -138,15 +139,18 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: I
   const { email, delivery, payment, checkout } = prepared;
   let { lines } = prepared;
   const status = await newOrderStatus(em);
+  const placedAt = body.placed_at ? new Date(body.placed_at) : new Date();
   // An automatic discount used up by a concurrent order is left out and the cart priced again
   // (the buyer did not ask for it); each round leaves out one more, so this ends. A catalogue
   // price changed since the read (a time-limited discount began or ended) reads the lines again.
   const usedUp = new Set<number>();
   let orderId: number | null = null;
+  let total = '0.00';
   while (orderId === null) {
     const priced = priceCheckout({ ...checkout, automaticDiscounts: checkout.automaticDiscounts.filter((d) => !usedUp.has(d.id)) });
     if (!priced.ok) throw unprocessable(addErrors(errors, priced.errors));
     const { code } = priced;
+    total = priced.cart.total;
     orderId = await insertOrder(em, {
       shopId: shop.id,
       uuid: options.uuid,
@@ -161,8 +165,8 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: I
       invoiceAddress: storedAddress(body.invoice_address),
       comment: body.comment,
       ref: body.ref || null,
-      placedIp: body.placed_ip ?? null,
-      placedAt: body.placed_at ? new Date(body.placed_at) : new Date(),
+      placedIp: storedPlacedIp(body.placed_ip, placedAt),
+      placedAt,
       discount: code && { id: code.id, code: code.code, perCustomerLimit: code.usagesPerCustomerLimit },
       automaticDiscountIds: priced.automaticDiscountIds,
       pricedAt: new Map(lines.map((line) => [line.product.id, line.product.price])),
@@ -188,9 +192,10 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: I
   // is stored: a 503 would invite a repeat that places it twice, so sequences that could not be
   // started are only logged (signing up again through the endpoint starts them).
   if (body.newsletter) await signUpWithSequences(deps.workflows, em, deps.log, shop.id, email).catch(unlessSequencesUnstarted);
-  // The statuses set automatically after New, when the shop has any; likewise only logged when Temporal is away.
-  if ((await automaticRulesAfter(em, status.id)).length > 0) {
-    await deps.workflows.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, 'automatic statuses after New could not be planned'));
+  // The statuses set automatically after New, when the shop has any, and a zero-total order's
+  // fulfilment (no clearing needed); likewise only logged when Temporal is away.
+  if (needsNoClearing(total) || (await automaticRulesAfter(em, status.id)).length > 0) {
+    await deps.workflows.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (automatic statuses, zero-total fulfilment) could not be started"));
   }
   return orderId;
 }

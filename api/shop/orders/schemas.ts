@@ -40,7 +40,7 @@ const day = z
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
   }, 'must be a calendar date YYYY-MM-DD');
 
-/** The orders list query (spec: Endpoints/Orders). Unknown parameters are refused, so a typo never widens the list. */
+/** The orders list query (spec: Endpoints/Orders). Unknown parameters are refused, as on every list (shared/strict-queries.ts), so a typo never widens the list. */
 export const OrderListQuery = z
   .strictObject({
     page: z.coerce.number().int().min(1).max(100_000).default(1),

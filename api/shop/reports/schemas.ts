@@ -38,7 +38,7 @@ const commaList = <O>(valid: (value: string) => boolean, convert: (value: string
       return z.NEVER;
     });
 
-/** Query of both reports (spec: Reports). Unknown parameters are ignored. */
+/** Query of both reports (spec: Reports). A missing date is a 400 (reports/routes.ts); unknown parameters are refused (shared/strict-queries.ts). */
 export const ReportQuery = z
   .object({
     date_from: ReportDate.describe('first day, inclusive, in the shop time zone'),

@@ -16,10 +16,11 @@ export interface DownloadUse {
 }
 
 /** Why a known code served nothing. */
-export type DownloadRefusal = 'used_up' | 'expired' | 'deleted';
+export type DownloadRefusal = 'used_up' | 'expired' | 'deleted' | 'withdrawn';
 
 /**
- * Counts one use of the code with this token, in one statement: the row lock of the update makes
+ * Counts one use of the code with this token, in one statement (never for a canceled or returned
+ * order: its codes stop working): the row lock of the update makes
  * concurrent downloads wait and re-check `usages < usages_to_expire`, so the limit is never passed.
  * Null when the code is unknown, used up, expired or its content deleted (see `downloadRefusal`).
  * Public (no shop key): the token is the only secret, so the shop filter is not involved.
@@ -29,6 +30,7 @@ export async function countDownloadUse(em: EntityManager, token: string): Promis
     `with used as (
        update shop_download_codes set usages = usages + 1
        where token = ? and usages < usages_to_expire and expires_at > now() and content_id is not null
+         and exists (select 1 from shop_orders o where o.id = shop_download_codes.order_id and o.internal_status = 'placed')
        returning id, order_id, content_id, file_name)
      select used.id, used.file_name, f.storage_key, f.content_type, f.byte_size, c.watermark, c.watermark_interval,
             o.email, o.invoice_address, o.delivery_address
@@ -60,12 +62,13 @@ export async function uncountDownloadUse(em: EntityManager, codeId: number): Pro
 
 /** Why the code with this token served nothing; null when there is no such code. */
 export async function downloadRefusal(em: EntityManager, token: string): Promise<DownloadRefusal | null> {
-  const [row] = await em.execute<{ deleted: boolean; used_up: boolean }[]>(
-    'select content_id is null as deleted, usages >= usages_to_expire as used_up from shop_download_codes where token = ?',
+  const [row] = await em.execute<{ deleted: boolean; used_up: boolean; withdrawn: boolean }[]>(
+    `select d.content_id is null as deleted, d.usages >= d.usages_to_expire as used_up, o.internal_status <> 'placed' as withdrawn
+     from shop_download_codes d join shop_orders o on o.id = d.order_id where d.token = ?`,
     [token],
   );
   if (!row) return null;
-  return row.deleted ? 'deleted' : row.used_up ? 'used_up' : 'expired';
+  return row.withdrawn ? 'withdrawn' : row.deleted ? 'deleted' : row.used_up ? 'used_up' : 'expired';
 }
 
 export interface ResetCode {

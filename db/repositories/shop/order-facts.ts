@@ -9,6 +9,13 @@ export async function loadOrderFacts(em: EntityManager, orderId: number) {
   return { order, items, shop, status: order.orderStatus.getEntity() };
 }
 
+/** Which of these products are `no_invoice` (left out of the automatic invoice). */
+export async function noInvoiceProductIds(em: EntityManager, productIds: readonly number[]): Promise<Set<number>> {
+  if (productIds.length === 0) return new Set();
+  const rows = await em.execute<{ id: number }[]>('select id from shop_products where id = any(?::int[]) and no_invoice', [`{${[...new Set(productIds)].join(',')}}`]);
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
 export function contentsOfProducts(em: EntityManager, productIds: number[]) {
   return em.find(ElectronicContent, { product: { $in: productIds } }, { populate: ['file'], orderBy: { id: 'asc' } });
 }

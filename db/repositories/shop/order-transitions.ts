@@ -1,4 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { internalStatusAt } from '../../../domain/shop/order-lifecycle.ts';
+import { ORDER_STATUS_KINDS } from '../../../domain/shop/order-statuses.ts';
+
+/** `internal_status` of an order at status `s` (domain/shop/order-lifecycle.ts), as SQL. */
+const INTERNAL_STATUS_OF_KIND = `case s.kind ${ORDER_STATUS_KINDS.map((kind) => `when '${kind}' then '${internalStatusAt(kind)}'`).join(' ')} else 'placed' end`;
 
 export interface ClearedOrder {
   id: number;
@@ -41,6 +46,8 @@ export interface StatusChange {
 
 /**
  * Sets an order's status and records the change, in one transaction with the order row locked.
+ * The built-in Canceled and Returned statuses make the order `canceled` and `returned`; any other
+ * status makes it `placed` again (domain/shop/order-lifecycle.ts).
  * When the order already has that status nothing changes, and the answer names the change that
  * set it, so the caller can start that change's workflow again (a no-op when it ran) and a crash
  * between the first commit and its workflow start heals on the client's retry.
@@ -56,7 +63,11 @@ export async function changeOrderStatus(em: EntityManager, shopId: string, order
       );
       return last && last.to_status_id === statusId ? { changeId: last.id, changed: false } : null;
     }
-    await tx.execute('update shop_orders set order_status_id = ?, updated_at = now() where shop_id = ? and id = ?', [statusId, shopId, orderId]);
+    await tx.execute(
+      `update shop_orders set order_status_id = s.id, internal_status = ${INTERNAL_STATUS_OF_KIND}, updated_at = now()
+       from shop_order_statuses s where s.id = ? and s.shop_id = shop_orders.shop_id and shop_orders.shop_id = ? and shop_orders.id = ?`,
+      [statusId, shopId, orderId],
+    );
     const [change] = await tx.execute<{ id: number }[]>(
       'insert into shop_order_status_changes (shop_id, order_id, from_status_id, to_status_id, at) values (?, ?, ?, ?, now()) returning id',
       [shopId, orderId, order.order_status_id, statusId],

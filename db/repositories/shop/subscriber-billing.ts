@@ -22,8 +22,12 @@ import {
   type ISubscriptionPlan,
 } from '../../entities/shop/index.ts';
 import type { ChargeResult, GatewayMode } from '../../../domain/shop/payment-gateway.ts';
-import { DEFAULT_DUNNING_DAYS } from '../../../domain/shop/subscription-periods.ts';
+import { DEFAULT_DUNNING_DAYS, nextPeriod } from '../../../domain/shop/subscription-periods.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
+import { lineIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
+
+/** A PostgreSQL text[] literal (each value quoted). */
+export const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 export interface GatewaySettings {
   mode: GatewayMode;
@@ -122,9 +126,16 @@ export function soldProducts(em: EntityManager, ids: readonly number[]) {
 }
 
 /** The automatic-renewal plan links of the order's products, with their plans. */
-export function automaticLinksOf(em: EntityManager, productIds: readonly number[]) {
-  if (productIds.length === 0) return Promise.resolve([]);
-  return em.find(SubscriptionPlanProduct, { product: { $in: [...new Set(productIds)] }, automaticRenewal: true }, { populate: ['plan'], orderBy: { id: 'asc' } });
+export async function subscriptionLinksOf(em: EntityManager, productIds: readonly number[]) {
+  if (productIds.length === 0) return [];
+  const links = await em.find(SubscriptionPlanProduct, { product: { $in: [...new Set(productIds)] } }, { populate: ['plan'], orderBy: { id: 'asc' } });
+  // One plan per product: its automatic plan (at most one, spec), else its first manual plan.
+  const chosen = new Map<number, (typeof links)[number]>();
+  for (const link of links) {
+    const held = chosen.get(link.product.id);
+    if (!held || (!held.automaticRenewal && link.automaticRenewal)) chosen.set(link.product.id, link);
+  }
+  return [...chosen.values()];
 }
 
 export interface Activation {
@@ -132,10 +143,14 @@ export interface Activation {
   subscriberIds: number[];
   /** Subscribers of superseded plans ended by this activation. */
   endedIds: number[];
+  /** Running subscribers of manual plans whose period this order extended (their runs read the new end). */
+  extendedIds: number[];
 }
 
 /**
- * Creates a subscriber and its first period for every automatic-plan product of a cleared order
+ * Creates a subscriber and its first period for every subscription product of a cleared order
+ * (automatic or manual plan; a running manual subscription of the same plan and address is
+ * extended instead)
  * (once per order and product: the unique key finds a row made before), then ends the active
  * subscriptions of the plans these plans supersede, for the same customer.
  */
@@ -150,35 +165,60 @@ export async function activateFromOrder(
     const shopId = order.shop.id;
     const subscriberIds: number[] = [];
     const endedIds: number[] = [];
+    const extendedIds: number[] = [];
     const paidAt = order.paidAt ?? now;
     for (const link of links) {
       const quantity = items.filter((item) => item.productId === link.productId).reduce((sum, item) => sum + item.quantity, 0);
-      const [inserted] = await tx.execute<{ id: number }[]>(
-        `insert into shop_subscribers (shop_id, service_ref, email, plan_id, product_id, order_id, renewal_items, payment_reference, status, renewals_done, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, 'active', 0, ?, ?) on conflict (order_id, product_id) do nothing returning id`,
-        [
-          shopId,
-          `sub_${randomUUID().replaceAll('-', '')}`,
-          order.email,
-          link.plan.id,
-          link.productId,
-          order.id,
-          JSON.stringify([{ product_id: link.productId, quantity: Math.max(quantity, 1), price: null }]),
-          // The saved payment of the first order: the gateway's transaction id when it gave one.
-          order.transactionId ?? `order:${shopId}:${order.id}`,
-          now,
-          now,
-        ],
-      );
-      if (inserted) {
+      // A manual plan bought again while its subscription runs: the period is extended by the
+      // plan's extension_strategy (from the purchase, or from the current end) instead of a second
+      // subscriber; once per order (a retry finds the extension it made).
+      const manual = !link.plan.automaticRenewal;
+      const extendedBefore = manual ? await subscriberExtendedBy(tx, shopId, order.id, link.plan.id) : null;
+      const running = manual && extendedBefore === null ? await runningManualSubscriber(tx, shopId, link.plan.id, order.email, order.id) : null;
+      if (extendedBefore !== null) {
+        subscriberIds.push(extendedBefore);
+      } else if (running) {
+        const next = nextPeriod({ strategy: link.plan.extensionStrategy, paidAt: paidAt.getTime(), previousEnd: Math.max(running.endsAt.getTime(), paidAt.getTime()), intervalMs: link.interval * 86_400_000 });
         await tx.execute(
-          `insert into shop_subscriber_periods (shop_id, subscriber_id, kind, starts_at, ends_at, order_id, created_at) values (?, ?, 'initial', ?, ?, ?, ?)`,
-          [shopId, inserted.id, paidAt, new Date(paidAt.getTime() + link.interval * 86_400_000), order.id, now],
+          `insert into shop_subscriber_periods (shop_id, subscriber_id, kind, starts_at, ends_at, order_id, created_at) values (?, ?, 'renewal', ?, ?, ?, ?)`,
+          [shopId, running.id, new Date(next.start), new Date(next.end), order.id, now],
         );
-        subscriberIds.push(inserted.id);
+        subscriberIds.push(running.id);
+        extendedIds.push(running.id);
       } else {
-        const [found] = await tx.execute<{ id: number }[]>('select id from shop_subscribers where shop_id = ? and order_id = ? and product_id = ?', [shopId, order.id, link.productId]);
-        subscriberIds.push(found!.id);
+        const [inserted] = await tx.execute<{ id: number }[]>(
+          `insert into shop_subscribers (shop_id, service_ref, email, plan_id, product_id, order_id, renewal_items, payment_reference, status, renewals_done, created_at, updated_at)
+           values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, 'active', 0, ?, ?) on conflict (order_id, product_id) do nothing returning id`,
+          [
+            shopId,
+            `sub_${randomUUID().replaceAll('-', '')}`,
+            order.email,
+            link.plan.id,
+            link.productId,
+            order.id,
+            JSON.stringify([{ product_id: link.productId, quantity: Math.max(quantity, 1), price: null }]),
+            // The saved payment of the first order: the gateway's transaction id when it gave one.
+            order.transactionId ?? `order:${shopId}:${order.id}`,
+            now,
+            now,
+          ],
+        );
+        if (inserted) {
+          await tx.execute(
+            `insert into shop_subscriber_periods (shop_id, subscriber_id, kind, starts_at, ends_at, order_id, created_at) values (?, ?, 'initial', ?, ?, ?, ?)`,
+            [shopId, inserted.id, paidAt, new Date(paidAt.getTime() + link.interval * 86_400_000), order.id, now],
+          );
+          subscriberIds.push(inserted.id);
+        } else {
+          const [found] = await tx.execute<{ id: number }[]>('select id from shop_subscribers where shop_id = ? and order_id = ? and product_id = ?', [shopId, order.id, link.productId]);
+          subscriberIds.push(found!.id);
+        }
+      }
+      // Spec, Order detail: one identifier per unit on the lines of this subscription's product.
+      const [subscriber] = await tx.execute<{ service_ref: string }[]>('select service_ref from shop_subscribers where id = ?', [subscriberIds.at(-1)]);
+      const lines = items.filter((item) => item.productId === link.productId).map((item) => ({ id: item.id, quantity: item.quantity }));
+      for (const [lineId, identifiers] of lineIdentifiers(subscriber!.service_ref, lines)) {
+        await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where shop_id = ? and id = ?', [textArray(identifiers), shopId, lineId]);
       }
       const superseded = link.plan.supersededPlan?.id;
       if (superseded) {
@@ -190,8 +230,28 @@ export async function activateFromOrder(
         endedIds.push(...ended.map((row) => row.id));
       }
     }
-    return { subscriberIds, endedIds };
+    return { subscriberIds, endedIds, extendedIds };
   });
+}
+
+/** The subscriber of plan `planId` whose period this order extended before (a retried activation), or null. */
+async function subscriberExtendedBy(tx: EntityManager, shopId: string, orderId: number, planId: number): Promise<number | null> {
+  const [row] = await tx.execute<{ id: number }[]>(
+    `select s.id from shop_subscriber_periods p join shop_subscribers s on s.id = p.subscriber_id
+     where p.shop_id = ? and p.order_id = ? and p.kind = 'renewal' and s.plan_id = ? and s.order_id <> ? limit 1`,
+    [shopId, orderId, planId, orderId],
+  );
+  return row ? Number(row.id) : null;
+}
+
+/** The active subscriber of a manual plan for this address started by another order, with its latest period end (row locked). */
+async function runningManualSubscriber(tx: EntityManager, shopId: string, planId: number, email: string, orderId: number): Promise<{ id: number; endsAt: Date } | null> {
+  const [row] = await tx.execute<{ id: number; ends_at: Date | string }[]>(
+    `select s.id, (select max(p.ends_at) from shop_subscriber_periods p where p.subscriber_id = s.id) as ends_at from shop_subscribers s
+     where s.shop_id = ? and s.plan_id = ? and lower(s.email) = lower(?) and s.status = 'active' and s.order_id <> ? order by s.id limit 1 for update of s`,
+    [shopId, planId, email, orderId],
+  );
+  return row && row.ends_at ? { id: Number(row.id), endsAt: new Date(row.ends_at) } : null;
 }
 
 /**
@@ -221,6 +281,24 @@ export async function renewFromCharge(
     await tx.flush();
     return { orderId, periodId: period.id };
   });
+}
+
+/**
+ * Ends the active subscriptions a canceled or returned order started (`ended`, so nothing renews
+ * and no reminder goes); their periods stay as recorded. Answers the subscribers ended now.
+ */
+export async function endSubscriptionsOfOrder(em: EntityManager, shopId: string, orderId: number, now: Date): Promise<number[]> {
+  const rows = await em.execute<{ id: number }[]>(
+    `update shop_subscribers set status = 'ended', ended_at = ?, updated_at = ? where shop_id = ? and order_id = ? and status = 'active' returning id`,
+    [now, now, shopId, orderId],
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/** The subscribers an order started that are no longer active (a retried stop signals them all again). */
+export async function inactiveSubscribersOfOrder(em: EntityManager, shopId: string, orderId: number): Promise<number[]> {
+  const rows = await em.execute<{ id: number }[]>(`select id from shop_subscribers where shop_id = ? and order_id = ? and status <> 'active' order by id`, [shopId, orderId]);
+  return rows.map((row) => Number(row.id));
 }
 
 /** Ends an active subscription (`expired` after dunning, `ended` at the renewal limit); false when it was not active. */

@@ -13,7 +13,7 @@ import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 /** The renewal's database steps against PostgreSQL (the orchestration: test/workflows). */
 let stack: TestStack;
 let shop: TestShop;
-const ref = {} as Record<'monthly' | 'yearly' | 'immediatePlan' | 'product' | 'premium' | 'addOn' | 'plain' | 'quick', number>;
+const ref = {} as Record<'monthly' | 'yearly' | 'immediatePlan' | 'product' | 'premium' | 'addOn' | 'plain' | 'quick' | 'manual' | 'manualPlan' | 'manualNow' | 'manualNowPlan', number>;
 const gatewayCalls: ChargeRequest[] = [];
 let activities: ReturnType<typeof subscriberRenewalActivities>;
 
@@ -40,6 +40,10 @@ beforeAll(async () => {
   });
   ref.yearly = await plan({ name: 'Premium', automatic_renewal: true, superseded_subscription_plan_id: ref.monthly, products: [{ product_id: ref.premium, interval: 365 }] });
   ref.immediatePlan = await plan({ name: 'Daily', automatic_renewal: true, extension_strategy: 'immediate', products: [{ product_id: ref.quick, interval: 1 }] });
+  ref.manual = await insertProduct(stack.orm, shop.id, { name: 'Course pass', price: '90.00' });
+  ref.manualNow = await insertProduct(stack.orm, shop.id, { name: 'Day pass', price: '9.00' });
+  ref.manualPlan = await plan({ name: 'Pass', automatic_renewal: false, extension_strategy: 'continuous', superseded_subscription_plan_id: ref.immediatePlan, products: [{ product_id: ref.manual, interval: 10 }] });
+  ref.manualNowPlan = await plan({ name: 'Day', automatic_renewal: false, extension_strategy: 'immediate', products: [{ product_id: ref.manualNow, interval: 10 }] });
   // The built-in test gateway, counted.
   activities = subscriberRenewalActivities({ orm: stack.orm, platformUrlTemplate: '' }, async (em) => {
     const gateway = testGateway((await gatewaySettings(em)).mode);
@@ -91,7 +95,7 @@ describe('activateSubscriptions', () => {
 
   it('skips an order without an automatic plan product, and a renewal order', async () => {
     const plain = await paidOrder([{ product_id: ref.plain }]);
-    expect((await activities.activateSubscriptions(input(plain))).outcome).toEqual({ status: 'skipped', detail: 'no product of an automatic subscription plan' });
+    expect((await activities.activateSubscriptions(input(plain))).outcome).toEqual({ status: 'skipped', detail: 'no product of a subscription plan' });
     const renewal = await paidOrder([{ product_id: ref.product }]);
     await sql('update shop_orders set subscriber_identifier = ? where id = ?', ['sub_x', renewal]);
     expect(await activities.activateSubscriptions(input(renewal))).toMatchObject({ outcome: { status: 'skipped' }, subscriberIds: [] });
@@ -105,6 +109,47 @@ describe('activateSubscriptions', () => {
     expect(premium.activation.endedIds).toEqual([monthly.subscriberId]);
     const statuses = await sql<{ id: number; status: string }>('select id, status from shop_subscribers where id in (?, ?, ?) order by id', [monthly.subscriberId, someoneElse.subscriberId, premium.subscriberId]);
     expect(statuses.map((s) => s.status)).toEqual(['ended', 'active', 'active']);
+  });
+});
+
+describe('activateSubscriptions of a manual plan (automatic_renewal false)', () => {
+  const periodsOf = (subscriberId: number) => sql<{ kind: string; starts_at: string; ends_at: string; order_id: number }>('select kind, starts_at, ends_at, order_id from shop_subscriber_periods where subscriber_id = ? order by id', [subscriberId]);
+
+  it('makes a subscriber with a period of the link\'s interval, never charged, and ends the superseded plan', async () => {
+    const email = 'pass@example.com';
+    const daily = await activated([{ product_id: ref.quick }], email);
+    const { orderId, activation, subscriberId } = await activated([{ product_id: ref.manual }], email);
+    expect(activation).toMatchObject({ outcome: { status: 'done' }, subscriberIds: [subscriberId], endedIds: [daily.subscriberId], extendedIds: [] });
+    const [order] = await sql<{ paid_at: string }>('select paid_at from shop_orders where id = ?', [orderId]);
+    expect((await periodsOf(subscriberId)).map((p) => [p.kind, ms(p.ends_at) - ms(p.starts_at), ms(p.starts_at)])).toEqual([['initial', 10 * DAY_MS, ms(order!.paid_at)]]);
+    const schedule = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+    expect(schedule.automaticRenewal).toBe(false);
+  });
+
+  it('a second purchase extends the running period by extension_strategy (continuous: from its end), once per order', async () => {
+    const email = 'again@example.com';
+    const first = await activated([{ product_id: ref.manual }], email);
+    const second = await activated([{ product_id: ref.manual }], email);
+    expect(second.activation).toMatchObject({ subscriberIds: [first.subscriberId], extendedIds: [first.subscriberId] });
+    const periods = await periodsOf(first.subscriberId);
+    expect(periods.map((p) => [p.kind, p.order_id])).toEqual([['initial', first.orderId], ['renewal', second.orderId]]);
+    expect(ms(periods[1]!.starts_at)).toBe(ms(periods[0]!.ends_at));
+    expect(ms(periods[1]!.ends_at) - ms(periods[1]!.starts_at)).toBe(10 * DAY_MS);
+    expect(await sql('select id from shop_subscribers where lower(email) = ? and plan_id = ?', [email, ref.manualPlan])).toHaveLength(1);
+    // A retried activation finds its extension.
+    const again = await activities.activateSubscriptions(input(second.orderId));
+    expect(again.subscriberIds).toEqual([first.subscriberId]);
+    expect(await periodsOf(first.subscriberId)).toHaveLength(2);
+  });
+
+  it('immediate: the extension starts at the new payment', async () => {
+    const email = 'now@example.com';
+    const first = await activated([{ product_id: ref.manualNow }], email);
+    const second = await activated([{ product_id: ref.manualNow }], email);
+    const [order] = await sql<{ paid_at: string }>('select paid_at from shop_orders where id = ?', [second.orderId]);
+    const periods = await periodsOf(first.subscriberId);
+    expect(periods).toHaveLength(2);
+    expect(ms(periods[1]!.starts_at)).toBe(ms(order!.paid_at));
   });
 });
 

@@ -206,22 +206,22 @@ describe('time-limited discounts', () => {
     expect(Object.keys(res.json().errors)).toContain(field);
   });
 
-  it('future and past reflect the window against the current time; active=true lists only the running ones', async () => {
+  it('future and past reflect the window against the current time; ?active= lists exactly the discounts whose reply has that active', async () => {
     const future = await create(path, { ...COMMON, start_date: inDays(2), end_date: inDays(4) });
     const running = await create(path, { ...COMMON, start_date: today().toISOString(), end_date: inDays(2) });
     const past = await create(path, { ...COMMON, start_date: today().toISOString(), end_date: new Date(today().getTime() + 1).toISOString() });
     const inactive = await create(path, { ...COMMON, start_date: today().toISOString(), end_date: inDays(2), active: false });
-    expect(future).toMatchObject({ future: true, past: false });
-    expect(running).toMatchObject({ future: false, past: false });
-    expect(past).toMatchObject({ future: false, past: true });
-    const active = (await call('GET', `${path}?active=true&per_page=100`)).json().data.map((d: { id: number }) => d.id);
-    expect(active).toContain(running.id);
-    expect(active).not.toContain(future.id);
-    expect(active).not.toContain(past.id);
-    expect(active).not.toContain(inactive.id);
-    const rest = (await call('GET', `${path}?active=false&per_page=100`)).json().data.map((d: { id: number }) => d.id);
-    expect(rest).toEqual(expect.arrayContaining([future.id, past.id, inactive.id]));
-    expect(rest).not.toContain(running.id);
+    expect(future).toMatchObject({ future: true, past: false, active: true });
+    expect(running).toMatchObject({ future: false, past: false, active: true });
+    expect(past).toMatchObject({ future: false, past: true, active: true });
+    const listed = async (active: boolean) => (await call('GET', `${path}?active=${active}&per_page=100`)).json().data as { id: number; active: boolean }[];
+    const on = await listed(true);
+    expect(on.every((d) => d.active)).toBe(true);
+    expect(on.map((d) => d.id)).toEqual(expect.arrayContaining([running.id, future.id, past.id]));
+    expect(on.map((d) => d.id)).not.toContain(inactive.id);
+    const off = await listed(false);
+    expect(off.every((d) => !d.active)).toBe(true);
+    expect(off.map((d) => d.id)).toContain(inactive.id);
   });
 
   it('a PATCH of other fields keeps a start that has passed; moving the start before today is refused', async () => {

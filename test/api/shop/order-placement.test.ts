@@ -112,17 +112,25 @@ describe('POST /admin/v1/shops/:shop_id/orders: pricing', () => {
       comment: 'Please wrap',
       ref: 'partner-7',
       placed_ip: '203.0.113.9',
-      placed_at: '2026-03-01T10:15:00+01:00',
+      placed_at: '2026-10-01T10:15:00+01:00',
       newsletter: true,
     });
     expect(res.statusCode, res.body).toBe(201);
     const order = res.json().data;
     expect(order.delivery_address).toEqual({ first_name: 'Anna', last_name: 'Nowak', company: '', nip: '', address: '', postcode: '30-001', city: 'Kraków', country: '', phone: '', email: '' });
     expect(order.invoice_address).toMatchObject({ company: 'ACME', nip: '1234567890', email: 'inv@example.com', first_name: '' });
-    expect(order).toMatchObject({ comment: 'Please wrap', ref: 'partner-7', placed_ip: '203.0.113.9', placed_at: '2026-03-01T09:15:00.000Z', order_attributes: [], notes: [] });
+    expect(order).toMatchObject({ comment: 'Please wrap', ref: 'partner-7', placed_ip: '203.0.113.9', placed_at: '2026-10-01T09:15:00.000Z', order_attributes: [], notes: [] });
     expect(order.items[0].ref).toBe('partner-7');
     const row = await stack.orm.em.fork().findOneOrFail(Order, order.id, { filters: false });
     expect(row.newsletter).toBe(true);
+  });
+
+  it('keeps no placed_ip for an order placed before 29.09.2026, whatever the import sends (spec: Order detail)', async () => {
+    const before = await place({ email: 'old@example.com', items: [{ product_id: ids.book }], placed_ip: '203.0.113.9', placed_at: '2026-09-28T23:59:59Z' });
+    expect(before.statusCode, before.body).toBe(201);
+    expect(before.json().data).toMatchObject({ placed_ip: null, placed_at: '2026-09-28T23:59:59.000Z' });
+    const since = await place({ email: 'old@example.com', items: [{ product_id: ids.book }], placed_ip: '203.0.113.9', placed_at: '2026-09-29T00:00:00Z' });
+    expect(since.json().data.placed_ip).toBe('203.0.113.9');
   });
 
   it('accepts an empty discount_code as no code', async () => {

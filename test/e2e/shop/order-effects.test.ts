@@ -45,9 +45,12 @@ describe('clearing an order', () => {
     expect(cleared.status).toBe(200);
     const effects = await eventually(async () => {
       const rows = await effectsOf(order.id);
-      expect(rows).toHaveLength(9);
+      expect(rows).toHaveLength(11);
       return rows;
-    });
+    }, { timeoutMs: 120_000 });
+    // The Paid status's own effects ran beside the clearing's (issue 22): its mail (none configured) and order_status_changed.
+    expect(effects.filter((e) => e.effect === 'status_mail')).toEqual([expect.objectContaining({ status: 'skipped', detail: 'the status has no mail' })]);
+    expect(effects.filter((e) => e.effect === 'webhook').map((e) => e.detail).sort()).toEqual(['no shop webhook subscribed to order_cleared', 'no shop webhook subscribed to order_status_changed']);
     const byEffect = Object.fromEntries(effects.map((e) => [e.effect, e]));
     expect(byEffect.invoice).toMatchObject({ status: 'done', detail: `FV/${new Date().getUTCFullYear()}/1` });
     expect(byEffect.analytics_purchase).toMatchObject({ status: 'done' });

@@ -53,14 +53,14 @@ const webhookEffects = async (orderId: number) => {
 describe('shop webhooks', () => {
   let order: { id: number; ordinal_number: number };
 
-  it('clearing sends order_cleared to every subscribed webhook, signed as the platform signs', async () => {
+  it('clearing sends order_cleared to every subscribed webhook, signed as the platform signs, and order_status_changed for the Paid status', async () => {
     order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'ann@example.com', items: [{ product_id: productId, quantity: 2 }] });
     expect((await shopApi('PATCH', `/api/v1/orders/${order.id}/clear`)).status).toBe(200);
 
-    const [cleared] = await eventually(async () => {
-      const requests = receiver.requests('/both');
+    const cleared = await eventually(async () => {
+      const requests = receiver.requests('/both').filter((r) => r.json.type === 'order_cleared');
       expect(requests).toHaveLength(1);
-      return requests;
+      return requests[0];
     });
     expect(verifySignatures(cleared!, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
     expect(cleared!.headers['content-type']).toBe('application/json');
@@ -83,16 +83,29 @@ describe('shop webhooks', () => {
     expect(flaky.map((r) => r.headers['webhook-id'])).toEqual([cleared!.headers['webhook-id'], cleared!.headers['webhook-id']]);
     expect(flaky.map((r) => r.body)).toEqual([flaky[0]!.body, flaky[0]!.body]);
     for (const request of flaky) expect(verifySignatures(request, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
-    expect(receiver.requests('/status-only')).toHaveLength(0);
+    // The clearing set the Paid status: what a change to Paid sends goes too (issue 22), one event for both webhooks subscribed to it.
+    const [paidStatus] = await eventually(async () => {
+      const requests = receiver.requests('/status-only');
+      expect(requests).toHaveLength(1);
+      return requests;
+    });
+    expect(paidStatus!.json).toMatchObject({ type: 'order_status_changed', data: { order: { id: order.id, order_status: 'Paid', paid: true } } });
+    const paidBoth = await eventually(async () => {
+      const requests = receiver.requests('/both').filter((r) => r.json.type === 'order_status_changed');
+      expect(requests).toHaveLength(1);
+      return requests[0]!;
+    });
+    expect(paidBoth.headers['webhook-id']).toBe(paidStatus!.headers['webhook-id']);
+    expect(paidBoth.headers['webhook-id']).not.toBe(cleared!.headers['webhook-id']);
 
-    // One effect-log line per webhook, done once its delivery started, naming the webhook.
+    // One effect-log line per webhook and event, done once its delivery started, naming the webhook.
     const effects = await eventually(async () => {
       const rows = await webhookEffects(order.id);
-      expect(rows).toHaveLength(3);
+      expect(rows).toHaveLength(5);
       return rows;
     });
     expect(effects.every((e) => e.status === 'done')).toBe(true);
-    for (const id of [hooks.both, hooks.flaky, hooks.private]) expect(effects.some((e) => e.detail.includes(id))).toBe(true);
+    for (const id of [hooks.both, hooks.flaky, hooks.private, hooks.statusOnly]) expect(effects.some((e) => e.detail.includes(id))).toBe(true);
   });
 
   it('keeps the attempt history: succeeded after a retry, and a private address refused without connecting', async () => {
@@ -118,15 +131,15 @@ describe('shop webhooks', () => {
     const change = () => shopApi('PATCH', `/api/v1/orders/${order.id}/status`, { order_status_id: shop.statuses.Sent });
     expect((await change()).status).toBe(200);
     expect((await change()).status).toBe(200);
-    const [statusOnly] = await eventually(async () => {
+    const statusOnly = await eventually(async () => {
       const requests = receiver.requests('/status-only');
-      expect(requests).toHaveLength(1);
-      return requests;
+      expect(requests).toHaveLength(2);
+      return requests[1];
     });
     const both = await eventually(async () => {
       const requests = receiver.requests('/both');
-      expect(requests).toHaveLength(2);
-      return requests;
+      expect(requests).toHaveLength(3);
+      return requests.filter((r) => r.json.type === 'order_cleared').concat(requests.filter((r) => r.json.data?.order?.order_status === 'Sent'));
     });
     expect(verifySignatures(statusOnly!, WHSEC)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
     expect(verifySignatures(both[1]!, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
@@ -137,12 +150,13 @@ describe('shop webhooks', () => {
 
     // The repeated PATCH changed nothing and sent nothing.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(receiver.requests('/status-only')).toHaveLength(1);
-    expect(receiver.requests('/both')).toHaveLength(2);
-    expect((await deliveries(hooks.both)).map((d) => [d.event_type, d.status])).toEqual([
-      ['order_status_changed', 'succeeded'],
+    expect(receiver.requests('/status-only')).toHaveLength(2);
+    expect(receiver.requests('/both')).toHaveLength(3);
+    expect((await deliveries(hooks.both)).map((d) => [d.event_type, d.status]).sort()).toEqual([
       ['order_cleared', 'succeeded'],
+      ['order_status_changed', 'succeeded'],
+      ['order_status_changed', 'succeeded'],
     ]);
-    expect(await webhookEffects(order.id)).toHaveLength(5);
+    expect(await webhookEffects(order.id)).toHaveLength(7);
   });
 });

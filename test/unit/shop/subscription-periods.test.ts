@@ -129,6 +129,14 @@ describe('nextRenewalStep', () => {
     expect(nextRenewalStep(s, new Set(REMINDER_KINDS), T0)).toEqual({ kind: 'charge', at: s.period.end, attempt: 1 });
   });
 
+  it('a manual plan (automaticRenewal false) sends its reminders, then finishes at the end: never a charge', () => {
+    const s = schedule({ automaticRenewal: false });
+    expect(nextRenewalStep(s, none, T0)).toEqual({ kind: 'reminder', reminder: 'expires_in_one_week', at: s.period.end - 7 * DAY_MS, skip: [] });
+    expect(nextRenewalStep(s, new Set(REMINDER_KINDS), T0)).toEqual({ kind: 'finish', at: s.period.end });
+    expect(nextRenewalStep(s, new Set(REMINDER_KINDS), s.period.end + DAY_MS)).toEqual({ kind: 'finish', at: s.period.end });
+    expect(nextChargeAt(s)).toBeNull();
+  });
+
   it('sends only the later reminder when both are overdue, and none after the end', () => {
     const s = schedule();
     expect(nextRenewalStep(s, none, s.period.end - DAY_MS / 2)).toEqual({

@@ -52,6 +52,8 @@ const fakeActivities: Partial<Activities> = {
 
 // Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
 Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
+// Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
+Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const started: string[] = [];
 afterAll(async () => {

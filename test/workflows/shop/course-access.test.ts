@@ -44,6 +44,8 @@ Object.assign(fakeActivities, { shopWebhookTargets: async () => [], planAutomati
 Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
 // Subscriptions (workflows/shop/subscription-effect.ts): no order here holds an automatic-plan product.
 Object.assign(fakeActivities, { activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of an automatic subscription plan' }, subscriberIds: [], endedIds: [] }) });
+// Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
+Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const children: string[] = [];
 afterEach(async () => {

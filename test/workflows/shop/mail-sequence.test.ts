@@ -67,6 +67,8 @@ const fakeActivities: Partial<Activities> = {
     return [];
   },
 };
+// Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
+Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 const run = (sequenceId: number, email = 'reader@example.com'): MailSequenceRun => ({ shopId, sequenceId, email, trigger: { kind: 'newsletter' }, triggeredAt: new Date().toISOString() });

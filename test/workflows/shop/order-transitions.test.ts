@@ -11,7 +11,12 @@ import { uniqueTaskQueue } from '../../helpers/stack.ts';
 const taskQueue = uniqueTaskQueue('shop-order-wf');
 const calls = new Map<string, number>();
 const recorded: { effect: string; outcome: EffectOutcome; source: string }[] = [];
-const count = (name: string) => calls.set(name, (calls.get(name) ?? 0) + 1).get(name)!;
+const mailed: { source: string; statusId: number | null }[] = [];
+const order: string[] = [];
+const count = (name: string) => {
+  order.push(name);
+  return calls.set(name, (calls.get(name) ?? 0) + 1).get(name)!;
+};
 const ok = (detail: string): EffectOutcome => ({ status: 'done', detail });
 
 const fakeActivities: Partial<Activities> = {
@@ -32,8 +37,9 @@ const fakeActivities: Partial<Activities> = {
     count('marketing');
     return ok('customer');
   },
-  async sendStatusMail() {
+  async sendStatusMail({ source, statusId }) {
     count('status_mail');
+    mailed.push({ source, statusId });
     return ok('mail to buyer@example.com sent');
   },
   // No shop webhook subscribed: the webhook effect is skipped (test/workflows/shop/webhooks.test.ts has them).
@@ -64,6 +70,8 @@ const fakeActivities: Partial<Activities> = {
 Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
 // Subscriptions (workflows/shop/subscription-effect.ts): no order here holds an automatic-plan product.
 Object.assign(fakeActivities, { activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of an automatic subscription plan' }, subscriberIds: [], endedIds: [] }) });
+// A status that stops nothing (test/e2e/shop/order-lifecycle.test.ts has a cancellation).
+Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 describe('clearOrder', () => {
@@ -75,17 +83,23 @@ describe('clearOrder', () => {
     expect(calls.get('analytics')).toBe(1);
     const failed = recorded.find((r) => r.effect === 'analytics_purchase');
     expect(failed).toMatchObject({ source: 'clear', outcome: { status: 'failed', detail: 'analytics refused the event' } });
-    expect(recorded.filter((r) => r.outcome.status === 'skipped').map((r) => r.effect).sort()).toEqual(['club_webhook', 'course_access', 'mail_sequence', 'subscription', 'webhook']);
+    expect(recorded.filter((r) => r.outcome.status === 'skipped').map((r) => r.effect).sort()).toEqual(['club_webhook', 'course_access', 'mail_sequence', 'subscription', 'webhook', 'webhook']);
+    // The Paid status's effects (issue 22): its mail once, under their own source, written after the download codes exist.
+    expect(mailed).toEqual([{ source: 'clear:paid', statusId: null }]);
+    expect(order.lastIndexOf('download_codes')).toBeLessThan(order.indexOf('status_mail'));
+    expect(recorded.filter((r) => r.effect === 'webhook').map((r) => r.source).sort()).toEqual(['clear', 'clear:paid']);
   });
 });
 
 describe('changeOrderStatus', () => {
   it('sends the status mail under the change\'s own source and records the hook points', async () => {
     recorded.length = 0;
+    mailed.length = 0;
     await temporal
       .client()
       .workflow.execute<typeof changeOrderStatus>('changeOrderStatus', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId: 's1', orderId: 7, changeId: 42, statusId: 3 }] });
-    expect(calls.get('status_mail')).toBe(1);
+    expect(calls.get('status_mail')).toBe(2);
+    expect(mailed).toEqual([{ source: 'status:42', statusId: 3 }]);
     expect(recorded.map((r) => r.source)).toEqual(['status:42', 'status:42', 'status:42', 'status:42']);
     expect(recorded.map((r) => r.effect).sort()).toEqual(['club_webhook', 'course_access', 'mail_sequence', 'webhook']);
   });

@@ -108,6 +108,7 @@ const skippedEffect = async () => ({ status: 'skipped' as const, detail: 'fake' 
 Object.assign(fakeActivities, {
   issueInvoice: skippedEffect,
   createDownloadCodes: skippedEffect,
+  sendStatusMail: skippedEffect,
   sendAnalyticsPurchase: skippedEffect,
   tagCustomer: skippedEffect,
   registerCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'fake' } }),

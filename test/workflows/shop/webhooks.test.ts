@@ -61,6 +61,8 @@ const fakeActivities: Partial<Activities> = {
 Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
 // Subscriptions (workflows/shop/subscription-effect.ts): no order here holds an automatic-plan product.
 Object.assign(fakeActivities, { activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of an automatic subscription plan' }, subscriberIds: [], endedIds: [] }) });
+// Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
+Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const clear = (orderId: number) =>
   temporal.client().workflow.execute<typeof clearOrder>('clearOrder', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId }] });
@@ -82,6 +84,11 @@ describe('the webhook effect of clearOrder', () => {
     expect(new Set(first.map((o) => o.eventId)).size).toBe(1);
     expect(new Set(first.map((o) => o.occurredAt)).size).toBe(1);
     expect(first[0]!.type).toBe('order_cleared');
+    // The Paid status the clearing set: order_status_changed under its own source (issue 22), its own delivery id.
+    const paidId = shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-a', orderId: 7, source: 'clear:paid' });
+    expect(paidId).toBe(`shop/${shopId}/webhook/hook-a/order/7/clear/paid`);
+    expect(await temporal.client().workflow.getHandle(paidId).result()).toMatchObject({ status: 'succeeded' });
+    expect(opened.filter((o) => o.source === 'clear:paid').map((o) => [o.webhookId, o.type])).toEqual([['hook-a', 'order_status_changed']]);
 
     // The same transition dispatched again (a repeated or replayed run): the ids are taken, nothing more is delivered.
     await clear(7);

@@ -1,0 +1,23 @@
+import { orderEffect } from '../shared/activity-proxies.ts';
+import { grantShopCourseAccess } from './course-access.ts';
+import { runEffect, skipEffect, type OrderRef } from './order-effects.ts';
+import { activateSubscriptions } from './subscription-effect.ts';
+
+/**
+ * A zero-total order needs no clearing (spec: States and transitions): at placing it gets what a
+ * paid order gets that makes sense at 0.00, under source `placed` in its effect log: download
+ * codes, marketing tags, course access and subscriptions; no invoice and no purchase event (both
+ * recorded `skipped`). It stays unpaid at its status: the shop's automatic statuses (with
+ * `automatically_set_if_total_zero`) move it on if the owner wants. Any other order: nothing.
+ */
+export async function fulfilZeroTotalOrder(ref: OrderRef): Promise<void> {
+  if (!(await orderEffect.needsNoClearing(ref))) return;
+  await Promise.all([
+    skipEffect(ref, 'invoice', 'a zero-total order: no invoice'),
+    skipEffect(ref, 'analytics_purchase', 'a zero-total order: no purchase event'),
+    runEffect(ref, 'download_codes', () => orderEffect.createDownloadCodes(ref)),
+    runEffect(ref, 'marketing_tags', () => orderEffect.tagCustomer(ref)),
+    grantShopCourseAccess(ref),
+    activateSubscriptions(ref),
+  ]);
+}
