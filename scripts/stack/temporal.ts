@@ -11,39 +11,28 @@
  *      download host. TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS avoid it.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants as fsConstants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import {
-  commandLineOf,
-  findFreePort,
-  isAlive,
-  lineSplitter,
-  own,
-  signalGroup,
-  sleep,
-  terminate,
-  withParentDeathSignal,
-  type Log,
-} from './lifecycle.ts';
+import { cachedToolPath, commandOnPath, ensureGoTool, isExecutable, type GoTool } from './go-tools.ts';
+import { commandLineOf, findFreePort, isAlive, lineSplitter, own, signalGroup, sleep, terminate, withParentDeathSignal, type Log } from './lifecycle.ts';
 import { REPO_ROOT } from './postgres.ts';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
 const CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`;
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
-const LOCK_WAIT_MAX_MS = 30 * 60_000;
 
 const defaultLog: Log = (line) => console.error(`[temporal] ${line}`);
 
 // ---------------------------------------------------------------------------------------------
 // CLI provisioning
 
+const TEMPORAL_CLI: GoTool = { name: 'temporal', label: 'Temporal CLI', version: TEMPORAL_CLI_VERSION, module: CLI_MODULE, binary: 'temporal' };
+
 export function cachedCliPath(): string {
-  const cacheHome = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cacheHome, 'coursehub', 'tools', `temporal-${TEMPORAL_CLI_VERSION}`, 'temporal');
+  return cachedToolPath(TEMPORAL_CLI);
 }
 
 /** Path of a Temporal CLI binary; builds it with Go the first time (see the file comment). */
@@ -56,10 +45,7 @@ export async function ensureTemporalCli(log: Log = defaultLog): Promise<string> 
   const cached = cachedCliPath();
   if (isExecutable(cached)) return cached;
   if (!commandOnPath('go')) return downloadCliWithSdk(path.join(path.dirname(cached), 'sdk-download'), log);
-  await withBuildLock(path.dirname(cached), log, async () => {
-    if (!isExecutable(cached)) await goInstall(cached, log);
-  });
-  return cached;
+  return ensureGoTool(TEMPORAL_CLI, log);
 }
 
 /**
@@ -83,112 +69,6 @@ async function downloadCliWithSdk(dir: string, log: Log): Promise<string> {
     );
   }
   return downloaded;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function commandOnPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && isExecutable(path.join(dir, command)));
-}
-
-/**
- * Runs `work` holding `<dir>.lock` (created exclusively, holds our pid). Another live builder makes
- * us wait for it; a lock whose pid is gone (killed build) is taken over.
- */
-async function withBuildLock(dir: string, log: Log, work: () => Promise<void>): Promise<void> {
-  const lockFile = `${dir}.lock`;
-  mkdirSync(path.dirname(lockFile), { recursive: true });
-  let lastNotice = 0;
-  const waitingSince = Date.now();
-  for (;;) {
-    try {
-      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = Number(readFileSync(lockFile, 'utf8').trim() || 0);
-    if (!holder || !isAlive(holder) || Date.now() - waitingSince > LOCK_WAIT_MAX_MS) {
-      rmSync(lockFile, { force: true }); // stale: its builder died (or its pid was reused)
-      continue;
-    }
-    if (Date.now() - lastNotice > 30_000) {
-      log(`waiting for another process (pid ${holder}) that is building the Temporal CLI...`);
-      lastNotice = Date.now();
-    }
-    await sleep(1_000);
-  }
-  try {
-    await work();
-  } finally {
-    rmSync(lockFile, { force: true });
-  }
-}
-
-/** `go install` into a temporary GOBIN next to the target, then rename: never a half binary. */
-async function goInstall(target: string, log: Log): Promise<void> {
-  const toolsDir = path.dirname(path.dirname(target));
-  await fs.mkdir(toolsDir, { recursive: true });
-  // We hold the build lock: any other build folder is the leftover of a killed build.
-  for (const entry of await fs.readdir(toolsDir)) {
-    if (entry.startsWith('.build-')) await fs.rm(path.join(toolsDir, entry), { recursive: true, force: true });
-  }
-  const gobin = await fs.mkdtemp(path.join(toolsDir, '.build-'));
-  log(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with Go (first time only, takes a few minutes)...`);
-  const started = Date.now();
-  try {
-    const child = spawn('go', ['install', '-v', CLI_MODULE], {
-      cwd: os.tmpdir(), // outside any Go module or workspace
-      env: { ...process.env, GOBIN: gobin, GOWORK: 'off', GOFLAGS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const release = own({
-      name: 'go install',
-      stop: () => terminate(child, { signal: 'SIGTERM', graceMs: 5_000 }),
-      killNow: () => child.pid !== undefined && signalGroup(child.pid, 'SIGKILL'),
-    });
-    const heartbeat = setInterval(() => log(`still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)...`), 30_000);
-    const tail: string[] = [];
-    let packages = 0;
-    const onLine = (line: string) => {
-      if (!line.trim()) return;
-      tail.push(line);
-      if (tail.length > 40) tail.shift();
-      // `-v` names each package it compiles (hundreds): report those in steps, the rest as is.
-      if (/^[\w.-]+(\/[\w.~-]+)*$/.test(line)) {
-        if (++packages % 100 === 0) log(`compiled ${packages} packages (${line})`);
-      } else {
-        log(line);
-      }
-    };
-    const out = lineSplitter(onLine);
-    const err = lineSplitter(onLine);
-    child.stdout.on('data', out.push);
-    child.stderr.on('data', err.push);
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (exitCode) => resolve(exitCode));
-    }).finally(() => {
-      clearInterval(heartbeat);
-      release();
-      out.flush();
-      err.flush();
-    });
-    if (code !== 0) throw new Error(`go install ${CLI_MODULE} failed (exit ${code}):\n${tail.join('\n')}`);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.rename(path.join(gobin, 'temporal'), target);
-  } finally {
-    await fs.rm(gobin, { recursive: true, force: true });
-  }
-  log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s: ${target}`);
 }
 
 // ---------------------------------------------------------------------------------------------

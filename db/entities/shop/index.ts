@@ -18,6 +18,7 @@ import { Subscriber, SubscriberPeriod, SubscriptionPlan, SubscriptionPlanProduct
 import { ShopPaymentGateway, SubscriberCharge } from './subscription-billing.ts';
 import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
 import { ShopAuditLogEntry } from './audit-log.ts';
+import { OrderPayment, ShopAnalyticsIntegration, ShopMarketingIntegration, StripeCustomer } from './integrations.ts';
 import { ClubIntegration, ClubProduct, ClubWebhookDelivery, ClubWebhookDeliveryAttempt } from './club.ts';
 
 export * from './audit-log.ts';
@@ -25,6 +26,7 @@ export * from './automatic-discount.ts';
 export * from './club.ts';
 export * from './discount-code.ts';
 export * from './download-code.ts';
+export * from './integrations.ts';
 export * from './mail-sequence.ts';
 export * from './newsletter-subscriber.ts';
 export * from './order.ts';
@@ -53,4 +55,5 @@ export const shopEntities = [
   SubscriptionPlan, SubscriptionPlanProduct, Subscriber, SubscriberPeriod,
   ShopPaymentGateway, SubscriberCharge,
   ShopAuditLogEntry,
+  ShopAnalyticsIntegration, ShopMarketingIntegration, StripeCustomer, OrderPayment,
 ];
