@@ -42,7 +42,7 @@ beforeAll(async () => {
   ref.immediatePlan = await plan({ name: 'Daily', automatic_renewal: true, extension_strategy: 'immediate', products: [{ product_id: ref.quick, interval: 1 }] });
   // The built-in test gateway, counted.
   activities = subscriberRenewalActivities({ orm: stack.orm, platformUrlTemplate: '' }, async (em) => {
-    const gateway = testGateway((await gatewaySettings(em)).mode);
+    const gateway = testGateway((await gatewaySettings(em)).mode as 'approve' | 'decline');
     return { charge: (request) => (gatewayCalls.push(request), gateway.charge(request)) } satisfies PaymentGateway;
   });
 });
