@@ -16,6 +16,8 @@ import type { FileStorage } from '../db/file-storage/index.ts';
 import { localFileStorage } from '../db/file-storage/local.ts';
 import { downloadRoutes } from './shop/downloads/routes.ts';
 import { healthRoutes } from './shared/health.ts';
+import { stripeWebhookRoutes } from './shop/payments/stripe-webhook.ts';
+import type { IntegrationEndpoints } from '../adapters/endpoints.ts';
 import { inputGuard } from './shared/input-guard.ts';
 import { errorsPlugin, frameworkErrorReply } from './shared/errors-plugin.ts';
 import { openapiPlugin } from './shared/openapi.ts';
@@ -35,6 +37,8 @@ declare module 'fastify' {
     fileStorage: FileStorage;
     /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links; null: the address each request came to. */
     downloadBaseUrl: string | null;
+    /** Where the shops' Stripe is reached (`STRIPE_API_URL`); Stripe's own API when unset. */
+    integrationEndpoints: IntegrationEndpoints;
   }
 }
 
@@ -60,6 +64,8 @@ export interface AppDeps {
   fileStorage?: FileStorage;
   /** `SHOP_DOWNLOAD_BASE_URL`: base of the download links (`{base}/downloads/<token>`); the request's address when unset. */
   downloadBaseUrl?: string;
+  /** `STRIPE_API_URL` (stripe-mock in tests): where order payments are started. */
+  integrationEndpoints?: IntegrationEndpoints;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -80,6 +86,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('workflows', createWorkflowStarter(temporal, taskQueue));
   app.decorate('secretsKey', deps.secretsKey ?? secretsKeyFrom(undefined, (m) => app.log.warn(m)));
   app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
+  app.decorate('integrationEndpoints', deps.integrationEndpoints ?? {});
   app.decorate('fileStorage', deps.fileStorage ?? localFileStorage(storageDir));
   app.decorate('downloadBaseUrl', deps.downloadBaseUrl ?? null);
 
@@ -99,6 +106,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(fileRoutes, { storageDir });
   await app.register(productPhotoRoutes);
   await app.register(downloadRoutes);
+  await app.register(stripeWebhookRoutes, { taskQueue });
 
   await app.ready();
   return app;

@@ -6,6 +6,7 @@ import { openOrm } from '../db/orm.ts';
 import { fileStorageFrom } from '../db/file-storage/index.ts';
 import { parseConfig } from '../domain/shared/config.ts';
 import { buildApp } from './app.ts';
+import { integrationEndpointsFrom } from '../adapters/endpoints.ts';
 
 const config = parseConfig(process.env);
 // Refuses to start without SECRETS_KEY in production; otherwise the installation's key (.data/secrets-key).
@@ -24,6 +25,7 @@ const app = await buildApp({
   storageDir: config.STORAGE_DIR,
   fileStorage: fileStorageFrom(config),
   downloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL,
+  integrationEndpoints: integrationEndpointsFrom(config),
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
   secretsKey,
