@@ -44,14 +44,16 @@ export interface TestAppOptions {
   logStream?: AppDeps['logStream'];
   /** The level of the lines sent to `logStream` (default `error`); `info` also writes every request. */
   logLevel?: string;
+  /** `STRIPE_API_URL` and the other tools' addresses (stripe-mock, local receivers). */
+  integrationEndpoints?: IntegrationEndpoints;
 }
 
 /** The API as `npm run api` builds it, on the real database and Temporal, for `app.inject`. */
-export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream, logLevel = 'error' }: TestAppOptions = {}): Promise<TestStack> {
+export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream, logLevel = 'error', integrationEndpoints }: TestAppOptions = {}): Promise<TestStack> {
   const orm = await openTestOrm();
   const temporal = await connectTemporal();
   const taskQueue = uniqueTaskQueue(name);
-  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, ...(logStream && { logLevel, logStream }) });
+  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, integrationEndpoints, ...(logStream && { logLevel, logStream }) });
   return {
     app,
     orm,
