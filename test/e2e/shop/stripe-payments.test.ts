@@ -159,8 +159,13 @@ describe('paying an order and the signed webhook', () => {
     }, { timeoutMs: 60_000 });
     const [payment] = await sql<{ customer_id: string }>('select customer_id from shop_order_payments where order_id = ?', [orderId]);
     expect(subscribers[0]!.payment_reference).toBe(`stripe:${payment!.customer_id}:pm_card_visa`);
-    const effects = await sql<{ effect: string }>('select effect from shop_order_effects where order_id = ? and effect = ?', [orderId, 'subscription']);
-    expect(effects).toHaveLength(1);
+    const effects = await eventually(async () => {
+      const res = await stack.app.inject({ method: 'GET', url: `/admin/v1/shops/${shop.id}/orders/${orderId}/effects`, headers: operator });
+      const rows = (res.json().data as { effect: string; status: string }[]).filter((e) => e.effect === 'subscription');
+      expect(rows).toHaveLength(1);
+      return rows;
+    }, { timeoutMs: 60_000 });
+    expect(effects[0]!.status).toBe('done');
   });
 
   it('an event for a payment that is not this shop\'s, or of another amount, changes nothing', async () => {
@@ -213,10 +218,11 @@ describe('renewal charges through Stripe', () => {
     const charged = await activities.chargeRenewal({ shopId: shop.id, subscriberId: subscriber.id, periodId: subscriber.periodId, periodEnd: subscriber.periodEnd, attempt: 0 });
     expect(charged.status).toBe('approved');
     const [charge] = await sql<{ gateway_reference: string; amount: string }>('select gateway_reference, amount from shop_subscriber_charges where subscriber_id = ?', [subscriber.id]);
-    expect(charge).toMatchObject({ gateway_reference: expect.stringMatching(/^pi_/), amount: '30.00' });
+    // The renewal items are the first order's: two magazines.
+    expect(charge).toMatchObject({ gateway_reference: expect.stringMatching(/^pi_/), amount: '60.00' });
     const renewed = await activities.renewSubscriber({ shopId: shop.id, subscriberId: subscriber.id, chargeId: (charged as { chargeId: number }).chargeId });
     const [order] = await sql<{ paid: boolean; transaction_id: string; total: string }>('select paid, transaction_id, total from shop_orders where id = ?', [renewed.orderId]);
-    expect(order).toEqual({ paid: true, transaction_id: charge!.gateway_reference, total: '30.00' });
+    expect(order).toEqual({ paid: true, transaction_id: charge!.gateway_reference, total: '60.00' });
   });
 
   it.each([
