@@ -7,7 +7,10 @@
  * when set, else `go install github.com/stripe/stripe-mock@v0.203.0` once into
  * `${XDG_CACHE_HOME:-~/.cache}/coursehub/tools/stripe-mock-0.203.0/stripe-mock`.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ensureGoTool, isExecutable, type GoTool } from './go-tools.ts';
 import { findFreePort, lineSplitter, own, signalGroup, sleep, terminate, withParentDeathSignal, type Log } from './lifecycle.ts';
 
@@ -38,11 +41,36 @@ export interface StripeMock {
   stop(): Promise<void>;
 }
 
-/** stripe-mock over plain HTTP on a free loopback port (no HTTPS listener). */
+/**
+ * The bundled fixtures with a PaymentIntent that succeeded: stripe-mock answers every PaymentIntent
+ * from one fixture whose status is `requires_payment_method`, which a confirmed off-session charge
+ * never has without an error; real Stripe answers such a charge `succeeded` (or a 402 card error).
+ * Read from the module `go install` fetched; null (bundled fixtures) when it is not there.
+ */
+function succeededFixtures(): string | null {
+  let modCache: string;
+  try {
+    modCache = execFileSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+  const file = path.join(modCache, 'github.com', 'stripe', `stripe-mock@v${STRIPE_MOCK_VERSION}`, 'embedded', 'openapi', 'fixtures3.json');
+  if (!existsSync(file)) return null;
+  const fixtures = JSON.parse(readFileSync(file, 'utf8')) as { resources: Record<string, Record<string, unknown>> };
+  fixtures.resources.payment_intent!.status = 'succeeded';
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'stripe-mock-'));
+  writeFileSync(path.join(dir, 'fixtures.json'), JSON.stringify(fixtures));
+  return path.join(dir, 'fixtures.json');
+}
+
+/** stripe-mock over plain HTTP on a free loopback port (its HTTPS listener on another free port). */
 export async function startStripeMock(log: Log = defaultLog): Promise<StripeMock> {
   const binary = await ensureStripeMock(log);
   const port = await findFreePort();
-  const command = withParentDeathSignal(binary, ['-http-addr', `127.0.0.1:${port}`], 'SIGTERM');
+  const fixtures = succeededFixtures();
+  if (!fixtures) log('the stripe-mock module source is not in the Go module cache: its bundled fixtures answer every PaymentIntent requires_payment_method');
+  const args = ['-http-addr', `127.0.0.1:${port}`, '-https-addr', '127.0.0.1:', ...(fixtures ? ['-fixtures', fixtures] : [])];
+  const command = withParentDeathSignal(binary, args, 'SIGTERM');
   const child = spawn(command.command, command.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const collect = lineSplitter((line) => {
@@ -54,6 +82,7 @@ export async function startStripeMock(log: Log = defaultLog): Promise<StripeMock
   const stop = async () => {
     await terminate(child, { signal: 'SIGTERM', graceMs: 5_000 });
     release();
+    if (fixtures) rmSync(path.dirname(fixtures), { recursive: true, force: true });
   };
   const release = own({ name: 'stripe-mock', stop, killNow: () => child.pid !== undefined && signalGroup(child.pid, 'SIGKILL') });
   const url = `http://127.0.0.1:${port}`;
