@@ -19,6 +19,8 @@ import type { FileStorage } from '../db/file-storage/index.ts';
 import { localFileStorage } from '../db/file-storage/local.ts';
 import { downloadRoutes } from './shop/downloads/routes.ts';
 import { healthRoutes } from './shared/health.ts';
+import { stripeWebhookRoutes } from './shop/payments/stripe-webhook.ts';
+import type { IntegrationEndpoints } from '../adapters/endpoints.ts';
 import { inputGuard } from './shared/input-guard.ts';
 import { errorsPlugin, frameworkErrorReply } from './shared/errors-plugin.ts';
 import { openapiPlugin } from './shared/openapi.ts';
@@ -44,6 +46,8 @@ declare module 'fastify' {
     storefrontUrlTemplate: string;
     /** The storefront's base address of the shop at `subdomain`. */
     storefrontUrl(subdomain: string): string;
+    /** Where the shops' Stripe is reached (`STRIPE_API_URL`); Stripe's own API when unset. */
+    integrationEndpoints: IntegrationEndpoints;
   }
 }
 
@@ -80,6 +84,8 @@ export interface AppDeps {
    * sandbox twins' keys only (a production platform's key is 401); no operator or shop routes.
    */
   sandboxOnly?: boolean;
+  /** `STRIPE_API_URL` (stripe-mock in tests): where order payments are started. */
+  integrationEndpoints?: IntegrationEndpoints;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -104,6 +110,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('workflows', createWorkflowStarter(temporal, taskQueue));
   app.decorate('secretsKey', deps.secretsKey ?? secretsKeyFrom(undefined, (m) => app.log.warn(m)));
   app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
+  app.decorate('integrationEndpoints', deps.integrationEndpoints ?? {});
   app.decorate('fileStorage', deps.fileStorage ?? localFileStorage(storageDir));
   app.decorate('downloadBaseUrl', deps.downloadBaseUrl ?? null);
   const storefrontUrlTemplate = deps.storefrontUrlTemplate ?? DEFAULT_STOREFRONT_URL_TEMPLATE;
@@ -132,6 +139,7 @@ export async function buildApp(deps: AppDeps) {
     await app.register(storefrontRoutes, { prefix: '/store/v1/:subdomain', rateLimits });
     await app.register(productPhotoRoutes);
     await app.register(downloadRoutes);
+    await app.register(stripeWebhookRoutes, { taskQueue });
   }
 
   await app.ready();

@@ -7,6 +7,7 @@ import { fileStorageFrom } from '../db/file-storage/index.ts';
 import { parseConfig, trustProxyFrom } from '../domain/shared/config.ts';
 import { tracingFromEnvironment, tracingClientInterceptors } from '../adapters/tracing.ts';
 import { buildApp } from './app.ts';
+import { integrationEndpointsFrom } from '../adapters/endpoints.ts';
 
 const config = parseConfig(process.env);
 // Refuses to start without SECRETS_KEY in production; otherwise the installation's key (.data/secrets-key).
@@ -26,6 +27,7 @@ const deps = {
   storageDir: config.STORAGE_DIR,
   fileStorage: fileStorageFrom(config),
   downloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL,
+  integrationEndpoints: integrationEndpointsFrom(config),
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   storefrontUrlTemplate: config.STOREFRONT_URL_TEMPLATE,
   trustProxy: trustProxyFrom(config.TRUST_PROXY),

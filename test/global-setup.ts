@@ -7,12 +7,15 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { migrate, openOrm } from '../db/orm.ts';
 import { createFreshDatabase, startEmbeddedPostgres } from '../scripts/stack/postgres.ts';
+import { startStripeMock } from '../scripts/stack/stripe-mock.ts';
 import { startTemporalDevServer } from '../scripts/stack/temporal.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     temporalAddress: string;
+    /** stripe-mock's `http://127.0.0.1:<port>` (the Stripe SDK's host and port in tests). */
+    stripeMockUrl: string;
   }
 }
 
@@ -46,6 +49,9 @@ export default async function setup(project: TestProject) {
       temporalAddress = temporal.address;
     }
     project.provide('temporalAddress', temporalAddress);
+    const stripeMock = await startStripeMock((line) => log(`stripe-mock: ${line}`));
+    stops.push(stripeMock.stop);
+    project.provide('stripeMockUrl', stripeMock.url);
   } catch (error) {
     await teardown();
     throw error;

@@ -3,6 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
 import { createActivities } from '../activities/index.ts';
 import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
+import { integrationEndpointsFrom } from '../adapters/endpoints.ts';
 import { webhookSettingsFrom } from '../activities/webhooks/settings.ts';
 import { openOrm } from '../db/orm.ts';
 import { parseConfig } from '../domain/shared/config.ts';
@@ -30,6 +31,8 @@ const worker = await createWorker({
     secretsKey,
     mailEndpoints: mailEndpointsFrom(config),
     webhooks: webhookSettingsFrom(config),
+    // Each shop's Stripe, GA4 and Mailchimp come from its own settings; these only move the addresses.
+    integrationEndpoints: integrationEndpointsFrom(config),
     shopDownloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
   }),
   workflowBundle: await bundleWorkflows({ tracing: tracing !== null }),

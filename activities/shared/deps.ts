@@ -1,7 +1,7 @@
 import type { Orm } from '../../db/orm.ts';
 import type { WebhookSettings } from '../webhooks/settings.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
-import type { ShopIntegrations } from '../shop/integrations/index.ts';
+import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
 
 /** What activities need from the outside world; the worker builds it once, tests pass their own. */
 export interface ActivityDeps {
@@ -15,8 +15,8 @@ export interface ActivityDeps {
   webhooks?: WebhookSettings;
   /** Provider endpoints and the platform's SMTP relay; nothing configured (mail recorded only) when unset. */
   mailEndpoints?: MailEndpoints;
-  /** The shop's analytics and marketing tools (`ANALYTICS_*`, `MARKETING_*`); none configured when unset. */
-  shopIntegrations?: ShopIntegrations;
+  /** Where the shops' Stripe, GA4 and Mailchimp are reached (`STRIPE_API_URL`, `GA4_MP_URL`, `MAILCHIMP_API_URL`); their real addresses when unset. */
+  integrationEndpoints?: IntegrationEndpoints;
   /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links in shop mails (`{{LINKI_DO_POBRANIA}}`); relative links when unset. */
   shopDownloadBaseUrl?: string;
 }

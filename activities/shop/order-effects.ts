@@ -10,7 +10,8 @@ import { invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycl
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { orderEffects } from '../shared/metrics.ts';
-import { shopIntegrations } from './integrations/index.ts';
+import { secretsKeyFrom } from '../../db/secret-box.ts';
+import { integrationsFromSettings } from './integrations/index.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 
 export interface OrderEffectInput {
@@ -21,6 +22,11 @@ export interface OrderEffectInput {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The shop's tags, then each bought product's, each once. */
+export function buyerTags(always: readonly string[], byProduct: Record<string, string[]>, productIds: readonly (number | null | undefined)[]): string[] {
+  return [...new Set([...always, ...productIds.flatMap((id) => (id == null ? [] : (byProduct[String(id)] ?? [])))])];
+}
+
 /**
  * The side effects of an order's clearing and status changes, one activity each (DESIGN.md
  * section 7). Each is idempotent: it answers an outcome already recorded for the same order,
@@ -30,9 +36,12 @@ export function orderEffectActivities({
   orm,
   now = () => new Date(),
   mailEndpoints = DEFAULT_MAIL_ENDPOINTS,
-  shopIntegrations: integrations = shopIntegrations(),
+  secretsKey,
+  integrationEndpoints,
   shopDownloadBaseUrl = '',
 }: ActivityDeps) {
+  // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
+  const integrationsOf = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
   /** Runs `perform` unless the effect already has an outcome other than `failed`, and records it. */
   async function once(input: OrderEffectInput, effect: OrderEffectName, perform: (em: ReturnType<typeof shopEm>) => Promise<EffectOutcome>): Promise<EffectOutcome> {
     const key: EffectKey = { ...input, effect };
@@ -113,9 +122,10 @@ export function orderEffectActivities({
     /** The purchase event to the analytics integration. */
     async sendAnalyticsPurchase(input: OrderEffectInput): Promise<EffectOutcome> {
       return once(input, 'analytics_purchase', async (em) => {
-        if (!integrations.analytics) return skipped('no analytics integration configured');
+        const { analytics } = await integrationsOf(em);
+        if (!analytics) return skipped('no analytics integration configured');
         const { order, items } = await facts(em, input.orderId);
-        await integrations.analytics.purchase({
+        await analytics.purchase({
           transactionId: `${input.shopId}:${order.ordinalNumber}`,
           // Not the order's uuid: that is the secret cart key.
           clientId: `${input.shopId}.${order.id}`,
@@ -127,13 +137,15 @@ export function orderEffectActivities({
       });
     },
 
-    /** Tags on the buyer's contact in the marketing tool: `customer` and one per product. */
+    /** Tags on the buyer in the shop's mailing tool: the shop's `tags` and the `product_tags` of each product bought. */
     async tagCustomer(input: OrderEffectInput): Promise<EffectOutcome> {
       return once(input, 'marketing_tags', async (em) => {
-        if (!integrations.marketing) return skipped('no marketing integration configured');
+        const { marketing } = await integrationsOf(em);
+        if (!marketing) return skipped('no marketing integration configured');
         const { order, items } = await facts(em, input.orderId);
-        const tags = ['customer', ...new Set(items.map((i) => `product:${i.productId ?? i.sku}`))];
-        await integrations.marketing.tagContact(order.email, tags);
+        const tags = buyerTags(marketing.tags, marketing.productTags, items.map((i) => i.productId));
+        if (tags.length === 0) return skipped('no tags for this order');
+        await marketing.client.tagContact(order.email, tags);
         return done(tags.join(', '));
       });
     },

@@ -22,14 +22,14 @@ import {
 } from '../../db/repositories/shop/subscriber-billing.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { done, skipped, type EffectOutcome } from '../../domain/shop/effects.ts';
-import type { PaymentGateway } from '../../domain/shop/payment-gateway.ts';
 import { priceCart, type PricedCart } from '../../domain/shop/pricing.ts';
 import { planReminders, planSends, subscriberMail, type SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
 import { chargeKey, chargeKeyPrefix, DAY_MS, nextPeriod, REMINDER_OFFSETS_MS, renewalIntervalDays, type RenewalSchedule } from '../../domain/shop/subscription-periods.ts';
 import type { SubscriberStatus } from '../../domain/shop/subscription-rules.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { renewalCharges } from '../shared/metrics.ts';
-import { testGateway } from './payment-gateways/test-gateway.ts';
+import { shopGateway, type GatewayFor } from './payment-gateways/index.ts';
+import { secretsKeyFrom } from '../../db/secret-box.ts';
 import type { OrderEffectInput } from './order-effects.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
@@ -63,9 +63,7 @@ export interface SubscriptionActivation {
 
 export type { SubscriberMailKind };
 
-/** The gateway of a shop: the built-in test gateway in the mode the operator set. */
-export type GatewayFor = (em: EntityManager) => Promise<PaymentGateway>;
-const builtInGateway: GatewayFor = async (em) => testGateway((await gatewaySettings(em)).mode);
+export type { GatewayFor };
 
 const notFound = (id: number) => ApplicationFailure.nonRetryable(`subscriber ${id} not found`, 'SubscriberNotFound');
 
@@ -107,7 +105,10 @@ function renewalCart(state: SubscriberState, products: Map<number, IProduct>): {
  * activation by a cleared order. Every step is idempotent: a retried or replayed activity finds
  * what it did before (charge key, charge's order, mail key, the order's subscriber).
  */
-export function subscriberRenewalActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps, gatewayFor: GatewayFor = builtInGateway) {
+export function subscriberRenewalActivities(
+  { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints }: ActivityDeps,
+  gatewayFor: GatewayFor = shopGateway(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints?.stripeApiUrl),
+) {
   async function facts(em: EntityManager, subscriberId: number): Promise<RenewalFacts> {
     const state = await loadSubscriberState(em, subscriberId);
     if (!state?.period) throw notFound(subscriberId);

@@ -15,6 +15,8 @@ import { shopEffectAdminRoutes } from './shops/effects.ts';
 import { shopWebhookAdminRoutes } from './shops/webhooks.ts';
 import { shopCoursePlatformAdminRoutes } from './shops/course-platform.ts';
 import { shopPaymentGatewayAdminRoutes } from './shops/payment-gateway.ts';
+import { shopIntegrationAdminRoutes } from './shops/integrations.ts';
+import { shopOrderPaymentAdminRoutes } from './shops/order-payment.ts';
 import { shopSubscriberBillingAdminRoutes } from './shops/subscriber-billing.ts';
 import { shopNewsletterAdminRoutes } from './shops/newsletter-subscribers.ts';
 import { shopEmailSequenceAdminRoutes } from './shops/email-sequences.ts';
@@ -38,6 +40,8 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopOrderEditAdminRoutes);
   await app.register(shopCoursePlatformAdminRoutes);
   await app.register(shopPaymentGatewayAdminRoutes);
+  await app.register(shopIntegrationAdminRoutes);
+  await app.register(shopOrderPaymentAdminRoutes);
   await app.register(shopSubscriberBillingAdminRoutes);
   await app.register(shopDiscountPoolAdminRoutes);
   await app.register(shopNewsletterAdminRoutes);

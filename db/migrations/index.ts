@@ -23,6 +23,7 @@ import { Migration20261123052714_SandboxTwin } from './Migration20261123052714_S
 import { Migration20261123065312_ShopAuditLog } from './Migration20261123065312_ShopAuditLog.ts';
 import { Migration20261126240001_StorefrontCarts } from './Migration20261126240001_StorefrontCarts.ts';
 import { Migration20261126290001_PersonalData } from './Migration20261126290001_PersonalData.ts';
+import { Migration20261126230001_ShopIntegrations } from './Migration20261126230001_ShopIntegrations.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123065312_ShopAuditLog', class: Migration20261123065312_ShopAuditLog },
   { name: 'Migration20261126240001_StorefrontCarts', class: Migration20261126240001_StorefrontCarts },
   { name: 'Migration20261126290001_PersonalData', class: Migration20261126290001_PersonalData },
+  { name: 'Migration20261126230001_ShopIntegrations', class: Migration20261126230001_ShopIntegrations },
 ];

@@ -46,6 +46,12 @@ const configSchema = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** Base of the shop's download links (`{base}/downloads/<token>`), e.g. the public address behind a proxy; unset: the request's address. */
   SHOP_DOWNLOAD_BASE_URL: z.url().optional(),
+  /** The Stripe API's address for shops in `stripe` mode (a local stripe-mock); Stripe's own when unset. */
+  STRIPE_API_URL: z.url().optional(),
+  /** The GA4 Measurement Protocol collect address (a local receiver); Google's when unset. */
+  GA4_MP_URL: z.url().optional(),
+  /** Mailchimp's Marketing API base (a local stand-in, e.g. `http://127.0.0.1:9000/3.0`); `https://<dc>.api.mailchimp.com/3.0` from the key when unset. */
+  MAILCHIMP_API_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `off` disables the request limits (load tests). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),

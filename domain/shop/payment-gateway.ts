@@ -4,10 +4,26 @@
  * answers as the operator set it; a real adapter implements the same interface.
  */
 
-export const GATEWAY_MODES = ['approve', 'decline'] as const;
+/** The built-in test gateway's modes. */
+export const TEST_GATEWAY_MODES = ['approve', 'decline'] as const;
+/** Every mode: the test gateway's, and `stripe` (adapters/payments/stripe.ts). */
+export const GATEWAY_MODES = [...TEST_GATEWAY_MODES, 'stripe'] as const;
 export type GatewayMode = (typeof GATEWAY_MODES)[number];
 
 export type ChargeStatus = 'approved' | 'declined';
+
+/**
+ * The saved payment of a subscriber charged by Stripe, as kept in `payment_reference`:
+ * `stripe:<customer id>:<payment method id>`. Any other reference is not a Stripe payment method.
+ */
+export function stripePaymentReference(customerId: string, paymentMethodId: string): string {
+  return `stripe:${customerId}:${paymentMethodId}`;
+}
+
+export function parseStripePaymentReference(reference: string): { customerId: string; paymentMethodId: string } | null {
+  const match = /^stripe:([^:]+):([^:]+)$/.exec(reference);
+  return match ? { customerId: match[1]!, paymentMethodId: match[2]! } : null;
+}
 
 export interface ChargeRequest {
   /** Same key, same charge: a gateway answers a repeated request with the first answer, never charging twice. */

@@ -336,3 +336,19 @@ export function priceCheckout(input: Checkout): CheckoutResult {
   const automaticDiscountIds = applying.filter((d) => labels.has(automaticLabel(d))).map((d) => d.id);
   return { ok: true, cart: priced.cart, code: used, automaticDiscountIds };
 }
+
+export const SUBSCRIBER_FREE_DELIVERY = 'subscriber_free_delivery';
+
+/**
+ * Free delivery of a subscriber (a plan's `free_delivery_minimum_amount`): when the buyer holds an
+ * active subscription of a plan with a minimum, and the products after their line discounts reach
+ * the lowest such minimum, a shipping adjustment for the whole delivery cost. Null otherwise
+ * (no plan with a minimum, the amount not reached, or nothing to deliver for).
+ */
+export function subscriberFreeDelivery(planMinimums: readonly (string | null)[], productsAfterDiscounts: string, deliveryCost: string): Adjustment | null {
+  const minimums = planMinimums.filter((m): m is string => m !== null).map((m) => cents(m));
+  if (minimums.length === 0 || !cents(deliveryCost).greaterThan(0)) return null;
+  const lowest = minimums.reduce((a, b) => (b.lessThan(a) ? b : a));
+  if (cents(productsAfterDiscounts).lessThan(lowest)) return null;
+  return { action: 'addShippingAdjustment', amount: toMoneyString(deliveryCost), code: SUBSCRIBER_FREE_DELIVERY };
+}

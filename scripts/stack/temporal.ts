@@ -13,23 +13,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import {
-  commandLineOf,
-  findFreePort,
-  isAlive,
-  lineSplitter,
-  own,
-  signalGroup,
-  sleep,
-  terminate,
-  withParentDeathSignal,
-  type Log,
-} from './lifecycle.ts';
+import { cachedToolPath, ensureGoTool, type GoTool } from './go-tools.ts';
+import { commandLineOf, findFreePort, isAlive, lineSplitter, own, signalGroup, sleep, terminate, withParentDeathSignal, type Log } from './lifecycle.ts';
 import { REPO_ROOT } from './postgres.ts';
-import { commandOnPath, freshBuildDir, isExecutable, toolDir, withBuildLock } from './tool-cache.ts';
+import { commandOnPath, isExecutable } from './tool-cache.ts';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
 const CLI_MODULE = `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`;
@@ -41,8 +30,10 @@ const defaultLog: Log = (line) => console.error(`[temporal] ${line}`);
 // ---------------------------------------------------------------------------------------------
 // CLI provisioning
 
+const TEMPORAL_CLI: GoTool = { name: 'temporal', label: 'Temporal CLI', version: TEMPORAL_CLI_VERSION, module: CLI_MODULE, binary: 'temporal' };
+
 export function cachedCliPath(): string {
-  return path.join(toolDir('temporal', TEMPORAL_CLI_VERSION), 'temporal');
+  return cachedToolPath(TEMPORAL_CLI);
 }
 
 /** Path of a Temporal CLI binary; builds it with Go the first time (see the file comment). */
@@ -55,10 +46,7 @@ export async function ensureTemporalCli(log: Log = defaultLog): Promise<string> 
   const cached = cachedCliPath();
   if (isExecutable(cached)) return cached;
   if (!commandOnPath('go')) return downloadCliWithSdk(path.join(path.dirname(cached), 'sdk-download'), log);
-  await withBuildLock(path.dirname(cached), 'the Temporal CLI', log, async () => {
-    if (!isExecutable(cached)) await goInstall(cached, log);
-  });
-  return cached;
+  return ensureGoTool(TEMPORAL_CLI, log);
 }
 
 /**
@@ -82,60 +70,6 @@ async function downloadCliWithSdk(dir: string, log: Log): Promise<string> {
     );
   }
   return downloaded;
-}
-
-/** `go install` into a temporary GOBIN next to the target, then rename: never a half binary. */
-async function goInstall(target: string, log: Log): Promise<void> {
-  // We hold the build lock: any other build folder of ours is the leftover of a killed build.
-  const gobin = await freshBuildDir(path.dirname(path.dirname(target)), 'temporal');
-  log(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with Go (first time only, takes a few minutes)...`);
-  const started = Date.now();
-  try {
-    const child = spawn('go', ['install', '-v', CLI_MODULE], {
-      cwd: os.tmpdir(), // outside any Go module or workspace
-      env: { ...process.env, GOBIN: gobin, GOWORK: 'off', GOFLAGS: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const release = own({
-      name: 'go install',
-      stop: () => terminate(child, { signal: 'SIGTERM', graceMs: 5_000 }),
-      killNow: () => child.pid !== undefined && signalGroup(child.pid, 'SIGKILL'),
-    });
-    const heartbeat = setInterval(() => log(`still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s)...`), 30_000);
-    const tail: string[] = [];
-    let packages = 0;
-    const onLine = (line: string) => {
-      if (!line.trim()) return;
-      tail.push(line);
-      if (tail.length > 40) tail.shift();
-      // `-v` names each package it compiles (hundreds): report those in steps, the rest as is.
-      if (/^[\w.-]+(\/[\w.~-]+)*$/.test(line)) {
-        if (++packages % 100 === 0) log(`compiled ${packages} packages (${line})`);
-      } else {
-        log(line);
-      }
-    };
-    const out = lineSplitter(onLine);
-    const err = lineSplitter(onLine);
-    child.stdout.on('data', out.push);
-    child.stderr.on('data', err.push);
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('close', (exitCode) => resolve(exitCode));
-    }).finally(() => {
-      clearInterval(heartbeat);
-      release();
-      out.flush();
-      err.flush();
-    });
-    if (code !== 0) throw new Error(`go install ${CLI_MODULE} failed (exit ${code}):\n${tail.join('\n')}`);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.rename(path.join(gobin, 'temporal'), target);
-  } finally {
-    await fs.rm(gobin, { recursive: true, force: true });
-  }
-  log(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s: ${target}`);
 }
 
 // ---------------------------------------------------------------------------------------------

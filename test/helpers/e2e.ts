@@ -1,16 +1,16 @@
 /** The whole stack for end-to-end tests: the API listening on a port and a worker with real activities. */
 import { expect } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import type { ShopIntegrations } from '../../activities/shop/integrations/index.ts';
+import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
 import { parseCidrList } from '../../domain/shared/ip-ranges.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { httpClient } from './http.ts';
 import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type TestStack } from './stack.ts';
 import { loopbackOnlyTransport, startWebhookReceiver } from './webhook-receiver.ts';
 
-export async function startEndToEnd(name: string, { mailEndpoints, shopIntegrations }: { mailEndpoints?: MailEndpoints; shopIntegrations?: ShopIntegrations } = {}) {
+export async function startEndToEnd(name: string, { mailEndpoints, integrationEndpoints }: { mailEndpoints?: MailEndpoints; integrationEndpoints?: IntegrationEndpoints } = {}) {
   const stack: TestStack = await startTestApp(name, { mailEndpoints });
-  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm, mailEndpoints, shopIntegrations });
+  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm, mailEndpoints, integrationEndpoints });
   const baseUrl = await stack.app.listen({ port: 0, host: '127.0.0.1' });
   const http = httpClient(baseUrl);
 

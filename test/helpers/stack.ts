@@ -4,7 +4,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createActivities, type Activities } from '../../activities/index.ts';
-import type { ShopIntegrations } from '../../activities/shop/integrations/index.ts';
+import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { buildApp, type App, type AppDeps } from '../../api/app.ts';
 import { openOrm, type Orm } from '../../db/orm.ts';
@@ -48,14 +48,16 @@ export interface TestAppOptions {
   trustProxy?: AppDeps['trustProxy'];
   /** `STOREFRONT_URL_TEMPLATE` of the app (its default when unset). */
   storefrontUrlTemplate?: string;
+  /** `STRIPE_API_URL` and the other tools' addresses (stripe-mock, local receivers). */
+  integrationEndpoints?: IntegrationEndpoints;
 }
 
 /** The API as `npm run api` builds it, on the real database and Temporal, for `app.inject`. */
-export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream, logLevel = 'error', trustProxy, storefrontUrlTemplate }: TestAppOptions = {}): Promise<TestStack> {
+export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream, logLevel = 'error', trustProxy, storefrontUrlTemplate, integrationEndpoints }: TestAppOptions = {}): Promise<TestStack> {
   const orm = await openTestOrm();
   const temporal = await connectTemporal();
   const taskQueue = uniqueTaskQueue(name);
-  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, trustProxy, storefrontUrlTemplate, ...(logStream && { logLevel, logStream }) });
+  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, trustProxy, storefrontUrlTemplate, integrationEndpoints, ...(logStream && { logLevel, logStream }) });
   return {
     app,
     orm,
@@ -78,14 +80,14 @@ export interface RunningWorker {
 }
 
 /** A worker on the real server; real activities unless `activities` replaces them. */
-export async function startTestWorker(opts: { taskQueue: string; orm?: Orm; activities?: Partial<Activities>; mailEndpoints?: MailEndpoints; shopIntegrations?: ShopIntegrations }): Promise<RunningWorker> {
+export async function startTestWorker(opts: { taskQueue: string; orm?: Orm; activities?: Partial<Activities>; mailEndpoints?: MailEndpoints; integrationEndpoints?: IntegrationEndpoints }): Promise<RunningWorker> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
   }
   bundle ??= bundleWorkflows();
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const activities = opts.activities ?? createActivities({ orm: opts.orm!, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: opts.mailEndpoints, shopIntegrations: opts.shopIntegrations });
+  const activities = opts.activities ?? createActivities({ orm: opts.orm!, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: opts.mailEndpoints, integrationEndpoints: opts.integrationEndpoints });
   const worker = await createWorker({ connection, namespace: 'default', taskQueue: opts.taskQueue, activities, workflowBundle: await bundle });
   const running = worker.run();
   return {

@@ -1,20 +1,37 @@
-import { measurementProtocolClient, type AnalyticsClient, type AnalyticsSettings } from './analytics.ts';
-import { httpMarketingClient, type MarketingClient, type MarketingSettings } from './marketing.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ga4Client, type AnalyticsClient } from '../../../adapters/analytics/ga4.ts';
+import type { IntegrationEndpoints } from '../../../adapters/endpoints.ts';
+import { mailchimpClient, type MarketingClient } from '../../../adapters/marketing/mailchimp.ts';
+import { analyticsSettings, marketingSettings } from '../../../db/repositories/shop/integrations.ts';
+import { openSecret } from '../../../db/secret-box.ts';
+
+export interface ShopMarketing {
+  client: MarketingClient;
+  /** Tags every buyer gets. */
+  tags: string[];
+  /** Tags by product id. */
+  productTags: Record<string, string[]>;
+}
 
 /** The shop's outside tools; an integration left unconfigured makes its effect `skipped`. */
 export interface ShopIntegrations {
   analytics: AnalyticsClient | null;
-  marketing: MarketingClient | null;
+  marketing: ShopMarketing | null;
 }
 
-export interface ShopIntegrationSettings {
-  analytics?: AnalyticsSettings | null;
-  marketing?: MarketingSettings | null;
-}
+/** The tools of the shop `em` is scoped to, built from its own settings (never another shop's). */
+export type IntegrationsFor = (em: EntityManager) => Promise<ShopIntegrations>;
 
-export function shopIntegrations(settings: ShopIntegrationSettings = {}): ShopIntegrations {
-  return {
-    analytics: settings.analytics ? measurementProtocolClient(settings.analytics) : null,
-    marketing: settings.marketing ? httpMarketingClient(settings.marketing) : null,
+export function integrationsFromSettings(secretsKey: Buffer, endpoints: IntegrationEndpoints = {}): IntegrationsFor {
+  return async (em) => {
+    const [analytics, marketing] = await Promise.all([analyticsSettings(em), marketingSettings(em)]);
+    return {
+      analytics: analytics && ga4Client({ measurementId: analytics.measurementId, apiSecret: openSecret(analytics.apiSecretSealed, secretsKey), endpoint: endpoints.ga4Url }),
+      marketing: marketing && {
+        client: mailchimpClient({ apiKey: openSecret(marketing.apiKeySealed, secretsKey), listId: marketing.listId, baseUrl: endpoints.mailchimpApiUrl }),
+        tags: marketing.tags,
+        productTags: marketing.productTags,
+      },
+    };
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChargeRequest, ChargeResult, GatewayMode, PaymentGateway } from '../../../domain/shop/payment-gateway.ts';
+import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../../domain/shop/payment-gateway.ts';
 
 /**
  * The built-in test gateway (DESIGN.md section 8): approves or declines every charge as the
@@ -7,7 +7,7 @@ import type { ChargeRequest, ChargeResult, GatewayMode, PaymentGateway } from '.
  * the idempotency key, so the same request always gets the same answer and reference, as a real
  * gateway answers a repeated idempotency key.
  */
-export function testGateway(mode: GatewayMode): PaymentGateway {
+export function testGateway(mode: 'approve' | 'decline'): PaymentGateway {
   return {
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       if (mode === 'decline') return { status: 'declined', reason: 'declined by the test gateway' };

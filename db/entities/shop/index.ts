@@ -19,6 +19,7 @@ import { ShopPaymentGateway, SubscriberCharge } from './subscription-billing.ts'
 import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
 import { ShopAuditLogEntry } from './audit-log.ts';
 import { Cart } from './cart.ts';
+import { OrderPayment, ShopAnalyticsIntegration, ShopMarketingIntegration, StripeCustomer } from './integrations.ts';
 import { ClubIntegration, ClubProduct, ClubWebhookDelivery, ClubWebhookDeliveryAttempt } from './club.ts';
 
 export * from './audit-log.ts';
@@ -27,6 +28,7 @@ export * from './automatic-discount.ts';
 export * from './club.ts';
 export * from './discount-code.ts';
 export * from './download-code.ts';
+export * from './integrations.ts';
 export * from './mail-sequence.ts';
 export * from './newsletter-subscriber.ts';
 export * from './order.ts';
@@ -56,4 +58,5 @@ export const shopEntities = [
   ShopPaymentGateway, SubscriberCharge,
   ShopAuditLogEntry,
   Cart,
+  ShopAnalyticsIntegration, ShopMarketingIntegration, StripeCustomer, OrderPayment,
 ];

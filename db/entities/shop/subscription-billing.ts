@@ -9,7 +9,7 @@ const money = () => p.decimal('string').precision(12).scale(2);
 
 /**
  * The shop's payment gateway settings (operator `PUT /admin/v1/shops/:shop_id/payment_gateway`):
- * the built-in test gateway's answer (`approve` or `decline`) and the dunning schedule, days after
+ * the built-in test gateway's answer (`approve` or `decline`) or `stripe` with its sealed keys, and the dunning schedule, days after
  * a period end at which a declined renewal charge is retried. One row per shop; a shop without a
  * row uses the defaults (approve; 1, 3 and 5 days).
  */
@@ -20,6 +20,9 @@ export const ShopPaymentGateway = defineEntity({
   ...shopOwned({
     mode: p.string().length(16).$type<GatewayMode>().default('approve'),
     dunningDays: p.array().$type<number[]>().columnType('int[]').defaultRaw(`'{1,3,5}'`),
+    /** Mode `stripe`: the shop's Stripe secret key and webhook signing secret, sealed (db/secret-box.ts). */
+    secretKeySealed: p.text().nullable(),
+    webhookSecretSealed: p.text().nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   }),
 });

@@ -21,7 +21,7 @@ import {
   type ISubscriberPeriod,
   type ISubscriptionPlan,
 } from '../../entities/shop/index.ts';
-import type { ChargeResult, GatewayMode } from '../../../domain/shop/payment-gateway.ts';
+import { stripePaymentReference, type ChargeResult, type GatewayMode } from '../../../domain/shop/payment-gateway.ts';
 import { DEFAULT_DUNNING_DAYS, nextPeriod } from '../../../domain/shop/subscription-periods.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { lineIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
@@ -32,20 +32,29 @@ export const textArray = (values: readonly string[]) => `{${values.map((v) => `"
 export interface GatewaySettings {
   mode: GatewayMode;
   dunningDays: number[];
+  /** Mode `stripe`: the sealed secret key and webhook signing secret; null in the test gateway's modes. */
+  secretKeySealed: string | null;
+  webhookSecretSealed: string | null;
 }
 
 /** The shop's gateway settings; the defaults (approve; retries after 1, 3, 5 days) when never set. */
 export async function gatewaySettings(em: EntityManager): Promise<GatewaySettings> {
-  const row = await em.findOne(ShopPaymentGateway, {});
-  return row ? { mode: row.mode, dunningDays: row.dunningDays } : { mode: 'approve', dunningDays: [...DEFAULT_DUNNING_DAYS] };
+  const row = await em.findOne(ShopPaymentGateway, {}, { refresh: true });
+  return row
+    ? { mode: row.mode, dunningDays: row.dunningDays, secretKeySealed: row.secretKeySealed ?? null, webhookSecretSealed: row.webhookSecretSealed ?? null }
+    : { mode: 'approve', dunningDays: [...DEFAULT_DUNNING_DAYS], secretKeySealed: null, webhookSecretSealed: null };
 }
 
-/** Sets the shop's gateway settings in one statement (concurrent PUTs: the last one wins, never a duplicate row). */
-export async function saveGatewaySettings(em: EntityManager, shopId: string, settings: GatewaySettings): Promise<void> {
+/**
+ * Sets the shop's gateway settings in one statement (concurrent PUTs: the last one wins, never a
+ * duplicate row); a test-gateway mode drops the Stripe keys.
+ */
+export async function saveGatewaySettings(em: EntityManager, shopId: string, settings: Pick<GatewaySettings, 'mode' | 'dunningDays'> & Partial<GatewaySettings>): Promise<void> {
   await em.execute(
-    `insert into shop_payment_gateways (shop_id, mode, dunning_days, updated_at) values (?, ?, ?::int[], now())
-     on conflict (shop_id) do update set mode = excluded.mode, dunning_days = excluded.dunning_days, updated_at = excluded.updated_at`,
-    [shopId, settings.mode, `{${settings.dunningDays.join(',')}}`],
+    `insert into shop_payment_gateways (shop_id, mode, dunning_days, secret_key_sealed, webhook_secret_sealed, updated_at) values (?, ?, ?::int[], ?, ?, now())
+     on conflict (shop_id) do update set mode = excluded.mode, dunning_days = excluded.dunning_days,
+       secret_key_sealed = excluded.secret_key_sealed, webhook_secret_sealed = excluded.webhook_secret_sealed, updated_at = excluded.updated_at`,
+    [shopId, settings.mode, `{${settings.dunningDays.join(',')}}`, settings.secretKeySealed ?? null, settings.webhookSecretSealed ?? null],
   );
 }
 
@@ -167,6 +176,11 @@ export async function activateFromOrder(
     const endedIds: number[] = [];
     const extendedIds: number[] = [];
     const paidAt = order.paidAt ?? now;
+    const [saved] = await tx.execute<{ customer_id: string; payment_method_id: string }[]>(
+      'select customer_id, payment_method_id from shop_order_payments where shop_id = ? and order_id = ? and customer_id is not null and payment_method_id is not null and save_for_later',
+      [shopId, order.id],
+    );
+    const savedPayment = saved ? stripePaymentReference(saved.customer_id, saved.payment_method_id) : null;
     for (const link of links) {
       const quantity = items.filter((item) => item.productId === link.productId).reduce((sum, item) => sum + item.quantity, 0);
       // A manual plan bought again while its subscription runs: the period is extended by the
@@ -197,8 +211,9 @@ export async function activateFromOrder(
             link.productId,
             order.id,
             JSON.stringify([{ product_id: link.productId, quantity: Math.max(quantity, 1), price: null }]),
-            // The saved payment of the first order: the gateway's transaction id when it gave one.
-            order.transactionId ?? `order:${shopId}:${order.id}`,
+            // The saved payment of the first order: the card Stripe saved for off-session use
+            // (stripe:<customer>:<payment method>), else the gateway's transaction id when it gave one.
+            savedPayment ?? order.transactionId ?? `order:${shopId}:${order.id}`,
             now,
             now,
           ],

@@ -46,7 +46,7 @@ beforeAll(async () => {
   ref.manualNowPlan = await plan({ name: 'Day', automatic_renewal: false, extension_strategy: 'immediate', products: [{ product_id: ref.manualNow, interval: 10 }] });
   // The built-in test gateway, counted.
   activities = subscriberRenewalActivities({ orm: stack.orm, platformUrlTemplate: '' }, async (em) => {
-    const gateway = testGateway((await gatewaySettings(em)).mode);
+    const gateway = testGateway((await gatewaySettings(em)).mode as 'approve' | 'decline');
     return { charge: (request) => (gatewayCalls.push(request), gateway.charge(request)) } satisfies PaymentGateway;
   });
 });

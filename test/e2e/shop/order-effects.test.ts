@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shopIntegrations } from '../../../activities/shop/integrations/index.ts';
+import { subscriberHash } from '../../../adapters/marketing/mailchimp.ts';
 import { OrderStatus } from '../../../db/entities/shop/index.ts';
 import { SHOP_FILTER } from '../../../db/tenant.ts';
 import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
@@ -13,18 +13,25 @@ let e2e: EndToEnd;
 let receiver: WebhookReceiver;
 let shop: TestShop;
 let productId: number;
+let other: TestShop; // no integrations
+const MAILCHIMP_KEY = '0123456789abcdef0123456789abcdef-us21';
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   e2e = await startEndToEnd('shop-order-effects', {
-    shopIntegrations: shopIntegrations({
-      analytics: { endpoint: receiver.url('/mp/collect'), measurementId: 'G-TEST', apiSecret: 'secret' },
-      marketing: { url: receiver.url('/marketing'), token: 'marketing-token' },
-    }),
+    integrationEndpoints: { ga4Url: receiver.url('/mp/collect'), mailchimpApiUrl: receiver.url('/3.0') },
   });
   shop = await createTestShop(e2e.stack.app, 'effects');
+  other = await createTestShop(e2e.stack.app, 'effects-other');
   await e2e.http('PATCH', `/admin/v1/shops/${shop.id}`, { operator: true, body: { automatic_invoicing: true } });
   productId = await insertProduct(e2e.stack.orm, shop.id, { name: 'Atlas', sku: 'ATLAS', price: '120.00' });
+  const analytics = await e2e.http('PUT', `/admin/v1/shops/${shop.id}/integrations/analytics`, { operator: true, body: { measurement_id: 'G-TEST123', api_secret: 'mp-secret-1' } });
+  expect(analytics.status).toBe(200);
+  const marketing = await e2e.http('PUT', `/admin/v1/shops/${shop.id}/integrations/marketing`, {
+    operator: true,
+    body: { provider: 'mailchimp', api_key: MAILCHIMP_KEY, list_id: 'aud1', tags: ['customer'], product_tags: { [productId]: ['atlas-buyer'] } },
+  });
+  expect(marketing.status).toBe(200);
 });
 afterAll(async () => {
   await e2e.close();
@@ -62,11 +69,33 @@ describe('clearing an order', () => {
     expect(detail.body.data.invoice_number).toBe(`FV/${new Date().getUTCFullYear()}/1`);
 
     const [purchase] = receiver.requests().filter((r) => r.path.startsWith('/mp/collect'));
-    expect(purchase!.path).toContain('measurement_id=G-TEST');
+    expect(purchase!.path).toContain('measurement_id=G-TEST123');
+    expect(purchase!.path).toContain('api_secret=mp-secret-1');
     expect(purchase!.json.events[0]).toMatchObject({ name: 'purchase', params: { currency: 'PLN', value: 240, transaction_id: `${shop.id}:${order.ordinal_number}` } });
-    const [tags] = receiver.requests('/marketing/contacts/tags');
-    expect(tags!.json).toEqual({ email: 'ann@example.com', tags: ['customer', `product:${productId}`] });
-    expect(tags!.headers.authorization).toBe('Bearer marketing-token');
+    expect(purchase!.json.client_id).not.toContain(order.uuid);
+    // Mailchimp: the member (md5 of the lower-case e-mail) is upserted, then tagged; basic auth with the key.
+    const member = `/3.0/lists/aud1/members/${subscriberHash('Ann@Example.com')}`;
+    const [upsert] = receiver.requests(member);
+    expect(upsert).toMatchObject({ json: { email_address: 'ann@example.com', status_if_new: 'transactional' } });
+    const [tags] = receiver.requests(`${member}/tags`);
+    expect(tags!.json).toEqual({ tags: [{ name: 'customer', status: 'active' }, { name: 'atlas-buyer', status: 'active' }] });
+    expect(tags!.headers.authorization).toBe(`Basic ${Buffer.from(`coursehub:${MAILCHIMP_KEY}`).toString('base64')}`);
+    expect(byEffect.marketing_tags).toMatchObject({ status: 'done', detail: 'customer, atlas-buyer' });
+  });
+
+  it('records analytics and marketing skipped for a shop without them: another shop\'s settings never reach its orders', async () => {
+    const otherProduct = await insertProduct(e2e.stack.orm, other.id, { name: 'Globe', sku: 'GLOBE', price: '50.00' });
+    const order = await adminPost(e2e.stack.app, `/admin/v1/shops/${other.id}/orders`, { email: 'bob@example.com', items: [{ product_id: otherProduct }] });
+    const before = receiver.requests().length;
+    expect((await e2e.http('PATCH', `/api/v1/orders/${order.id}/clear`, { headers: { 'x-api-key': other.key } })).status).toBe(200);
+    const effects = await eventually(async () => {
+      const rows = (await e2e.stack.app.inject({ method: 'GET', url: `/admin/v1/shops/${other.id}/orders/${order.id}/effects`, headers: operator })).json().data as { effect: string; status: string; detail: string }[];
+      expect(rows.map((r) => r.effect)).toEqual(expect.arrayContaining(['analytics_purchase', 'marketing_tags']));
+      return Object.fromEntries(rows.map((e) => [e.effect, e]));
+    });
+    expect(effects.analytics_purchase).toMatchObject({ status: 'skipped', detail: 'no analytics integration configured' });
+    expect(effects.marketing_tags).toMatchObject({ status: 'skipped', detail: 'no marketing integration configured' });
+    expect(receiver.requests().slice(before).filter((r) => r.path.startsWith('/mp') || r.path.startsWith('/3.0'))).toEqual([]);
   });
 });
 

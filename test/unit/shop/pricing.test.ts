@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { money, toMoneyString } from '../../../domain/shared/money.ts';
-import { priceCart, type Adjustment, type CartContext, type CartLine, type PricedCart, type ProductSnapshot } from '../../../domain/shop/pricing.ts';
+import { priceCart, subscriberFreeDelivery, type Adjustment, type CartContext, type CartLine, type PricedCart, type ProductSnapshot } from '../../../domain/shop/pricing.ts';
 import { vatOfGross } from '../../../domain/shop/vat.ts';
 
 const product = (fields: Partial<ProductSnapshot> = {}): ProductSnapshot => ({
@@ -214,5 +214,33 @@ describe('priceCart: properties', () => {
         expect(vat.lessThanOrEqualTo(gross)).toBe(true);
       }),
     );
+  });
+});
+
+describe('subscriberFreeDelivery: a plan\'s free_delivery_minimum_amount', () => {
+  const minimum = fc.option(amount, { nil: null });
+
+  it('makes delivery free exactly when the products after discounts reach the lowest minimum of the buyer\'s plans', () => {
+    fc.assert(
+      fc.property(context, fc.array(minimum, { maxLength: 3 }), (c, minimums) => {
+        const base = priced(cartOf(c));
+        const productsAfter = toMoneyString(money(base.productsCost).minus(base.totalDiscount).plus(base.deliveryDiscount));
+        const adjustment = subscriberFreeDelivery(minimums, productsAfter, base.deliveryCost);
+        const set = minimums.filter((m): m is string => m !== null);
+        const qualifies = set.length > 0 && money(base.deliveryCost).greaterThan(0) && set.some((m) => money(productsAfter).greaterThanOrEqualTo(m));
+        expect(adjustment !== null).toBe(qualifies);
+        const cart = priced(cartOf(c), adjustment ? [adjustment] : []);
+        // Free delivery takes the whole delivery cost and nothing else.
+        expect(cart.deliveryDiscount).toBe(qualifies ? cart.deliveryCost : '0.00');
+        expect(cart.total).toBe(toMoneyString(money(base.total).minus(qualifies ? base.deliveryCost : 0)));
+      }),
+    );
+  });
+
+  it('gives nothing without a plan minimum, or below it', () => {
+    expect(subscriberFreeDelivery([null], '500.00', '15.00')).toBeNull();
+    expect(subscriberFreeDelivery(['100.00'], '99.99', '15.00')).toBeNull();
+    expect(subscriberFreeDelivery(['100.00', '50.00'], '60.00', '15.00')).toEqual({ action: 'addShippingAdjustment', amount: '15.00', code: 'subscriber_free_delivery' });
+    expect(subscriberFreeDelivery(['0.00'], '0.00', '0.00')).toBeNull();
   });
 });

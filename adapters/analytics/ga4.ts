@@ -1,10 +1,14 @@
 /**
- * The analytics integration: a purchase event per cleared order. The real adapter speaks the GA4
- * Measurement Protocol (`POST <endpoint>?measurement_id=..&api_secret=..` with a `purchase`
- * event; GA4 drops a repeated `transaction_id`, so a retried send does not count twice).
+ * GA4 Measurement Protocol: `POST <collect>?measurement_id=..&api_secret=..` with a `purchase`
+ * event (https://developers.google.com/analytics/devguides/collection/protocol/ga4). GA4 drops a
+ * repeated `transaction_id`, so a retried send does not count twice. The collect address is
+ * Google's unless `GA4_MP_URL` names a local receiver.
  */
+export const GA4_COLLECT_URL = 'https://www.google-analytics.com/mp/collect';
+
 export interface PurchaseEvent {
   transactionId: string;
+  /** The GA4 client id: never derived from the order's uuid (the secret cart key). */
   clientId: string;
   currency: string;
   value: string;
@@ -15,15 +19,15 @@ export interface AnalyticsClient {
   purchase(event: PurchaseEvent): Promise<void>;
 }
 
-export interface AnalyticsSettings {
-  /** `ANALYTICS_ENDPOINT`, e.g. https://www.google-analytics.com/mp/collect */
-  endpoint: string;
+export interface Ga4Settings {
   measurementId: string;
   apiSecret: string;
+  /** `GA4_MP_URL`; Google's collect address when unset. */
+  endpoint?: string;
   timeoutMs?: number;
 }
 
-export function measurementProtocolClient({ endpoint, measurementId, apiSecret, timeoutMs = 10_000 }: AnalyticsSettings): AnalyticsClient {
+export function ga4Client({ endpoint = GA4_COLLECT_URL, measurementId, apiSecret, timeoutMs = 10_000 }: Ga4Settings): AnalyticsClient {
   return {
     async purchase(event) {
       const url = new URL(endpoint);
@@ -39,7 +43,8 @@ export function measurementProtocolClient({ endpoint, measurementId, apiSecret, 
         ],
       };
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-      if (!response.ok) throw new Error(`analytics answered HTTP ${response.status}`);
+      // The error names the status only: the address carries the api_secret.
+      if (!response.ok) throw new Error(`GA4 Measurement Protocol answered HTTP ${response.status}`);
     },
   };
 }
