@@ -9,6 +9,7 @@ export * from './access/order.ts';
 export * from './shared/domain-event.ts';
 export * from './shared/webhook.ts';
 export * from './access/quiz-result.ts';
+export * from './shared/idempotency-key.ts';
 import { Audiobook } from './access/audiobook.ts';
 import { Course, Lesson, Section } from './access/course.ts';
 import { MailLogEntry } from './shared/mail-log.ts';
@@ -18,6 +19,7 @@ import { AccessSource, AudiobookAccess, Enrolment, Participant } from './access/
 import { DomainEvent } from './shared/domain-event.ts';
 import { webhookEntities } from './shared/webhook.ts';
 import { QuizResult } from './access/quiz-result.ts';
+import { IdempotencyKey } from './shared/idempotency-key.ts';
 import { AccessOrder } from './access/order.ts';
 import { shopEntities } from './shop/index.ts';
 import { Platform, PlatformApiKey } from './access/platform.ts';
@@ -30,4 +32,5 @@ export const entities = [
   QuizResult,
   MailDeliveryProvider,
   ...shopEntities,
+  IdempotencyKey,
 ];

@@ -21,6 +21,7 @@ import { Migration20261123055037_MailSequenceRecipientCodes } from './Migration2
 import { Migration20261123045420_SubscriberBilling } from './Migration20261123045420_SubscriberBilling.ts';
 import { Migration20261123052714_SandboxTwin } from './Migration20261123052714_SandboxTwin.ts';
 import { Migration20261123065312_ShopAuditLog } from './Migration20261123065312_ShopAuditLog.ts';
+import { Migration20261126280001_IdempotencyKeys } from './Migration20261126280001_IdempotencyKeys.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261123052714_SandboxTwin', class: Migration20261123052714_SandboxTwin },
   { name: 'Migration20261123055037_MailSequenceRecipientCodes', class: Migration20261123055037_MailSequenceRecipientCodes },
   { name: 'Migration20261123065312_ShopAuditLog', class: Migration20261123065312_ShopAuditLog },
+  { name: 'Migration20261126280001_IdempotencyKeys', class: Migration20261126280001_IdempotencyKeys },
 ];
