@@ -3,14 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { ShopWebhook, type IShopWebhook, type IShopWebhookDelivery, type IShopWebhookDeliveryAttempt } from '../../../db/entities/shop/index.ts';
 import { sealSecret } from '../../../db/secret-box.ts';
-import { findShopWebhook, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
+import { listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
 import { DELIVERIES_PER_PAGE, WEBHOOK_DELIVERY_STATUSES } from '../../../domain/shared/webhooks.ts';
 import { SHOP_WEBHOOK_EVENTS } from '../../../domain/shop/webhooks.ts';
 import { webhookUrl } from '../../configuration/webhooks/schemas.ts';
-import { notFound } from '../../shared/errors.ts';
 import { PageMeta, pageMeta, PageQuery, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
+import { ownedOr404 } from '../owned.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 
@@ -77,9 +77,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const webhookOr404 = async (em: EntityManager, shopId: string, id: string) => {
     await shopOf(em, shopId);
-    const webhook = await findShopWebhook(em, id);
-    if (!webhook) throw notFound('webhook');
-    return webhook;
+    return ownedOr404(em, ShopWebhook, { id: id.toLowerCase(), deletedAt: null }, 'webhook');
   };
 
   app.post(
