@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
-import { CLUB_WEBHOOK_TABLES, clubProducts, findClub, openClubDelivery } from '../../db/repositories/shop/club.ts';
+import { CLUB_WEBHOOK_TABLES, clubDeliveryOutcome, clubProducts, findClub, openClubDelivery } from '../../db/repositories/shop/club.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
-import { shopEm } from '../../db/repositories/shop/order-effects.ts';
-import { CLUB_WEBHOOK_EVENT, clubWebhookDecision, firesForAllProducts } from '../../domain/shop/club-rules.ts';
-import type { EffectSource } from '../../domain/shop/effects.ts';
+import { recordEffect, shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { CLUB_WEBHOOK_EVENT, clubDeliveryEffect, clubWebhookDecision, firesForAllProducts } from '../../domain/shop/club-rules.ts';
+import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import type { AttemptResult } from '../webhooks/attempt.ts';
 import { attemptDepsFrom, attemptInActivity } from '../webhooks/delivery.ts';
@@ -72,6 +72,20 @@ export function clubWebhookActivities(activityDeps: ActivityDeps) {
     /** One attempt: the platform's, on the club's tables. */
     async attemptClubWebhookDelivery({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<AttemptResult> {
       return attemptInActivity(deps, orm, { tables: CLUB_WEBHOOK_TABLES, tenantId: shopId, deliveryId });
+    },
+
+    /**
+     * Records in the order's effect log what happened to the club webhook once its delivery is over
+     * (delivered, failed with the last attempt's reason, or not sent), over the `club_webhook` entry
+     * of the transition that opened it.
+     */
+    async recordClubWebhookOutcome({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<EffectOutcome> {
+      const em = shopEm(orm, shopId);
+      const row = await clubDeliveryOutcome(em, shopId, deliveryId);
+      if (!row) throw ApplicationFailure.nonRetryable(`club webhook delivery ${deliveryId} not found`, 'DeliveryNotFound');
+      const outcome = clubDeliveryEffect({ host: row.host, status: row.status, statusCode: row.status_code, error: row.error });
+      await recordEffect(em, { shopId, orderId: row.order_id, source: row.source as EffectSource, effect: 'club_webhook' }, outcome, new Date());
+      return outcome;
     },
   };
 }

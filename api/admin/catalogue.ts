@@ -4,8 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { Course, Lesson, Section } from '../../db/entities/index.ts';
 import { slugify } from '../../domain/shared/slug.ts';
-import { HttpError, notFound } from '../shared/errors.ts';
+import { HttpError } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
+import { ownedOr404 } from './owned.ts';
 import { usePlatform } from './platform-scope.ts';
 import { AudiobookReply, CourseParams, CourseReply, CreateAudiobookBody, CreateCourseBody, PlatformParams, UpdateCourseBody, data } from './schemas.ts';
 import { Audiobook } from '../../db/entities/index.ts';
@@ -61,8 +62,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, params: CourseParams, body: UpdateCourseBody, response: { 200: data(CourseReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
-      const course = await request.em.findOne(Course, request.params.course_id);
-      if (!course) throw notFound('course');
+      const course = await ownedOr404(request.em, Course, { id: request.params.course_id }, 'course');
       const { title, active } = request.body;
       if (title !== undefined) course.title = title;
       if (active !== undefined) course.active = active;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuditLogEntry, ConfigurationKey } from '../../db/entities/index.ts';
 import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
-import { notFound } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
+import { ownedOr404 } from './owned.ts';
 import { usePlatform } from './platform-scope.ts';
 import { AuditLogReply, auditLogReply, ConfigurationKeyParams, ConfigurationKeyReply, CreateConfigurationKeyBody, PlatformParams, RevokedKeyReply, data } from './schemas.ts';
 
@@ -52,8 +52,7 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
-      const key = await request.em.findOne(ConfigurationKey, request.params.key_id);
-      if (!key) throw notFound('configuration key');
+      const key = await ownedOr404(request.em, ConfigurationKey, { id: request.params.key_id }, 'configuration key');
       key.revokedAt ??= new Date();
       await request.em.flush();
       return { data: { id: key.id, revoked_at: key.revokedAt.toISOString() } };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { recordConfigurationRequest } from '../../db/repositories/access/audit-log.ts';
 import { CONFIGURATION_WRITE_LIMIT } from '../../domain/shared/rate-limits.ts';
 import { auditLog } from '../shared/audit.ts';
+import { idempotency } from '../shared/idempotency/index.ts';
 import { createImageStore } from '../shared/image-store.ts';
 import { jsonBodiesOnly } from '../shared/json-only.ts';
 import { keyRateLimits } from '../shared/key-rate-limits.ts';
@@ -10,7 +11,7 @@ import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
 import { scopedKeyAuth } from '../shared/scoped-key-auth.ts';
 import { AS_SENT_422, validationErrorHandler } from '../shared/validation-errors.ts';
 import { appearanceRoutes } from './appearance/routes.ts';
-import { configurationKeys } from './auth.ts';
+import { configurationKeys, type AuthenticatedConfigurationKey } from './auth.ts';
 import { emailDeliveryRoutes } from './email-delivery/routes.ts';
 import { emailTemplateRoutes } from './email-templates/routes.ts';
 import { selfRoutes } from './self.ts';
@@ -29,7 +30,7 @@ export interface ConfigurationOptions {
  * log, JSON-only writes, 422 validation replies and write limit. Per request, in this order:
  * audit timestamp, the key-guessing protection shared with the access interface (blocked address
  * 403, used-up keyless quota 429; a 401 counts toward it), key (401) and scope (403), content type
- * (415), write limit (429), then the body (422). The audit entry is written as the reply leaves, whatever its status.
+ * (415), write limit (429), then the body (422), then the Idempotency-Key (api/shared/idempotency). The audit entry is written as the reply leaves, whatever its status.
  */
 export const configurationRoutes: FastifyPluginAsync<ConfigurationOptions> = async (app, { storageDir, platformUrlTemplate, rateLimits }) => {
   await app.register(auditLog, { record: (em, subject, entry) => recordConfigurationRequest(em, subject.tenantId, entry) });
@@ -43,6 +44,8 @@ export const configurationRoutes: FastifyPluginAsync<ConfigurationOptions> = asy
     keyOf: (request) => request.scopedKey?.id ?? 'none',
   });
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
+  // Idempotency-Key on every write, per platform (after the key, limits and body checks).
+  await app.register(idempotency, { tenantKind: 'platform', tenantOf: (request) => (request.scopedKey as AuthenticatedConfigurationKey | null)?.platformId });
   // Here, not at the root, so that unknown paths pass the key check and land in the audit log too.
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `route ${request.method} ${request.url.split('?')[0]} not found` }));
 

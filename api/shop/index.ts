@@ -2,12 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { SHOP_RATE_LIMITS } from '../../domain/shared/rate-limits.ts';
 import { recordShopConfigurationRequest } from '../../db/repositories/shop/audit-log.ts';
 import { auditLog } from '../shared/audit.ts';
+import { idempotency } from '../shared/idempotency/index.ts';
 import { jsonBodiesOnly } from '../shared/json-only.ts';
 import { keyRateLimits } from '../shared/key-rate-limits.ts';
 import type { RateLimitSettings } from '../shared/rate-limits/store.ts';
 import { scopedKeyAuth } from '../shared/scoped-key-auth.ts';
 import { AS_SENT_422, validationErrorHandler } from '../shared/validation-errors.ts';
-import { shopKeys } from './auth.ts';
+import { shopKeys, type AuthenticatedShopKey } from './auth.ts';
 import { strictQueries } from './shared/strict-queries.ts';
 import { clubRoutes } from './configuration/club/routes.ts';
 import { emailSequenceRoutes } from './configuration/email-sequences/routes.ts';
@@ -36,7 +37,8 @@ export interface ShopOptions {
 /**
  * The shop interface (`/api/v1`, spec shop-service.md), encapsulated like the configuration
  * interface: per request the key (401) and the route's scope (403), JSON-only writes (415), the
- * two per-key limits (429), then the body (422 `{error, errors}`). Every route declares its scope
+ * two per-key limits (429), then the body (422 `{error, errors}`), then the Idempotency-Key
+ * (api/shared/idempotency: a replay, 409 or 422). Every route declares its scope
  * in `config.scope`; a route without one stops the start.
  */
 export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLimits, taskQueue }) => {
@@ -54,6 +56,8 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
   });
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
   await app.register(strictQueries);
+  // Idempotency-Key on every write, per shop (after the key, limits and body checks).
+  await app.register(idempotency, { tenantKind: 'shop', tenantOf: (request) => (request.scopedKey as AuthenticatedShopKey | null)?.shopId });
 
   await app.register(referenceListRoutes);
   await app.register(productRoutes);

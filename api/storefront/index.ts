@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { STOREFRONT_RATE_LIMITS } from '../../domain/shared/rate-limits.ts';
+import { idempotency } from '../shared/idempotency/index.ts';
 import { jsonBodiesOnly } from '../shared/json-only.ts';
 import { keyRateLimits } from '../shared/key-rate-limits.ts';
 import { addressOf } from '../shared/rate-limits/keyless.ts';
@@ -32,6 +33,8 @@ export const storefrontRoutes: FastifyPluginAsync<StorefrontOptions> = async (ap
     keyOf: addressOf,
   });
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
+  // Idempotency-Key on every write, per shop (its subdomain): a buyer's client retries a checkout safely.
+  await app.register(idempotency, { tenantKind: 'storefront', tenantOf: (request) => (request.params as { subdomain?: string }).subdomain?.toLowerCase() });
 
   await app.register(storefrontProductRoutes);
   await app.register(storefrontCartRoutes);

@@ -10,6 +10,7 @@ export * from './shared/domain-event.ts';
 export * from './shared/webhook.ts';
 export * from './access/quiz-result.ts';
 export * from './shared/personal-data.ts';
+export * from './shared/idempotency-key.ts';
 import { Audiobook } from './access/audiobook.ts';
 import { Course, Lesson, Section } from './access/course.ts';
 import { MailLogEntry } from './shared/mail-log.ts';
@@ -20,6 +21,7 @@ import { DomainEvent } from './shared/domain-event.ts';
 import { webhookEntities } from './shared/webhook.ts';
 import { QuizResult } from './access/quiz-result.ts';
 import { PersonalDataErasure, PersonalDataSalt } from './shared/personal-data.ts';
+import { IdempotencyKey } from './shared/idempotency-key.ts';
 import { AccessOrder } from './access/order.ts';
 import { shopEntities } from './shop/index.ts';
 import { Platform, PlatformApiKey } from './access/platform.ts';
@@ -33,4 +35,5 @@ export const entities = [
   MailDeliveryProvider,
   ...shopEntities,
   PersonalDataErasure, PersonalDataSalt,
+  IdempotencyKey,
 ];

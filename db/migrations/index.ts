@@ -24,6 +24,7 @@ import { Migration20261123065312_ShopAuditLog } from './Migration20261123065312_
 import { Migration20261126240001_StorefrontCarts } from './Migration20261126240001_StorefrontCarts.ts';
 import { Migration20261126290001_PersonalData } from './Migration20261126290001_PersonalData.ts';
 import { Migration20261126230001_ShopIntegrations } from './Migration20261126230001_ShopIntegrations.ts';
+import { Migration20261126280001_IdempotencyKeys } from './Migration20261126280001_IdempotencyKeys.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126240001_StorefrontCarts', class: Migration20261126240001_StorefrontCarts },
   { name: 'Migration20261126290001_PersonalData', class: Migration20261126290001_PersonalData },
   { name: 'Migration20261126230001_ShopIntegrations', class: Migration20261126230001_ShopIntegrations },
+  { name: 'Migration20261126280001_IdempotencyKeys', class: Migration20261126280001_IdempotencyKeys },
 ];

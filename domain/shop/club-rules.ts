@@ -1,3 +1,4 @@
+import type { EffectOutcome } from './effects.ts';
 /**
  * The club integration (spec: Club integration settings, Endpoints > Club integration): a webhook
  * sent to a club's address when an order reaches one status, for the listed products or, with an
@@ -77,4 +78,16 @@ export function clubWebhookDecision(club: ClubSettings | null, statusId: number,
   const matched = club.productIds.filter((id) => orderProductIds.includes(id));
   if (matched.length === 0) return { fire: false, reason: 'the order holds no product of the club list' };
   return { fire: true, matchedProductIds: matched };
+}
+
+/**
+ * The `club_webhook` effect once its delivery is over: `done` when the club took it, `failed` with
+ * the last attempt's reason (a refused address, an error status, a timeout), `skipped` when the
+ * integration was switched off before it went.
+ */
+export function clubDeliveryEffect(d: { host: string; status: string; statusCode: number | null; error: string | null }): EffectOutcome {
+  if (d.status === 'succeeded') return { status: 'done', detail: `club webhook delivered to ${d.host}${d.statusCode === null ? '' : ` (HTTP ${d.statusCode})`}` };
+  if (d.status === 'disabled') return { status: 'skipped', detail: `club webhook to ${d.host} not sent: the club integration was switched off` };
+  if (d.status === 'failed') return { status: 'failed', detail: `club webhook to ${d.host} failed: ${d.error ?? (d.statusCode === null ? 'no reply' : `HTTP ${d.statusCode}`)}` };
+  return { status: 'done', detail: `club webhook to ${d.host} under way` };
 }

@@ -12,16 +12,22 @@ export interface DeliverClubWebhookInput {
   deliveryId: string;
 }
 
-/** The club webhook's delivery: the platform's attempt loop on the club's tables. */
+/**
+ * The club webhook's delivery: the platform's attempt loop on the club's tables; once it is over,
+ * the order's `club_webhook` effect says what happened (delivered, failed with the reason, e.g. an
+ * address the SSRF rules refuse, or not sent).
+ */
 export async function deliverClubWebhook({ shopId, deliveryId }: DeliverClubWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
-  return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptClubWebhookDelivery({ shopId, deliveryId })) };
+  const status = await attemptUntilSettled(() => webhook.attemptClubWebhookDelivery({ shopId, deliveryId }));
+  await db.recordClubWebhookOutcome({ shopId, deliveryId });
+  return { deliveryId, status };
 }
 
 /**
  * The `club_webhook` effect of an order transition that reached `statusId` (null: the clearing,
  * which sets the Paid status). When the club integration asks for it, one delivery workflow per
  * order and status (`shop/<s>/order/<o>/club-webhook/at-status/<status>`, REJECT_DUPLICATE), recorded `done`
- * once started; `skipped` with the reason otherwise (no integration, switched off, another status,
+ * "under way" once started and then as the delivery ended (`done` delivered, `failed` with the reason); `skipped` with the reason otherwise (no integration, switched off, another status,
  * no listed product, or sent already when the order reached this status before); `failed` when
  * the order cannot be read (the transition's other effects go on).
  */
@@ -39,7 +45,8 @@ async function startClubWebhook(ref: OrderRef, statusId: number | null): Promise
       args: [{ shopId: ref.shopId, deliveryId: opening.deliveryId }],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
-    outcome = { status: 'done', detail: `club webhook to ${opening.host} started` };
+    // Until the delivery is over (deliverClubWebhook records its outcome over this entry).
+    outcome = { status: 'done', detail: `club webhook to ${opening.host} under way` };
   }
   await db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome });
   return outcome;

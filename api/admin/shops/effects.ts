@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ShopAuditLogEntry, ShopMail } from '../../../db/entities/shop/index.ts';
+import { Order, ShopAuditLogEntry, ShopMail } from '../../../db/entities/shop/index.ts';
 import { listOrderEffects } from '../../../db/repositories/shop/order-effects.ts';
 import { ORDER_EFFECTS } from '../../../domain/shop/effects.ts';
 import { AuditLogReply, auditLogReply } from '../schemas.ts';
 import { ErrorBody, data } from '../../shared/schemas.ts';
+import { ownedOr404 } from '../owned.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 
@@ -19,9 +20,10 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/shops/:shop_id/orders/:order_id/effects',
-    { schema: { tags, params: OrderEffectParams, response: { 200: data(z.array(EffectReply)), 404: ErrorBody } } },
+    { schema: { tags, description: "The order's effect log, oldest first; 404 for an order of another shop.", params: OrderEffectParams, response: { 200: data(z.array(EffectReply)), 404: ErrorBody } } },
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
+      await ownedOr404(request.em, Order, { id: request.params.order_id }, 'order');
       const rows = await listOrderEffects(request.em, shop.id, request.params.order_id);
       return { data: rows.map((r) => ({ effect: r.effect, status: r.status, detail: r.detail, at: new Date(r.at).toISOString() })) };
     },

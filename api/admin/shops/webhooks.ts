@@ -1,16 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { ShopWebhook, type IShopWebhook, type IShopWebhookDelivery, type IShopWebhookDeliveryAttempt } from '../../../db/entities/shop/index.ts';
+import { ShopWebhook, type IShopWebhook } from '../../../db/entities/shop/index.ts';
 import { sealSecret } from '../../../db/secret-box.ts';
-import { findShopWebhook, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
-import { DELIVERIES_PER_PAGE, WEBHOOK_DELIVERY_STATUSES } from '../../../domain/shared/webhooks.ts';
+import { listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
+import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
 import { SHOP_WEBHOOK_EVENTS } from '../../../domain/shop/webhooks.ts';
 import { webhookUrl } from '../../configuration/webhooks/schemas.ts';
-import { notFound } from '../../shared/errors.ts';
 import { PageMeta, pageMeta, PageQuery, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
+import { orderDeliveryReply, orderDeliveryViews } from '../../shop/shared/delivery-views.ts';
+import { ownedOr404 } from '../owned.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 
@@ -35,36 +36,9 @@ const ShopWebhookReply = z
   .meta({ id: 'OperatorShopWebhook' });
 const ShopWebhookParams = ShopParams.extend({ id: z.uuid() });
 
-const AttemptReply = z.object({ attempted_at: z.iso.datetime(), status_code: z.number().nullable(), duration_ms: z.number(), error: z.string().nullable() });
-const ShopDeliveryReply = z.object({
-  id: z.uuid(),
-  event_id: z.uuid().describe('also the `webhook-id` header of every attempt'),
-  event_type: z.enum(SHOP_WEBHOOK_EVENTS),
-  order_id: z.number().nullable(),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
-  attempt_count: z.number(),
-  next_attempt_at: z.iso.datetime().nullable(),
-  created_at: z.iso.datetime(),
-  attempts: z.array(AttemptReply).describe('newest first'),
-});
+const ShopDeliveryReply = orderDeliveryReply(SHOP_WEBHOOK_EVENTS);
 
 const webhookView = (w: IShopWebhook): z.input<typeof ShopWebhookReply> => ({ id: w.id, url: w.url, events: w.events, active: w.active, created_at: w.createdAt.toISOString() });
-
-function deliveryViews(deliveries: readonly IShopWebhookDelivery[], attempts: readonly IShopWebhookDeliveryAttempt[]): z.input<typeof ShopDeliveryReply>[] {
-  return deliveries.map((d) => ({
-    id: d.id,
-    event_id: d.eventId,
-    event_type: d.eventType,
-    order_id: Number((d.payload.order as { id?: unknown } | undefined)?.id ?? NaN) || null,
-    status: d.status,
-    attempt_count: d.attemptCount,
-    next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
-    created_at: d.createdAt.toISOString(),
-    attempts: attempts
-      .filter((a) => a.delivery.id === d.id)
-      .map((a) => ({ attempted_at: a.attemptedAt.toISOString(), status_code: a.statusCode ?? null, duration_ms: a.durationMs, error: a.error ?? null })),
-  }));
-}
 
 /**
  * A shop's own webhooks (DESIGN.md section 8): `order_cleared` and `order_status_changed`,
@@ -77,9 +51,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const webhookOr404 = async (em: EntityManager, shopId: string, id: string) => {
     await shopOf(em, shopId);
-    const webhook = await findShopWebhook(em, id);
-    if (!webhook) throw notFound('webhook');
-    return webhook;
+    return ownedOr404(em, ShopWebhook, { id: id.toLowerCase(), deletedAt: null }, 'webhook');
   };
 
   app.post(
@@ -147,7 +119,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const page = { page: request.query.page, per_page: DELIVERIES_PER_PAGE };
       const [deliveries, total] = await shopDeliveryPage(request.em, webhook.id, pageWindow(page));
       const attempts = await shopAttemptsOf(request.em, deliveries.map((d) => d.id));
-      return { data: deliveryViews(deliveries, attempts), meta: pageMeta(page, total) };
+      return { data: orderDeliveryViews(deliveries, attempts, (d) => Number((d.payload.order as { id?: unknown } | undefined)?.id ?? NaN) || null), meta: pageMeta(page, total) };
     },
   );
 };

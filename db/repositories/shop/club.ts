@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ClubWebhookDelivery, ClubWebhookDeliveryAttempt, type IClubWebhookDelivery, type IClubWebhookDeliveryAttempt } from '../../entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES, type WebhookTables } from '../shared/webhook-deliveries.ts';
 
 /**
@@ -159,4 +160,37 @@ export async function listableProductIds(tx: EntityManager, shopId: string, prod
     [shopId, `{${productIds.join(',')}}`, clubId],
   );
   return new Set(rows.map((row) => row.id));
+}
+
+/** What happened to a club webhook's delivery: its order and transition, the host, its state and its last attempt. */
+export interface ClubDeliveryOutcomeRow {
+  order_id: number;
+  source: string;
+  host: string;
+  status: string;
+  status_code: number | null;
+  error: string | null;
+}
+
+export async function clubDeliveryOutcome(em: EntityManager, shopId: string, deliveryId: string): Promise<ClubDeliveryOutcomeRow | null> {
+  const [row] = await em.execute<ClubDeliveryOutcomeRow[]>(
+    `select d.order_id, d.source, w.host, d.status, a.status_code, a.error
+       from shop_club_webhook_deliveries d join shop_club_integrations w on w.id = d.webhook_id
+       left join lateral (select status_code, error from shop_club_webhook_delivery_attempts x
+                           where x.shop_id = d.shop_id and x.delivery_id = d.id order by x.attempted_at desc limit 1) a on true
+      where d.shop_id = ? and d.id = ?`,
+    [shopId, deliveryId],
+  );
+  return row ?? null;
+}
+
+/** The shop's club webhook deliveries (the entity manager is scoped to the shop), newest first. */
+export function clubDeliveryPage(em: EntityManager, window: { limit: number; offset: number }): Promise<[IClubWebhookDelivery[], number]> {
+  return em.findAndCount(ClubWebhookDelivery, {}, { orderBy: { createdAt: 'desc', id: 'desc' }, ...window });
+}
+
+/** The attempts of the given club deliveries, newest first. */
+export function clubAttemptsOf(em: EntityManager, deliveryIds: readonly string[]): Promise<IClubWebhookDeliveryAttempt[]> {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return em.find(ClubWebhookDeliveryAttempt, { delivery: { $in: [...deliveryIds] } }, { orderBy: { attemptedAt: 'desc', id: 'desc' } });
 }

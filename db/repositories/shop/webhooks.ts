@@ -16,11 +16,6 @@ import {
  * (db/repositories/shared/webhook-deliveries.ts, SHOP_WEBHOOK_TABLES).
  */
 
-/** A webhook of the shop the entity manager is scoped to; deleted ones are gone for the API. */
-export function findShopWebhook(em: EntityManager, id: string): Promise<IShopWebhook | null> {
-  return em.findOne(ShopWebhook, { id: id.toLowerCase(), deletedAt: null });
-}
-
 /** The shop's webhooks, oldest first. */
 export function listShopWebhooks(em: EntityManager): Promise<IShopWebhook[]> {
   return em.find(ShopWebhook, { deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });

@@ -124,4 +124,28 @@ describe('the club webhook', () => {
     await settle();
     expect(clubRequests()).toHaveLength(3);
   });
+
+  it('refused by the SSRF rules (a private address not on the allowlist): the effect is failed with the reason, nothing sent', async () => {
+    const refused = await createTestShop(stack.app, 'club-e2e-refused');
+    const productId = await insertProduct(stack.orm, refused.id, { name: 'Pass', sku: 'PASS', price: '50.00' });
+    const configured = await http('PATCH', '/api/v1/configuration/club', { headers: { 'x-api-key': refused.key }, body: { webhook_url: 'http://10.0.0.1/club?token=t' } });
+    expect(configured.status).toBe(200);
+    const order = await adminPost(stack.app, `/admin/v1/shops/${refused.id}/orders`, { email: 'member@example.com', items: [{ product_id: productId }] });
+    expect((await http('PATCH', `/api/v1/orders/${order.id}/clear`, { headers: { 'x-api-key': refused.key } })).status).toBe(200);
+    const [effect] = await eventually(
+      async () => {
+        const res = await http('GET', `/admin/v1/shops/${refused.id}/orders/${order.id}/effects`, { operator: true });
+        const rows = (res.body.data as { effect: string; status: string; detail: string }[]).filter((e) => e.effect === 'club_webhook');
+        expect(rows.map((e) => e.status)).toEqual(['failed']);
+        return rows;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(effect!.detail).toMatch(/^club webhook to 10\.0\.0\.1 failed: /);
+    expect(effect!.detail).not.toContain('token=t');
+    const deliveries = await http('GET', '/api/v1/configuration/club/deliveries', { headers: { 'x-api-key': refused.key } });
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.data).toEqual([expect.objectContaining({ order_id: order.id, status: 'failed', attempts: [expect.objectContaining({ status_code: null, error: effect!.detail.replace(/^club webhook to 10\.0\.0\.1 failed: /, '') })] })]);
+    expect(deliveries.body.meta).toMatchObject({ page: 1, per_page: 25, total: 1 });
+  });
 });

@@ -74,7 +74,11 @@ beforeAll(async () => {
   // A storefront cart the person left with their e-mail and address.
   const cart = await http('POST', `/store/v1/${shop.subdomain}/carts`, { body: { items: [{ product_id: productId }], email: person.email } });
   expect(cart.status).toBe(201);
-  const patched = await http('PATCH', `/store/v1/${shop.subdomain}/carts/${cart.body.data.id}`, { body: { delivery_address: address, comment: `For ${person.last_name}` } });
+  // Sent with an Idempotency-Key: the stored reply (24 h) holds the person's data too.
+  const patched = await http('PATCH', `/store/v1/${shop.subdomain}/carts/${cart.body.data.id}`, {
+    headers: { 'idempotency-key': randomUUID() },
+    body: { delivery_address: address, comment: `For ${person.last_name}` },
+  });
   expect(patched.status).toBe(200);
 
   // What the shop holds besides: a subscriber, a download code, mails, an audit line.
@@ -156,7 +160,7 @@ describe('POST /admin/v1/shops/:shop_id/customers/erase', () => {
       expect(res.body.data.status).toBe('completed');
       return res.body.data;
     }, { timeoutMs: 90_000 });
-    expect(done.counts).toMatchObject({ orders: 1, download_codes: 1, subscribers: 1, payment_methods: 1, newsletter_consent: 1, carts: 1 });
+    expect(done.counts).toMatchObject({ orders: 1, download_codes: 1, subscribers: 1, payment_methods: 1, newsletter_consent: 1, carts: 1, idempotent_replies: 1 });
 
     // One workflow execution for the id, its input without the address.
     const temporal = await connectTemporal();

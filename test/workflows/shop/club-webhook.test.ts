@@ -18,6 +18,8 @@ const recorded: { effect: string; target?: string; outcome: EffectOutcome; sourc
 const opened: OpenClubDeliveryInput[] = [];
 const attempts = new Map<string, number>();
 const scripted = new Map<string, AttemptResult[]>();
+/** Deliveries whose outcome was recorded, with the attempts made by then. */
+const settled: { deliveryId: string; attemptsBefore: number }[] = [];
 const skippedOutcome = async (): Promise<EffectOutcome> => ({ status: 'skipped', detail: 'fake' });
 
 const fakeActivities: Partial<Activities> = {
@@ -47,6 +49,10 @@ const fakeActivities: Partial<Activities> = {
     attempts.set(deliveryId, (attempts.get(deliveryId) ?? 0) + 1);
     return scripted.get(deliveryId)?.shift() ?? { status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
   },
+  async recordClubWebhookOutcome({ deliveryId }) {
+    settled.push({ deliveryId, attemptsBefore: attempts.get(deliveryId) ?? 0 });
+    return { status: 'done', detail: 'fake' };
+  },
   async recordOrderEffect({ effect, outcome, source, target, orderId }) {
     recorded.push({ effect, outcome, source, target, orderId });
   },
@@ -74,7 +80,7 @@ describe('the club_webhook effect of changeOrderStatus', () => {
     expect(id).toBe(`shop/${shopId}/order/1/club-webhook/at-status/${CLUB_STATUS}`);
     expect(await temporal.client().workflow.getHandle(id).result()).toEqual({ deliveryId: `club/1/${CLUB_STATUS}`, status: 'succeeded' });
     expect(opened.filter((o) => o.orderId === 1)).toEqual([expect.objectContaining({ shopId, source: 'status:10', statusId: CLUB_STATUS, eventId: expect.any(String) })]);
-    expect(clubEffects(1)).toEqual([expect.objectContaining({ source: 'status:10', outcome: { status: 'done', detail: 'club webhook to club.example.com started' } })]);
+    expect(clubEffects(1)).toEqual([expect.objectContaining({ source: 'status:10', outcome: { status: 'done', detail: 'club webhook to club.example.com under way' } })]);
   });
 
   it('the same transition again (a repeated or replayed run) sends nothing twice', async () => {
@@ -119,5 +125,7 @@ describe('deliverClubWebhook', () => {
     const result = await temporal.client().workflow.execute<typeof deliverClubWebhook>('deliverClubWebhook', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, deliveryId }] });
     expect(result).toEqual({ deliveryId, status: 'succeeded' });
     expect(attempts.get(deliveryId)).toBe(3);
+    // The effect log learns what happened once, after the last attempt.
+    expect(settled.filter((s) => s.deliveryId === deliveryId)).toEqual([{ deliveryId, attemptsBefore: 3 }]);
   });
 });

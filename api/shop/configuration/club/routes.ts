@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   addClubProducts,
+  clubAttemptsOf,
+  clubDeliveryPage,
   clubProducts,
   findClub,
   insertClub,
@@ -14,16 +17,20 @@ import {
   type ClubRow,
 } from '../../../../db/repositories/shop/club.ts';
 import { paidStatusId } from '../../../../db/repositories/shop/orders.ts';
-import { webhookUrlWriteProblem } from '../../../../domain/shop/club-rules.ts';
+import { DELIVERIES_PER_PAGE } from '../../../../domain/shared/webhooks.ts';
+import { CLUB_WEBHOOK_EVENT, webhookUrlWriteProblem } from '../../../../domain/shop/club-rules.ts';
 import { pathId, unknownIds } from '../../../../domain/shop/product-rules.ts';
 import { notFound } from '../../../shared/errors.ts';
+import { PageMeta, pageMeta, PageQuery, pageWindow } from '../../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../../shared/schemas.ts';
+import { orderDeliveryReply, orderDeliveryViews } from '../../shared/delivery-views.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../../shared/validation-errors.ts';
 import { shopKeyOf } from '../../auth.ts';
 import { AddClubProductsBody, ClubProductParams, ClubReply, PatchClubBody } from './schemas.ts';
 import { clubValues, clubView } from './serialize.ts';
 
 const NOT_A_STATUS = 'is not an order status of this shop';
+const ClubDeliveryReply = orderDeliveryReply([CLUB_WEBHOOK_EVENT]);
 
 /** Adds the `product_ids` problem when a sent id is not a product of the shop (all-or-nothing: rule 3). */
 async function productProblems(tx: EntityManager, shopId: string, club: ClubRow | null, productIds: readonly number[] | undefined, problems: FieldErrors): Promise<void> {
@@ -65,6 +72,27 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/configuration/club', { config: read, schema: { tags, response: { 200: data(ClubReply), ...errors } } }, async (request) =>
     settings(request.em, shopKeyOf(request).shopId),
+  );
+
+  app.get(
+    '/configuration/club/deliveries',
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: 'shop.configuration.club.deliveries.list',
+        summary: "The club webhook's delivery history",
+        description: `The club webhook's deliveries (one per order and status), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error (a refused address is a \`failed\` attempt without a status, with the reason).`,
+        querystring: PageQuery.pick({ page: true }),
+        response: { 200: z.object({ data: z.array(ClubDeliveryReply), meta: PageMeta }), ...errors },
+      },
+    },
+    async (request) => {
+      const page = { page: request.query.page, per_page: DELIVERIES_PER_PAGE };
+      const [deliveries, total] = await clubDeliveryPage(request.em, pageWindow(page));
+      const attempts = await clubAttemptsOf(request.em, deliveries.map((d) => d.id));
+      return { data: orderDeliveryViews(deliveries, attempts, (d) => d.order.id), meta: pageMeta(page, total) };
+    },
   );
 
   app.patch(

@@ -273,6 +273,29 @@ const auditLog: PersonalDataEntry = {
   },
 };
 
+/** Replies kept for Idempotency-Key repeats (24 h) of the shop API and the storefront that hold the address. */
+const idempotentReplies: PersonalDataEntry = {
+  kind: 'idempotent_replies',
+  export: (ctx) => {
+    const like = likeEmail('body', ctx);
+    return rows(
+      ctx,
+      `select jsonb_build_object('key', key, 'status', status, 'body', body, 'claimed_at', claimed_at) as row from idempotency_keys
+        where ((tenant_kind = 'shop' and tenant_id = ?::text) or (tenant_kind = 'storefront' and tenant_id = (select subdomain from shops where id = ?))) and ${like.sql} order by claimed_at`,
+      [ctx.tenantId, ctx.tenantId, ...like.params],
+    );
+  },
+  /** Gone whole: a repeat of such a request then runs again and finds the first one's effect. */
+  async erase(ctx) {
+    const like = likeEmail('body', ctx);
+    const gone: unknown[] = await ctx.em.execute(
+      `delete from idempotency_keys where ((tenant_kind = 'shop' and tenant_id = ?::text) or (tenant_kind = 'storefront' and tenant_id = (select subdomain from shops where id = ?))) and ${like.sql} returning key`,
+      [ctx.tenantId, ctx.tenantId, ...like.params],
+    );
+    return gone.length;
+  },
+};
+
 const carts: PersonalDataEntry = {
   kind: 'carts',
   export: (ctx) =>
@@ -301,6 +324,7 @@ export const SHOP_PERSONAL_DATA: readonly PersonalDataEntry[] = [
   subscriberCharges,
   newsletterConsent,
   carts,
+  idempotentReplies,
   recipientCodes,
   emailDiscounts,
   mails,

@@ -1,0 +1,28 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+/**
+ * One Idempotency-Key of one tenant (api/shared/idempotency): `tenantKind` names the interface's
+ * tenant (`platform`, `shop`, `storefront`), so a key never reaches another tenant. Claimed
+ * `running` by an insert PostgreSQL decides, `done` with the reply (never a 5xx) for 24 hours.
+ * Read and written by db/repositories/shared/idempotency-keys.ts only; not tenant-filtered (the
+ * tenant is part of the key).
+ */
+export const IdempotencyKey = defineEntity({
+  name: 'IdempotencyKey',
+  tableName: 'idempotency_keys',
+  indexes: [{ properties: ['expiresAt'] }],
+  properties: {
+    tenantKind: p.string().length(16).primary(),
+    tenantId: p.text().primary(),
+    key: p.string().length(255).primary(),
+    fingerprint: p.string().length(64),
+    state: p.string().length(8), // 'running' | 'done'
+    status: p.smallint().nullable(),
+    contentType: p.text().nullable(),
+    location: p.text().nullable(),
+    body: p.text().nullable(),
+    claimedAt: p.datetime(),
+    expiresAt: p.datetime(),
+  },
+});
+export type IIdempotencyKey = InferEntity<typeof IdempotencyKey>;
