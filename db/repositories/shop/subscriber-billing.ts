@@ -134,7 +134,7 @@ export function soldProducts(em: EntityManager, ids: readonly number[]) {
   return em.find(Product, { id: { $in: [...new Set(ids)] }, active: true, hidden: false });
 }
 
-/** The automatic-renewal plan links of the order's products, with their plans. */
+/** The subscription plan links of the order's products (one per product), with their plans. */
 export async function subscriptionLinksOf(em: EntityManager, productIds: readonly number[]) {
   if (productIds.length === 0) return [];
   const links = await em.find(SubscriptionPlanProduct, { product: { $in: [...new Set(productIds)] } }, { populate: ['plan'], orderBy: { id: 'asc' } });
