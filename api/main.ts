@@ -24,6 +24,7 @@ const app = await buildApp({
   storageDir: config.STORAGE_DIR,
   fileStorage: fileStorageFrom(config),
   downloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL,
+  publicUrl: config.PUBLIC_API_URL ?? `http://${config.HOST}:${config.PORT}`,
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   rateLimits: { enabled: config.RATE_LIMITS === 'on', redisUrl: config.REDIS_URL },
   secretsKey,

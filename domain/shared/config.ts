@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** Defaults the API also applies when built without a parsed config (tests). */
 export const DEFAULT_PLATFORM_URL_TEMPLATE = 'http://{subdomain}.localhost:8080';
 export const DEFAULT_STORAGE_DIR = '.data/storage';
+export const DEFAULT_PUBLIC_API_URL = 'http://127.0.0.1:3000';
 
 /** Process configuration, parsed once at boot from the environment (see .env.example). */
 const configSchema = z.object({
@@ -27,6 +28,8 @@ const configSchema = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** Base of the shop's download links (`{base}/downloads/<token>`), e.g. the public address behind a proxy; unset: the request's address. */
   SHOP_DOWNLOAD_BASE_URL: z.url().optional(),
+  /** Where integrators reach the API (the OpenAPI document's `servers`); unset: `http://<HOST>:<PORT>`. */
+  PUBLIC_API_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `off` disables the request limits (load tests). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
