@@ -17,8 +17,9 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders',
     {
       schema: {
+        operationId: 'access.orders.create',
+        summary: 'Records an order and grants what it includes',
         tags: ['access'],
-        summary: 'Register an order',
         description:
           '201 for a new `external_id`, 200 with the same id for a known one (the first registration wins; a repeat never changes the order). ' +
           'Access to the union of `course_ids` and `courses` is granted in the background, the order being its source.',
@@ -58,8 +59,9 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders/:id',
     {
       schema: {
+        operationId: 'access.orders.cancel',
+        summary: 'Cancels an order and revokes what it granted',
         tags: ['access'],
-        summary: 'Cancel an order',
         description: 'Withdraws the access this order granted; a course another order or a direct grant also gives stays. 200 also when already cancelled.',
         security,
         params: z.object({ id: z.string() }),

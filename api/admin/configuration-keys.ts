@@ -14,6 +14,8 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/configuration_keys',
     {
       schema: {
+        operationId: 'admin.platforms.configuration_keys.create',
+        summary: 'Issues a configuration key',
         tags,
         description: 'A key of the configuration interface; `token` is shown only in this reply. An `expires_at` in the past gives a key that is already expired.',
         params: PlatformParams,
@@ -44,6 +46,8 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/configuration_keys/:key_id',
     {
       schema: {
+        operationId: 'admin.platforms.configuration_keys.revoke',
+        summary: 'Revokes a configuration key',
         tags,
         description: 'Revokes the key: it stops working at once. Revoking a revoked key changes nothing.',
         params: ConfigurationKeyParams,
@@ -64,6 +68,8 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/audit_log',
     {
       schema: {
+        operationId: 'admin.platforms.audit_log.list',
+        summary: 'Lists the configuration audit log',
         tags,
         description: 'Configuration requests of the platform, rejected ones included, newest first (at most 1000).',
         params: PlatformParams,

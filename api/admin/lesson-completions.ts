@@ -19,6 +19,8 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/lesson_completions',
     {
       schema: {
+        operationId: 'admin.platforms.lesson_completions.record',
+        summary: 'Records lesson completions',
         tags: ['operator'],
         params: PlatformParams,
         body: LessonCompletionBody,
@@ -43,6 +45,8 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/course_views',
     {
       schema: {
+        operationId: 'admin.platforms.course_views.record',
+        summary: 'Records course views',
         tags: ['operator'],
         params: PlatformParams,
         body: CourseViewBody,

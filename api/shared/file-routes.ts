@@ -17,6 +17,8 @@ export const fileRoutes: FastifyPluginAsyncZod<{ storageDir: string }> = async (
     '/files/:platform_id/:file_id',
     {
       schema: {
+        operationId: 'public.files.read',
+        summary: 'Serves an uploaded platform image',
         tags: ['files'],
         params: FileParams,
         response: { 200: z.any().describe('the image (image/png or image/jpeg)'), 404: ErrorBody },

@@ -33,6 +33,8 @@ export const shopDiscountPoolAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/shops/:shop_id/discount_code_pools',
     {
       schema: {
+        operationId: 'admin.shops.discount_code_pools.create',
+        summary: 'Creates a discount code pool',
         tags: ['operator: shops'],
         params: ShopParams,
         body: CreatePoolBody,

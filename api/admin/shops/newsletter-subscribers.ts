@@ -24,6 +24,8 @@ export const shopNewsletterAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/newsletter_subscribers',
     {
       schema: {
+        operationId: 'admin.shops.newsletter_subscribers.create',
+        summary: 'Adds a newsletter subscriber',
         tags,
         description: 'Signs an address up for the shop newsletter: 201 when new, 200 (same row, nothing added) when it already signed up. Starts the mail sequences with the `newsletter_subscription` trigger; 503 with Retry-After when they could not be started (the sign-up is saved: repeat the request).',
         params: ShopParams,

@@ -89,6 +89,8 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/orders',
     {
       schema: {
+        operationId: 'admin.shops.orders.place',
+        summary: 'Places an order priced by the shop\'s rules',
         tags: ['operator: shops'],
         description:
           'Places an order at catalogue prices (or the buyer\'s price for allow_price_change products), starting placed, unpaid, at the New status. ' +

@@ -30,7 +30,7 @@ export const shopPaymentGatewayAdminRoutes: FastifyPluginAsyncZod = async (app) 
 
   app.get(
     '/shops/:shop_id/payment_gateway',
-    { schema: { tags, summary: 'The payment gateway settings of the shop', params: ShopParams, response: { 200: data(PaymentGatewayReply), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.payment_gateway.read', summary: 'Reads the shop\'s payment gateway', tags, params: ShopParams, response: { 200: data(PaymentGatewayReply), 404: ErrorBody } } },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       return reply(await gatewaySettings(request.em));
@@ -41,8 +41,9 @@ export const shopPaymentGatewayAdminRoutes: FastifyPluginAsyncZod = async (app) 
     '/shops/:shop_id/payment_gateway',
     {
       schema: {
+        operationId: 'admin.shops.payment_gateway.replace',
+        summary: 'Sets the test payment gateway and the dunning schedule',
         tags,
-        summary: 'Set the test payment gateway (approve or decline renewal charges) and the dunning schedule',
         description: 'A shop never set approves, with retries after 1, 3 and 5 days. `dunning_days` left out keeps the schedule it had.',
         params: ShopParams,
         body: z.strictObject({ mode: z.enum(GATEWAY_MODES), dunning_days: DunningDays.optional() }),

@@ -55,8 +55,9 @@ export const shopSubscriberBillingAdminRoutes: FastifyPluginAsyncZod = async (ap
     '/shops/:shop_id/subscribers/:subscriber_id/billing',
     {
       schema: {
+        operationId: 'admin.shops.subscribers.billing.read',
+        summary: 'Reads a subscriber\'s billing state',
         tags: ['operator: shops'],
-        summary: "A subscriber's renewal charges and its renewal workflow's state",
         params: SubscriberParams,
         response: { 200: data(BillingReply), 404: ErrorBody },
       },

@@ -86,6 +86,8 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/webhooks',
     {
       schema: {
+        operationId: 'admin.shops.webhooks.create',
+        summary: 'Creates a shop webhook',
         tags,
         description:
           'Creates a shop webhook; 201 with the webhook (never its secret). Deliveries: `POST` of `{type, timestamp, data: {id, order: {...}}}` signed as the platform\'s webhooks (`X-Webhook-Signature`, Standard Webhooks headers), the same SSRF rules (a private address is accepted here and its deliveries fail), retry schedule and attempt history.',
@@ -105,7 +107,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/shops/:shop_id/webhooks',
-    { schema: { tags, description: "The shop's webhooks, oldest first.", params: ShopParams, response: { 200: data(z.array(ShopWebhookReply)), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.webhooks.list', summary: 'Lists the shop\'s webhooks', tags, description: "The shop's webhooks, oldest first.", params: ShopParams, response: { 200: data(z.array(ShopWebhookReply)), 404: ErrorBody } } },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       return { data: (await listShopWebhooks(request.em)).map(webhookView) };
@@ -116,6 +118,8 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/webhooks/:id',
     {
       schema: {
+        operationId: 'admin.shops.webhooks.delete',
+        summary: 'Deletes a shop webhook',
         tags,
         description: 'Deletes the webhook: nothing more is sent to it (deliveries under way end as `disabled`); its history stays.',
         params: ShopWebhookParams,
@@ -135,6 +139,8 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/webhooks/:id/deliveries',
     {
       schema: {
+        operationId: 'admin.shops.webhooks.deliveries.list',
+        summary: 'Lists a webhook\'s deliveries',
         tags,
         description: `The webhook's deliveries (one per order transition), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error.`,
         params: ShopWebhookParams,

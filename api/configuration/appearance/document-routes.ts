@@ -24,6 +24,8 @@ export interface AppearanceDocumentRouteOptions {
   images: ImageStore;
   ownFields?: OwnFields;
   description: string;
+  /** Names in the OpenAPI document: the operationId prefix and what the summaries call the document. */
+  operation: { id: string; subject: string };
 }
 
 /** Images in base64 make large bodies: up to four images under 5 MB each. */
@@ -43,7 +45,7 @@ export const appearanceDocumentRoutes: FastifyPluginAsyncZod<AppearanceDocumentR
 
   app.get(
     path,
-    { config: { scope: 'read' }, schema: { tags, security, description: options.description, response: { 200: data(options.reply), ...errors } } },
+    { config: { scope: 'read' }, schema: { operationId: `${options.operation.id}.read`, summary: `Reads ${options.operation.subject}`, tags, security, description: options.description, response: { 200: data(options.reply), ...errors } } },
     async (request) => {
       const { platformId } = configurationKeyOf(request);
       return reply(request.em, platformId, await readDocument(request.em, document), fileUrlFor(request, platformId));
@@ -56,6 +58,8 @@ export const appearanceDocumentRoutes: FastifyPluginAsyncZod<AppearanceDocumentR
       config: { scope: 'write_appearance' },
       bodyLimit: IMAGE_BODY_LIMIT,
       schema: {
+        operationId: `${options.operation.id}.update`,
+        summary: `Updates ${options.operation.subject}`,
         tags,
         security,
         description: options.description,

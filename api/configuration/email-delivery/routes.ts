@@ -22,6 +22,8 @@ export const emailDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'read' },
       schema: {
+        operationId: 'configuration.email_delivery.read',
+        summary: 'Reads the mail delivery settings',
         tags,
         security,
         description: 'Mail delivery settings: the provider that sends and each provider with its plain fields and `<secret>_configured` flags. Secrets are never returned.',
@@ -34,7 +36,7 @@ export const emailDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const name of MAIL_PROVIDERS) {
     app.get(
       `/email_delivery/${name}`,
-      { config: { scope: 'read' }, schema: { tags, security, description: `${name}: plain fields and \`<secret>_configured\` flags.`, response: { 200: data(ProviderReplies[name]), ...readErrors } } },
+      { config: { scope: 'read' }, schema: { operationId: `configuration.email_delivery.${name}.read`, summary: `Reads the ${name} settings`, tags, security, description: `${name}: plain fields and \`<secret>_configured\` flags.`, response: { 200: data(ProviderReplies[name]), ...readErrors } } },
       async (request) => ({ data: await readProvider(request.em, name) }),
     );
 
@@ -43,6 +45,8 @@ export const emailDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       {
         config: { scope: 'write_config' },
         schema: {
+          operationId: `configuration.email_delivery.${name}.replace`,
+          summary: `Saves the ${name} settings`,
           tags,
           security,
           description:

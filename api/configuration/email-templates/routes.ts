@@ -59,6 +59,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     patchBody: TemplatePatch,
     listItem: TemplateListItem,
     details: TemplateDetails,
+    operation: { id: 'configuration.email_templates', one: 'a platform mail template', all: "the platform's mail templates" },
     owner: async (request) => {
       const { platformId, host } = await context(request);
       return platformTemplates(request.em, platformId, host);
@@ -72,6 +73,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     patchBody: CourseTemplatePatch,
     listItem: CourseTemplateListItem,
     details: CourseTemplateDetails,
+    operation: { id: 'configuration.courses.email_templates', one: "a course's mail template", all: "a course's mail templates" },
     owner: forCourse,
   });
 
@@ -80,6 +82,8 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     {
       config: { scope: 'write_appearance' },
       schema: {
+        operationId: 'configuration.courses.email_templates.create',
+        summary: 'Creates a course mail',
         tags,
         security,
         description: 'Creates a course mail sent once a participant completes `send_after_lesson` (a lesson of this course), or `send_after` days after enrolment.',
@@ -96,6 +100,8 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     {
       config: { scope: 'write_appearance' },
       schema: {
+        operationId: 'configuration.courses.custom_invitation.update',
+        summary: 'Turns a course\'s custom invitation on or off',
         tags,
         security,
         description: "`{enabled: true}` gives the course its own course_invitation and course_reinvitation; `false` removes them and the platform's invitation applies again.",

@@ -53,7 +53,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     '/webhooks',
     {
       config: { scope: 'read' },
-      schema: { tags, security, description: `The platform's webhooks, oldest first; \`meta.available_events\` lists the subscribable events.\n\n${EVENTS_DOC}\n\n${DELIVERY_DOC}`, querystring: PageQuery, response: { 200: WebhookList, ...denied, 422: ValidationErrorBody } },
+      schema: { operationId: 'configuration.webhooks.list', summary: 'Lists the platform\'s webhooks', tags, security, description: `The platform's webhooks, oldest first; \`meta.available_events\` lists the subscribable events.\n\n${EVENTS_DOC}\n\n${DELIVERY_DOC}`, querystring: PageQuery, response: { 200: WebhookList, ...denied, 422: ValidationErrorBody } },
     },
     async (request) => {
       const [webhooks, total] = await webhookPage(request.em, pageWindow(request.query));
@@ -65,7 +65,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     '/webhooks',
     {
       config: { scope: 'write_config' },
-      schema: { tags, security, description: `Creates a webhook; 201 with the webhook (never its secret). An unknown event or a malformed URL is a 422.\n\n${DELIVERY_DOC}`, body: CreateWebhookBody, response: { 201: data(WebhookReply), ...writeErrors } },
+      schema: { operationId: 'configuration.webhooks.create', summary: 'Creates a webhook', tags, security, description: `Creates a webhook; 201 with the webhook (never its secret). An unknown event or a malformed URL is a 422.\n\n${DELIVERY_DOC}`, body: CreateWebhookBody, response: { 201: data(WebhookReply), ...writeErrors } },
     },
     async (request, reply) => {
       const { platformId } = configurationKeyOf(request);
@@ -86,13 +86,13 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/webhooks/:id',
-    { config: { scope: 'read' }, schema: { tags, security, params: WebhookParams, response: { 200: data(WebhookReply), ...denied, 404: ErrorBody } } },
+    { config: { scope: 'read' }, schema: { operationId: 'configuration.webhooks.read', summary: 'Reads a webhook', tags, security, params: WebhookParams, response: { 200: data(WebhookReply), ...denied, 404: ErrorBody } } },
     async (request) => ({ data: webhookView(await webhookOr404(request.em, request.params.id)) }),
   );
 
   app.patch(
     '/webhooks/:id',
-    { config: { scope: 'write_config' }, schema: { tags, security, params: WebhookParams, body: UpdateWebhookBody, response: { 200: data(WebhookReply), ...writeErrors } } },
+    { config: { scope: 'write_config' }, schema: { operationId: 'configuration.webhooks.update', summary: 'Updates a webhook', tags, security, params: WebhookParams, body: UpdateWebhookBody, response: { 200: data(WebhookReply), ...writeErrors } } },
     async (request) => {
       const webhook = await webhookOr404(request.em, request.params.id);
       const { secret_key, ...fields } = request.body;
@@ -109,6 +109,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'write_config' },
       schema: {
+        operationId: 'configuration.webhooks.delete',
+        summary: 'Deletes a webhook',
         tags,
         security,
         description: 'Deletes the webhook: nothing more is sent to it (deliveries under way end as `disabled`); 200 `{data: {id, deleted: true}}`.',
@@ -130,6 +132,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'read' },
       schema: {
+        operationId: 'configuration.webhooks.deliveries.list',
+        summary: 'Lists a webhook\'s deliveries',
         tags,
         security,
         description: `The webhook's deliveries (one per event), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error.`,
@@ -151,6 +155,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'write_config' },
       schema: {
+        operationId: 'configuration.webhooks.deliveries.redeliver',
+        summary: 'Delivers a webhook event again',
         tags,
         security,
         description:

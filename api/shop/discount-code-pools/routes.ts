@@ -36,14 +36,14 @@ export const discountCodePoolRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/discount_code_pools',
-    { config: { scope: 'read' }, schema: { tags, querystring: PoolListQuery, response: { 200: pageOf(PoolReply), ...errors } } },
+    { config: { scope: 'read' }, schema: { operationId: 'shop.discount_code_pools.list', summary: 'Lists discount code pools', tags, querystring: PoolListQuery, response: { 200: pageOf(PoolReply), ...errors } } },
     async (request) => {
       const [rows, total] = await listPools(request.em, shopKeyOf(request).shopId, request.query.search || undefined, pageWindow(request.query));
       return { data: rows.map(poolReply), meta: pageMeta(request.query, total) };
     },
   );
 
-  app.get('/discount_code_pools/:id', { config: { scope: 'read' }, schema: { tags, params: PoolParams, response: { 200: data(PoolReply), ...errors } } }, async (request) => ({
+  app.get('/discount_code_pools/:id', { config: { scope: 'read' }, schema: { operationId: 'shop.discount_code_pools.read', summary: 'Reads a discount code pool', tags, params: PoolParams, response: { 200: data(PoolReply), ...errors } } }, async (request) => ({
     data: poolReply(await poolOr404(request.em, shopKeyOf(request).shopId, request.params.id)),
   }));
 
@@ -52,6 +52,8 @@ export const discountCodePoolRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'write_data' },
       schema: {
+        operationId: 'shop.discount_code_pools.draw',
+        summary: 'Draws a code from a pool',
         tags,
         params: PoolParams,
         body: DrawBody,

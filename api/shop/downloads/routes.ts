@@ -33,6 +33,8 @@ export const downloadRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       exposeHeadRoute: false,
       schema: {
+        operationId: 'public.downloads.read',
+        summary: 'Downloads a purchased file',
         tags: ['files'],
         description: 'Serves the file of a download code and counts one use; 410 once used up, expired or when the file was deleted.',
         params: z.object({ token: z.string() }),

@@ -110,7 +110,7 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     path,
-    { config: read, schema: { tags, params: ContentParams, querystring: PageQuery, response: { 200: pageOf(ElectronicContentReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.products.electronic_contents.list', summary: 'Lists a product\'s files', tags, params: ContentParams, querystring: PageQuery, response: { 200: pageOf(ElectronicContentReply), ...errors } } },
     async (request) => {
       const product = await productOr404(request.em, request.params.product_id);
       const [rows, total] = await listContents(request.em, product.id, pageWindow(request.query));
@@ -129,6 +129,8 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
         checkFileEnvelope(request.body, true);
       },
       schema: {
+        operationId: 'shop.products.electronic_contents.create',
+        summary: 'Adds a file to a product',
         tags,
         description: 'Adds a file (`file`, base64) or attaches the file of another content of the shop (`source_content_id`).',
         params: ContentParams,
@@ -172,6 +174,8 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
         checkFileEnvelope(request.body, false);
       },
       schema: {
+        operationId: 'shop.products.electronic_contents.update',
+        summary: 'Updates a product file',
         tags,
         description: 'Changes the settings sent; `file` replaces the file itself (the old bytes are deleted when no other content uses them).',
         params: OneContentParams,
@@ -200,6 +204,8 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
+        operationId: 'shop.products.electronic_contents.delete',
+        summary: 'Deletes a product file',
         tags,
         description: 'Removes the file from the product; download codes issued for it stop working (their link answers 410). The stored bytes go when no other content uses them.',
         params: OneContentParams,

@@ -33,6 +33,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config,
       schema: {
+        operationId: 'shop.orders.list',
+        summary: 'Lists orders',
         tags,
         description: 'Orders of the shop, newest first (placed_at). Dates are whole days in the shop\'s time zone, both inclusive. Unknown query parameters are refused (422).',
         querystring: OrderListQuery,
@@ -47,7 +49,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/orders/:id',
-    { config, schema: { tags, params: OrderParams, response: { 200: data(OrderDetailReply), 404: ErrorBody, 422: ValidationErrorBody } } },
+    { config, schema: { operationId: 'shop.orders.read', summary: 'Reads an order', tags, params: OrderParams, response: { 200: data(OrderDetailReply), 404: ErrorBody, 422: ValidationErrorBody } } },
     async (request) => {
       const found = await findOrderDetail(request.em, request.params.id);
       if (!found) throw notFound('order');

@@ -46,6 +46,8 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
     {
       config,
       schema: {
+        operationId: 'shop.orders.set_status',
+        summary: 'Moves an order to another status',
         tags,
         description: 'Sets the status and starts its side effects (status mail, webhooks, club webhook, sequences). The order\'s current status again changes nothing and sends nothing.',
         params: OrderParams,
@@ -77,6 +79,8 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
     {
       config,
       schema: {
+        operationId: 'shop.orders.clear',
+        summary: 'Marks an unpaid order paid and starts its clearing effects',
         tags,
         description: 'Marks a placed, unpaid order with a total above zero as paid (status Paid) and starts the clearing effects. Cannot be undone here.',
         params: OrderParams,

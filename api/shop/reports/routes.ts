@@ -27,7 +27,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/reports/sales',
-    { config, schema: { tags, description: 'Placed orders (canceled and returned skipped) by `placed_at`.', querystring: ReportQuery, response: { 200: data(SalesReport) } } },
+    { config, schema: { operationId: 'shop.reports.sales', summary: 'Reports sales of placed orders', tags, description: 'Placed orders (canceled and returned skipped) by `placed_at`.', querystring: ReportQuery, response: { 200: data(SalesReport) } } },
     async (request) => {
       const key = shopKeyOf(request);
       const q = request.query;
@@ -65,7 +65,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     '/reports/payments',
     {
       config,
-      schema: { tags, description: 'Paid placed orders by `paid_at`, split by payment method.', querystring: ReportQuery, response: { 200: data(PaymentsReport) } },
+      schema: { operationId: 'shop.reports.payments', summary: 'Reports payments by payment method', tags, description: 'Paid placed orders by `paid_at`, split by payment method.', querystring: ReportQuery, response: { 200: data(PaymentsReport) } },
     },
     async (request) => {
       const key = shopKeyOf(request);

@@ -63,7 +63,7 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data: clubView(club, products, paid) };
   };
 
-  app.get('/configuration/club', { config: read, schema: { tags, response: { 200: data(ClubReply), ...errors } } }, async (request) =>
+  app.get('/configuration/club', { config: read, schema: { operationId: 'shop.configuration.club.read', summary: 'Reads the club integration', tags, response: { 200: data(ClubReply), ...errors } } }, async (request) =>
     settings(request.em, shopKeyOf(request).shopId),
   );
 
@@ -72,6 +72,8 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
+        operationId: 'shop.configuration.club.update',
+        summary: 'Updates the club integration',
         tags,
         description:
           'Changes only the fields sent; the first PATCH creates the integration and needs `webhook_url`. A validation failure saves nothing, the product list included.',
@@ -104,6 +106,8 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
+        operationId: 'shop.configuration.club.products.add',
+        summary: 'Adds a product to the club',
         tags,
         description: 'Adds products to the list, skipping those on it; 404 before the integration exists, 422 (nothing added) for an id that is not a product of the shop.',
         body: AddClubProductsBody,
@@ -128,6 +132,8 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
+        operationId: 'shop.configuration.club.products.remove',
+        summary: 'Removes a product from the club',
         tags,
         description: 'Removes a product from the list (404 when it is not on it); without products the webhook goes for every order.',
         params: ClubProductParams,

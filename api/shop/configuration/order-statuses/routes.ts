@@ -64,7 +64,7 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string 
 
   app.get(
     '/configuration/order_statuses',
-    { config: read, schema: { tags, querystring: PageQuery, response: { 200: pageOf(OrderStatusConfigReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.configuration.order_statuses.list', summary: 'Lists order status settings', tags, querystring: PageQuery, response: { 200: pageOf(OrderStatusConfigReply), ...errors } } },
     async (request) => {
       const [rows, total] = await listOrderStatuses(request.em, pageWindow(request.query));
       return { data: rows.map(orderStatusConfigReply), meta: pageMeta(request.query, total) };
@@ -73,7 +73,7 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string 
 
   app.get(
     '/configuration/order_statuses/:id',
-    { config: read, schema: { tags, params: OrderStatusParams, response: { 200: data(OrderStatusConfigReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.configuration.order_statuses.read', summary: 'Reads an order status\'s settings', tags, params: OrderStatusParams, response: { 200: data(OrderStatusConfigReply), ...errors } } },
     async (request) => ({ data: orderStatusConfigReply(await statusOr404(request.em, request.params.id)) }),
   );
 
@@ -82,6 +82,8 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string 
     {
       config: write,
       schema: {
+        operationId: 'shop.configuration.order_statuses.update',
+        summary: 'Updates an order status\'s settings',
         tags,
         description: 'Changes only the sent fields (`email` and `automatically_set` merge into the current ones). Every 422 leaves the status unchanged.',
         params: OrderStatusParams,

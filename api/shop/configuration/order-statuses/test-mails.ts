@@ -55,6 +55,8 @@ export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = asyn
     {
       config,
       schema: {
+        operationId: 'shop.configuration.order_statuses.send_test_email',
+        summary: 'Sends a test of an order status mail',
         tags,
         description: 'Sends the saved mail of the status to `email` only. With `order_number` the tags and download links are that order\'s (opening a link uses up the customer\'s limit); without it the order tags are empty. 200 once the send is persisted; the mail goes out in the background.',
         params: OrderStatusParams,
@@ -80,6 +82,8 @@ export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = asyn
     {
       config,
       schema: {
+        operationId: 'shop.configuration.order_statuses.send_test_emails',
+        summary: 'Sends tests of every order status mail',
         tags,
         description: 'A test mail of every status in `ids` (all statuses when left out) that has a mail; the others are `skipped` with `reason: no_email`. Address, order number and ids are checked before anything is sent.',
         body: TestEmailsBody,
