@@ -71,11 +71,9 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
       // sent, so that the reply can list the invalid ones untouched.
       validatorCompiler: () => (value) => ({ value }),
       schema: {
-        tags: ['access'],
         operationId: endpoint.operationId,
         summary: endpoint.summary,
         description: 'Accepts one entry object or an array of up to 1000. Work is queued durably (one Temporal workflow per entry) before the reply.',
-        security: [{ apiKey: [] }],
         body: z.object({ [wrapper]: z.union([entry, z.array(entry)]) }),
         response: {
           ...(endpoint.status === 200 ? { 200: GrantQueuedReply } : { 204: z.null().describe('Queued.') }),

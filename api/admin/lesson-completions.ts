@@ -21,7 +21,6 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
       schema: {
         operationId: 'admin.platforms.lesson_completions.record',
         summary: 'Records lesson completions',
-        tags: ['operator'],
         params: PlatformParams,
         body: LessonCompletionBody,
         response: { 201: data(LessonCompletionReply), 400: ValidationErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -47,7 +46,6 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
       schema: {
         operationId: 'admin.platforms.course_views.record',
         summary: 'Records course views',
-        tags: ['operator'],
         params: PlatformParams,
         body: CourseViewBody,
         response: { 201: data(CourseViewReply), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },

@@ -12,11 +12,9 @@ import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParam
 
 /** Operator views of participants and of the mail they were sent. */
 export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator'];
-
   app.get(
     '/platforms/:platform_id/participants',
-    { schema: { operationId: 'admin.platforms.participants.list', summary: 'Lists the platform\'s participants', tags, params: PlatformParams, querystring: EmailQuery, response: { 200: data(ParticipantReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.participants.list', summary: 'Lists the platform\'s participants', params: PlatformParams, querystring: EmailQuery, response: { 200: data(ParticipantReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request) => {
       const { em } = request;
       await usePlatform(em, request.params.platform_id);
@@ -64,7 +62,7 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   const loginLinkAction = (path: string, template: LoginLinkTemplate, once: boolean, summary: string, description: string) =>
     app.post(
       `/platforms/:platform_id/participants/${path}`,
-      { schema: { operationId: `admin.platforms.participants.${path}`, summary, tags, description, params: PlatformParams, body: ReinviteBody, response: { 202: data(LoginLinkMailReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+      { schema: { operationId: `admin.platforms.participants.${path}`, summary, description, params: PlatformParams, body: ReinviteBody, response: { 202: data(LoginLinkMailReply), 400: ValidationErrorBody, 404: ErrorBody } } },
       async (request, reply) => {
         const { em } = request;
         const platform = await usePlatform(em, request.params.platform_id);
@@ -92,7 +90,7 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/platforms/:platform_id/emails',
-    { schema: { operationId: 'admin.platforms.emails.list', summary: 'Lists the platform\'s mail log', tags, params: PlatformParams, querystring: MailLogQuery, response: { 200: data(MailLogReply), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.emails.list', summary: 'Lists the platform\'s mail log', params: PlatformParams, querystring: MailLogQuery, response: { 200: data(MailLogReply), 404: ErrorBody } } },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
       const to = request.query.to ? normalizeEmail(request.query.to) : undefined;

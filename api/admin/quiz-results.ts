@@ -36,7 +36,6 @@ export const quizResultAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'admin.platforms.quiz_results.record',
         summary: 'Records quiz results',
-        tags: ['operator'],
         description: 'Records a quiz result; `passed: true` fires the `quiz_passed` event to subscribed webhooks. 404 for an unknown participant or lesson, 409 without active access to the course, 403 for a lesson in a section above the participant\'s access level.',
         params: PlatformParams,
         body: QuizResultBody,

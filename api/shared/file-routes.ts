@@ -19,7 +19,6 @@ export const fileRoutes: FastifyPluginAsyncZod<{ storageDir: string }> = async (
       schema: {
         operationId: 'public.files.read',
         summary: 'Serves an uploaded platform image',
-        tags: ['files'],
         params: FileParams,
         response: { 200: z.any().describe('the image (image/png or image/jpeg)'), 404: ErrorBody },
       },

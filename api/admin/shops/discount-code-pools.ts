@@ -35,7 +35,6 @@ export const shopDiscountPoolAdminRoutes: FastifyPluginAsyncZod = async (app) =>
       schema: {
         operationId: 'admin.shops.discount_code_pools.create',
         summary: 'Creates a discount code pool',
-        tags: ['operator: shops'],
         params: ShopParams,
         body: CreatePoolBody,
         response: { 201: data(PoolReply), 404: ErrorBody, 422: ValidationErrorBody },

@@ -20,7 +20,6 @@ export const shopEmailSequenceAdminRoutes: FastifyPluginAsyncZod = async (app) =
       schema: {
         operationId: 'admin.shops.email_sequences.create',
         summary: 'Creates a mail sequence',
-        tags: ['operator: shops'],
         description: 'Creates a sequence with its messages in the order sent; `offset_unit` is `minutes`, `hours` or `days`. 201 with the sequence as `GET /api/v1/configuration/email_sequences/:id` returns it.',
         params: ShopParams,
         body: CreateSequenceBody,

@@ -25,12 +25,11 @@ const reply = (settings: GatewaySettings) => ({ data: { mode: settings.mode, dun
  * gateway approves or declines every charge as set here; `dunning_days` is the retry schedule.
  */
 export const shopPaymentGatewayAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
   app.get(
     '/shops/:shop_id/payment_gateway',
-    { schema: { operationId: 'admin.shops.payment_gateway.read', summary: 'Reads the shop\'s payment gateway', tags, params: ShopParams, response: { 200: data(PaymentGatewayReply), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.payment_gateway.read', summary: 'Reads the shop\'s payment gateway', params: ShopParams, response: { 200: data(PaymentGatewayReply), 404: ErrorBody } } },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       return reply(await gatewaySettings(request.em));
@@ -43,7 +42,6 @@ export const shopPaymentGatewayAdminRoutes: FastifyPluginAsyncZod = async (app) 
       schema: {
         operationId: 'admin.shops.payment_gateway.replace',
         summary: 'Sets the test payment gateway and the dunning schedule',
-        tags,
         description: 'A shop never set approves, with retries after 1, 3 and 5 days. `dunning_days` left out keeps the schedule it had.',
         params: ShopParams,
         body: z.strictObject({ mode: z.enum(GATEWAY_MODES), dunning_days: DunningDays.optional() }),

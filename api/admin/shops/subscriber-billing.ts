@@ -57,7 +57,6 @@ export const shopSubscriberBillingAdminRoutes: FastifyPluginAsyncZod = async (ap
       schema: {
         operationId: 'admin.shops.subscribers.billing.read',
         summary: 'Reads a subscriber\'s billing state',
-        tags: ['operator: shops'],
         params: SubscriberParams,
         response: { 200: data(BillingReply), 404: ErrorBody },
       },

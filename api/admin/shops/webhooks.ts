@@ -72,7 +72,6 @@ function deliveryViews(deliveries: readonly IShopWebhookDelivery[], attempts: re
  * never returned.
  */
 export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
   const webhookOr404 = async (em: EntityManager, shopId: string, id: string) => {
@@ -88,7 +87,6 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'admin.shops.webhooks.create',
         summary: 'Creates a shop webhook',
-        tags,
         description:
           'Creates a shop webhook; 201 with the webhook (never its secret). Deliveries: `POST` of `{type, timestamp, data: {id, order: {...}}}` signed as the platform\'s webhooks (`X-Webhook-Signature`, Standard Webhooks headers), the same SSRF rules (a private address is accepted here and its deliveries fail), retry schedule and attempt history.',
         params: ShopParams,
@@ -107,7 +105,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/shops/:shop_id/webhooks',
-    { schema: { operationId: 'admin.shops.webhooks.list', summary: 'Lists the shop\'s webhooks', tags, description: "The shop's webhooks, oldest first.", params: ShopParams, response: { 200: data(z.array(ShopWebhookReply)), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.webhooks.list', summary: 'Lists the shop\'s webhooks', description: "The shop's webhooks, oldest first.", params: ShopParams, response: { 200: data(z.array(ShopWebhookReply)), 404: ErrorBody } } },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       return { data: (await listShopWebhooks(request.em)).map(webhookView) };
@@ -120,7 +118,6 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'admin.shops.webhooks.delete',
         summary: 'Deletes a shop webhook',
-        tags,
         description: 'Deletes the webhook: nothing more is sent to it (deliveries under way end as `disabled`); its history stays.',
         params: ShopWebhookParams,
         response: { 200: data(z.object({ id: z.uuid(), deleted: z.literal(true) })), 404: ErrorBody },
@@ -141,7 +138,6 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'admin.shops.webhooks.deliveries.list',
         summary: 'Lists a webhook\'s deliveries',
-        tags,
         description: `The webhook's deliveries (one per order transition), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error.`,
         params: ShopWebhookParams,
         querystring: PageQuery.pick({ page: true }),

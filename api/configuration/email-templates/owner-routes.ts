@@ -23,8 +23,6 @@ export interface TemplateOwnerRouteOptions {
   operation: { id: string; one: string; all: string };
 }
 
-const tags = ['configuration'];
-const security = [{ configurationKey: [] }];
 const denied = { 401: ErrorBody, 403: ErrorBody };
 const writeErrors = { ...denied, 404: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
@@ -36,17 +34,17 @@ export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOption
   const { params, slugParams, owner, operation } = options;
   const slugOf = (request: FastifyRequest) => (request.params as { slug: string }).slug;
 
-  app.get('', { config: { scope: 'read' }, schema: { operationId: `${operation.id}.list`, summary: `Lists ${operation.all}`, tags, security, params, response: { 200: data(options.listItem.array()), ...denied, 404: ErrorBody } } }, async (request) => ({
+  app.get('', { config: { scope: 'read' }, schema: { operationId: `${operation.id}.list`, summary: `Lists ${operation.all}`, params, response: { 200: data(options.listItem.array()), ...denied, 404: ErrorBody } } }, async (request) => ({
     data: await (await owner(request)).list(),
   }));
 
-  app.get('/:slug', { config: { scope: 'read' }, schema: { operationId: `${operation.id}.read`, summary: `Reads ${operation.one}`, tags, security, params: slugParams, response: { 200: data(options.details), ...denied, 404: ErrorBody } } }, async (request) => ({
+  app.get('/:slug', { config: { scope: 'read' }, schema: { operationId: `${operation.id}.read`, summary: `Reads ${operation.one}`, params: slugParams, response: { 200: data(options.details), ...denied, 404: ErrorBody } } }, async (request) => ({
     data: await (await owner(request)).get(slugOf(request)),
   }));
 
   app.patch(
     '/:slug',
-    { config: { scope: 'write_appearance' }, schema: { operationId: `${operation.id}.update`, summary: `Updates ${operation.one}`, tags, security, params: slugParams, body: options.patchBody, response: { 200: data(options.details), ...writeErrors } } },
+    { config: { scope: 'write_appearance' }, schema: { operationId: `${operation.id}.update`, summary: `Updates ${operation.one}`, params: slugParams, body: options.patchBody, response: { 200: data(options.details), ...writeErrors } } },
     async (request) => ({ data: await (await owner(request)).update(slugOf(request), request.body) }),
   );
 
@@ -57,8 +55,6 @@ export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOption
       schema: {
         operationId: `${operation.id}.restore`,
         summary: `Restores ${operation.one} to its default`,
-        tags,
-        security,
         description: 'Removes the customized copy; the template reads as its default again. 404 when there is no copy.',
         params: slugParams,
         response: { 200: data(options.details), ...writeErrors },
@@ -74,8 +70,6 @@ export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOption
       schema: {
         operationId: `${operation.id}.send_test`,
         summary: `Sends a test of ${operation.one}`,
-        tags,
-        security,
         description: "Queues the template as saved, with sample values, to the platform administrator's address; any other address is a 422.",
         params: slugParams,
         body: SendTestBody,

@@ -33,8 +33,6 @@ async function findCourse(em: EntityManager, idOrSlug: string): Promise<ICourse>
   return course;
 }
 
-const tags = ['configuration'];
-const security = [{ configurationKey: [] }];
 const writeErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
 /** Platform and course e-mail templates. */
@@ -84,8 +82,6 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
       schema: {
         operationId: 'configuration.courses.email_templates.create',
         summary: 'Creates a course mail',
-        tags,
-        security,
         description: 'Creates a course mail sent once a participant completes `send_after_lesson` (a lesson of this course), or `send_after` days after enrolment.',
         params: CourseParams,
         body: CreateCourseTemplateBody,
@@ -102,8 +98,6 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
       schema: {
         operationId: 'configuration.courses.custom_invitation.update',
         summary: 'Turns a course\'s custom invitation on or off',
-        tags,
-        security,
         description: "`{enabled: true}` gives the course its own course_invitation and course_reinvitation; `false` removes them and the platform's invitation applies again.",
         params: CourseParams,
         body: CustomInvitationBody,

@@ -63,7 +63,6 @@ function listWhere(query: AutomaticDiscountListQuery, now: Date): FilterQuery<IA
  */
 function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnType<typeof priceSchedule>): FastifyPluginAsyncZod {
   return async (app) => {
-    const tags = [`shop: ${resource.name}s`];
     const read = { scope: 'read' } as const;
     const write = { scope: 'write_data' } as const;
     const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
@@ -93,18 +92,18 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       await schedule.changed({ shopId, discountId: discount.id }, stored);
     }
 
-    app.get(path, { config: read, schema: { operationId: operationId('list'), summary: `Lists ${resource.name}s`, tags, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
+    app.get(path, { config: read, schema: { operationId: operationId('list'), summary: `Lists ${resource.name}s`, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
       const { query } = request;
       const now = new Date();
       const [rows, total] = await listAutomaticDiscounts(request.em, kind, listWhere(query, now), pageWindow(query));
       return { data: rows.map((row) => automaticDiscountReply(resource, row, now)), meta: pageMeta(query, total) };
     });
 
-    app.get(`${path}/:id`, { config: read, schema: { operationId: operationId('read'), summary: `Reads ${one}`, tags, params: AutomaticDiscountParams, response: { 200: data(Reply), ...errors } } }, async (request) => ({
+    app.get(`${path}/:id`, { config: read, schema: { operationId: operationId('read'), summary: `Reads ${one}`, params: AutomaticDiscountParams, response: { 200: data(Reply), ...errors } } }, async (request) => ({
       data: automaticDiscountReply(resource, await discountOr404(request.em, request.params.id), new Date()),
     }));
 
-    app.post(path, { config: write, schema: { operationId: operationId('create'), summary: `Creates ${one}`, tags, body: createBody(resource), response: { 201: data(Reply), ...errors, ...scheduleErrors } } }, async (request, reply) => {
+    app.post(path, { config: write, schema: { operationId: operationId('create'), summary: `Creates ${one}`, body: createBody(resource), response: { 201: data(Reply), ...errors, ...scheduleErrors } } }, async (request, reply) => {
       const { shopId, timeZone } = shopKeyOf(request);
       const { em } = request;
       const now = new Date();
@@ -117,7 +116,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       return reply.code(201).send({ data: automaticDiscountReply(resource, discount, now) });
     });
 
-    app.patch(`${path}/:id`, { config: write, schema: { operationId: operationId('update'), summary: `Updates ${one}`, tags, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors, ...scheduleErrors } } }, async (request) => {
+    app.patch(`${path}/:id`, { config: write, schema: { operationId: operationId('update'), summary: `Updates ${one}`, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors, ...scheduleErrors } } }, async (request) => {
       const { shopId, timeZone } = shopKeyOf(request);
       const now = new Date();
       const values = automaticDiscountValues(request.body ?? {});
@@ -146,7 +145,6 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
         schema: {
           operationId: operationId('delete'),
           summary: `Deletes ${one}`,
-          tags,
           params: AutomaticDiscountParams,
           description: 'Deletes the discount; a time-limited one restores the product prices it changed.',
           response: { 200: DeleteAutomaticDiscountReply, ...errors },

@@ -35,7 +35,6 @@ export const downloadRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'public.downloads.read',
         summary: 'Downloads a purchased file',
-        tags: ['files'],
         description: 'Serves the file of a download code and counts one use; 410 once used up, expired or when the file was deleted.',
         params: z.object({ token: z.string() }),
         response: { 200: z.any().describe('the file, as an attachment'), 404: ErrorBody, 410: ErrorBody },

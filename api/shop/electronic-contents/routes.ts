@@ -101,7 +101,6 @@ async function discardBytes(request: FastifyRequest, storageKey: string | null) 
  * envelope, 413 for a file over 50 MB, then 422 for the fields and the content type.
  */
 export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: product files'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_data' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -110,7 +109,7 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     path,
-    { config: read, schema: { operationId: 'shop.products.electronic_contents.list', summary: 'Lists a product\'s files', tags, params: ContentParams, querystring: PageQuery, response: { 200: pageOf(ElectronicContentReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.products.electronic_contents.list', summary: 'Lists a product\'s files', params: ContentParams, querystring: PageQuery, response: { 200: pageOf(ElectronicContentReply), ...errors } } },
     async (request) => {
       const product = await productOr404(request.em, request.params.product_id);
       const [rows, total] = await listContents(request.em, product.id, pageWindow(request.query));
@@ -131,7 +130,6 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'shop.products.electronic_contents.create',
         summary: 'Adds a file to a product',
-        tags,
         description: 'Adds a file (`file`, base64) or attaches the file of another content of the shop (`source_content_id`).',
         params: ContentParams,
         body: CreateContentBody,
@@ -176,7 +174,6 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'shop.products.electronic_contents.update',
         summary: 'Updates a product file',
-        tags,
         description: 'Changes the settings sent; `file` replaces the file itself (the old bytes are deleted when no other content uses them).',
         params: OneContentParams,
         body: PatchContentBody,
@@ -206,7 +203,6 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'shop.products.electronic_contents.delete',
         summary: 'Deletes a product file',
-        tags,
         description: 'Removes the file from the product; download codes issued for it stop working (their link answers 410). The stored bytes go when no other content uses them.',
         params: OneContentParams,
         response: { 200: data(DeletedContentReply), ...errors },

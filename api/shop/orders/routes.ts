@@ -25,7 +25,6 @@ function filtersOf(query: OrderListQueryInput, timeZone: string): OrderListFilte
 
 /** Orders (spec: Endpoints/Orders): the list with every filter of the list query, and the detail. */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: orders'];
   const config = { scope: 'read' } as const;
 
   app.get(
@@ -35,7 +34,6 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'shop.orders.list',
         summary: 'Lists orders',
-        tags,
         description: 'Orders of the shop, newest first (placed_at). Dates are whole days in the shop\'s time zone, both inclusive. Unknown query parameters are refused (422).',
         querystring: OrderListQuery,
         response: { 200: pageOf(OrderListItemReply), 422: ValidationErrorBody },
@@ -49,7 +47,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/orders/:id',
-    { config, schema: { operationId: 'shop.orders.read', summary: 'Reads an order', tags, params: OrderParams, response: { 200: data(OrderDetailReply), 404: ErrorBody, 422: ValidationErrorBody } } },
+    { config, schema: { operationId: 'shop.orders.read', summary: 'Reads an order', params: OrderParams, response: { 200: data(OrderDetailReply), 404: ErrorBody, 422: ValidationErrorBody } } },
     async (request) => {
       const found = await findOrderDetail(request.em, request.params.id);
       if (!found) throw notFound('order');

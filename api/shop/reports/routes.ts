@@ -22,12 +22,11 @@ const byType = (rows: PaymentsRow[]) => rows.map((r) => ({ payment_type: r.payme
 
 /** Reports (spec: Reports): one aggregate statement per reply, in the shop's time zone and currency. */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: reports'];
   const config = { scope: 'read' } as const;
 
   app.get(
     '/reports/sales',
-    { config, schema: { operationId: 'shop.reports.sales', summary: 'Reports sales of placed orders', tags, description: 'Placed orders (canceled and returned skipped) by `placed_at`.', querystring: ReportQuery, response: { 200: data(SalesReport) } } },
+    { config, schema: { operationId: 'shop.reports.sales', summary: 'Reports sales of placed orders', description: 'Placed orders (canceled and returned skipped) by `placed_at`.', querystring: ReportQuery, response: { 200: data(SalesReport) } } },
     async (request) => {
       const key = shopKeyOf(request);
       const q = request.query;
@@ -65,7 +64,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     '/reports/payments',
     {
       config,
-      schema: { operationId: 'shop.reports.payments', summary: 'Reports payments by payment method', tags, description: 'Paid placed orders by `paid_at`, split by payment method.', querystring: ReportQuery, response: { 200: data(PaymentsReport) } },
+      schema: { operationId: 'shop.reports.payments', summary: 'Reports payments by payment method', description: 'Paid placed orders by `paid_at`, split by payment method.', querystring: ReportQuery, response: { 200: data(PaymentsReport) } },
     },
     async (request) => {
       const key = shopKeyOf(request);
