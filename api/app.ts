@@ -6,7 +6,7 @@ import { storefrontBase } from '../domain/shop/cart.ts';
 import { requestForLog } from './shared/request-log.ts';
 import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../domain/shared/mail-endpoints.ts';
 import type { Orm } from '../db/orm.ts';
-import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_STORAGE_DIR, DEFAULT_STOREFRONT_URL_TEMPLATE } from '../domain/shared/config.ts';
+import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_PUBLIC_API_URL, DEFAULT_STORAGE_DIR, DEFAULT_STOREFRONT_URL_TEMPLATE } from '../domain/shared/config.ts';
 import { accessRoutes } from './access/index.ts';
 import { apiKeyCachePlugin } from './access/api-key-changes.ts';
 import { adminRoutes } from './admin/index.ts';
@@ -86,6 +86,8 @@ export interface AppDeps {
   sandboxOnly?: boolean;
   /** `STRIPE_API_URL` (stripe-mock in tests): where order payments are started. */
   integrationEndpoints?: IntegrationEndpoints;
+  /** `PUBLIC_API_URL`: the API's address for integrators (the OpenAPI document's `servers`). */
+  publicUrl?: string;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -127,7 +129,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(ormPlugin, { orm });
   // The access keys' cache, kept in step with key changes of every api instance.
   await app.register(apiKeyCachePlugin);
-  await app.register(openapiPlugin);
+  await app.register(openapiPlugin, { publicUrl: deps.publicUrl ?? DEFAULT_PUBLIC_API_URL });
 
   await app.register(healthRoutes);
   await app.register(accessRoutes, { rateLimits });

@@ -28,6 +28,7 @@ const deps = {
   fileStorage: fileStorageFrom(config),
   downloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL,
   integrationEndpoints: integrationEndpointsFrom(config),
+  publicUrl: config.PUBLIC_API_URL ?? `http://${config.HOST}:${config.PORT}`,
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   storefrontUrlTemplate: config.STOREFRONT_URL_TEMPLATE,
   trustProxy: trustProxyFrom(config.TRUST_PROXY),

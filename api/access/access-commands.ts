@@ -24,6 +24,7 @@ type Wrapper = 'subscriptions' | 'unsubscriptions';
 interface Endpoint {
   method: 'POST' | 'DELETE';
   url: string;
+  operationId: string;
   summary: string;
   kind: ItemKind;
   command: 'grant' | 'revoke';
@@ -34,10 +35,10 @@ interface Endpoint {
 
 /** The four grant and revoke endpoints share one shape: validate every entry, then queue them all. */
 const endpoints: Endpoint[] = [
-  { method: 'POST', url: '/api/courses/subscribe', summary: 'Grant courses', kind: 'course', command: 'grant', wrapper: 'subscriptions', entry: CourseGrantEntry, status: 200 },
-  { method: 'POST', url: '/api/audiobooks/subscribe', summary: 'Grant audiobooks', kind: 'audiobook', command: 'grant', wrapper: 'subscriptions', entry: AudiobookGrantEntry, status: 204 },
-  { method: 'DELETE', url: '/api/courses/unsubscribe', summary: 'Revoke courses (level 0 only)', kind: 'course', command: 'revoke', wrapper: 'unsubscriptions', entry: CourseRevokeEntry, status: 204 },
-  { method: 'DELETE', url: '/api/audiobooks/unsubscribe', summary: 'Revoke audiobooks', kind: 'audiobook', command: 'revoke', wrapper: 'unsubscriptions', entry: AudiobookRevokeEntry, status: 204 },
+  { method: 'POST', url: '/api/courses/subscribe', operationId: 'access.courses.subscribe', summary: 'Grants courses to users', kind: 'course', command: 'grant', wrapper: 'subscriptions', entry: CourseGrantEntry, status: 200 },
+  { method: 'POST', url: '/api/audiobooks/subscribe', operationId: 'access.audiobooks.subscribe', summary: 'Grants audiobooks to users', kind: 'audiobook', command: 'grant', wrapper: 'subscriptions', entry: AudiobookGrantEntry, status: 204 },
+  { method: 'DELETE', url: '/api/courses/unsubscribe', operationId: 'access.courses.unsubscribe', summary: 'Revokes courses (level 0 only)', kind: 'course', command: 'revoke', wrapper: 'unsubscriptions', entry: CourseRevokeEntry, status: 204 },
+  { method: 'DELETE', url: '/api/audiobooks/unsubscribe', operationId: 'access.audiobooks.unsubscribe', summary: 'Revokes audiobooks', kind: 'audiobook', command: 'revoke', wrapper: 'unsubscriptions', entry: AudiobookRevokeEntry, status: 204 },
 ];
 
 const idFieldOf = (kind: ItemKind) => (kind === 'course' ? 'course_id' : 'audiobook_id');
@@ -70,10 +71,9 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
       // sent, so that the reply can list the invalid ones untouched.
       validatorCompiler: () => (value) => ({ value }),
       schema: {
-        tags: ['access'],
+        operationId: endpoint.operationId,
         summary: endpoint.summary,
         description: 'Accepts one entry object or an array of up to 1000. Work is queued durably (one Temporal workflow per entry) before the reply.',
-        security: [{ apiKey: [] }],
         body: z.object({ [wrapper]: z.union([entry, z.array(entry)]) }),
         response: {
           ...(endpoint.status === 200 ? { 200: GrantQueuedReply } : { 204: z.null().describe('Queued.') }),

@@ -7,7 +7,6 @@ import { ErrorBody } from '../shared/schemas.ts';
 import { precompiledSerializer } from '../shared/precompiled-serializer.ts';
 import { AudiobookList, CourseList } from './schemas.ts';
 
-const security = [{ apiKey: [] }];
 /** The lists are the interface's hottest replies: written by a serializer compiled at start. */
 const serializerCompiler = precompiledSerializer([200]);
 const unauthorizedReply = { 401: ErrorBody };
@@ -19,15 +18,15 @@ const activeItems = (request: FastifyRequest, kind: CatalogueKind) => activeCata
 export const catalogueRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/test',
-    { schema: { tags: ['access'], security, response: { 200: z.object({ status: z.literal('ok') }), ...unauthorizedReply } } },
+    { schema: { operationId: 'access.test.check', summary: 'Checks the platform API key', response: { 200: z.object({ status: z.literal('ok') }), ...unauthorizedReply } } },
     async () => ({ status: 'ok' as const }),
   );
 
-  app.get('/api/courses', { serializerCompiler, schema: { tags: ['access'], security, response: { 200: CourseList, ...unauthorizedReply } } }, async (request) => ({
+  app.get('/api/courses', { serializerCompiler, schema: { operationId: 'access.courses.list', summary: 'Lists the platform\'s courses', response: { 200: CourseList, ...unauthorizedReply } } }, async (request) => ({
     courses: await activeItems(request, 'courses'),
   }));
 
-  app.get('/api/audiobooks', { serializerCompiler, schema: { tags: ['access'], security, response: { 200: AudiobookList, ...unauthorizedReply } } }, async (request) => ({
+  app.get('/api/audiobooks', { serializerCompiler, schema: { operationId: 'access.audiobooks.list', summary: 'Lists the platform\'s audiobooks', response: { 200: AudiobookList, ...unauthorizedReply } } }, async (request) => ({
     audiobooks: await activeItems(request, 'audiobooks'),
   }));
 };

@@ -13,7 +13,7 @@ import { EnrollmentsQuery, EnrollmentsReply } from './schemas.ts';
 export const enrollmentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/users/enrollments',
-    { schema: { tags: ['access'], security: [{ apiKey: [] }], querystring: EnrollmentsQuery, response: { 200: EnrollmentsReply, 400: ValidationErrorBody, 401: ErrorBody } } },
+    { schema: { operationId: 'access.users.enrollments.list', summary: 'Lists a user\'s enrollments', querystring: EnrollmentsQuery, response: { 200: EnrollmentsReply, 400: ValidationErrorBody, 401: ErrorBody } } },
     async (request) => {
       const platformId = platformOf(request).id;
       const { email } = request.query;

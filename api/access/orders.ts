@@ -9,7 +9,6 @@ import { knownItemIds } from './items.ts';
 
 const OrderIdReply = z.object({ id: z.uuid() });
 const CancelledReply = z.object({ id: z.uuid(), status: z.literal('cancelled') });
-const security = [{ apiKey: [] }];
 
 /** `POST /api/orders` and `DELETE /api/orders/:id` (spec: Order rules and States and transitions). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -17,12 +16,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders',
     {
       schema: {
-        tags: ['access'],
-        summary: 'Register an order',
+        operationId: 'access.orders.create',
+        summary: 'Records an order and grants what it includes',
         description:
           '201 for a new `external_id`, 200 with the same id for a known one (the first registration wins; a repeat never changes the order). ' +
           'Access to the union of `course_ids` and `courses` is granted in the background, the order being its source.',
-        security,
         body: z.object({ order: OrderInput }),
         response: { 200: OrderIdReply, 201: OrderIdReply, 400: ValidationErrorBody, 401: ErrorBody },
       },
@@ -58,10 +56,9 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/orders/:id',
     {
       schema: {
-        tags: ['access'],
-        summary: 'Cancel an order',
+        operationId: 'access.orders.cancel',
+        summary: 'Cancels an order and revokes what it granted',
         description: 'Withdraws the access this order granted; a course another order or a direct grant also gives stays. 200 also when already cancelled.',
-        security,
         params: z.object({ id: z.string() }),
         response: { 200: CancelledReply, 401: ErrorBody, 404: ErrorBody },
       },

@@ -29,11 +29,9 @@ async function courseReply(em: EntityManager, courseId: string): Promise<z.infer
 
 /** Operator catalogue management: courses with their sections and lessons, and audiobooks. */
 export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator'];
-
   app.post(
     '/platforms/:platform_id/courses',
-    { schema: { tags, params: PlatformParams, body: CreateCourseBody, response: { 201: data(CourseReply), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.courses.create', summary: 'Creates a course', params: PlatformParams, body: CreateCourseBody, response: { 201: data(CourseReply), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody } } },
     async (request, reply) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
       const { title, slug = slugify(title), active, sections } = request.body;
@@ -59,7 +57,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/platforms/:platform_id/courses/:course_id',
-    { schema: { tags, params: CourseParams, body: UpdateCourseBody, response: { 200: data(CourseReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.courses.update', summary: 'Updates a course', params: CourseParams, body: UpdateCourseBody, response: { 200: data(CourseReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
       const course = await ownedOr404(request.em, Course, { id: request.params.course_id }, 'course');
@@ -73,7 +71,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/platforms/:platform_id/audiobooks',
-    { schema: { tags, params: PlatformParams, body: CreateAudiobookBody, response: { 201: data(AudiobookReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.audiobooks.create', summary: 'Creates an audiobook', params: PlatformParams, body: CreateAudiobookBody, response: { 201: data(AudiobookReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request, reply) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
       const audiobook = request.em.create(Audiobook, { platform: platform.id, title: request.body.title, active: request.body.active });

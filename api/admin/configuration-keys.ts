@@ -8,13 +8,12 @@ import { AuditLogReply, auditLogReply, ConfigurationKeyParams, ConfigurationKeyR
 
 /** Configuration keys (created "in the panel") and the platform's audit log of configuration requests. */
 export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator'];
-
   app.post(
     '/platforms/:platform_id/configuration_keys',
     {
       schema: {
-        tags,
+        operationId: 'admin.platforms.configuration_keys.create',
+        summary: 'Issues a configuration key',
         description: 'A key of the configuration interface; `token` is shown only in this reply. An `expires_at` in the past gives a key that is already expired.',
         params: PlatformParams,
         body: CreateConfigurationKeyBody,
@@ -44,7 +43,8 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/configuration_keys/:key_id',
     {
       schema: {
-        tags,
+        operationId: 'admin.platforms.configuration_keys.revoke',
+        summary: 'Revokes a configuration key',
         description: 'Revokes the key: it stops working at once. Revoking a revoked key changes nothing.',
         params: ConfigurationKeyParams,
         response: { 200: data(RevokedKeyReply), 404: ErrorBody },
@@ -63,7 +63,8 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/audit_log',
     {
       schema: {
-        tags,
+        operationId: 'admin.platforms.audit_log.list',
+        summary: 'Lists the configuration audit log',
         description: 'Configuration requests of the platform, rejected ones included, newest first (at most 1000).',
         params: PlatformParams,
         response: { 200: data(AuditLogReply), 404: ErrorBody },

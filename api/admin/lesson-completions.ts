@@ -19,7 +19,8 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/lesson_completions',
     {
       schema: {
-        tags: ['operator'],
+        operationId: 'admin.platforms.lesson_completions.record',
+        summary: 'Records lesson completions',
         params: PlatformParams,
         body: LessonCompletionBody,
         response: { 201: data(LessonCompletionReply), 400: ValidationErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -43,7 +44,8 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/platforms/:platform_id/course_views',
     {
       schema: {
-        tags: ['operator'],
+        operationId: 'admin.platforms.course_views.record',
+        summary: 'Records course views',
         params: PlatformParams,
         body: CourseViewBody,
         response: { 201: data(CourseViewReply), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },

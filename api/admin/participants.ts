@@ -12,11 +12,9 @@ import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParam
 
 /** Operator views of participants and of the mail they were sent. */
 export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator'];
-
   app.get(
     '/platforms/:platform_id/participants',
-    { schema: { tags, params: PlatformParams, querystring: EmailQuery, response: { 200: data(ParticipantReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.participants.list', summary: 'Lists the platform\'s participants', params: PlatformParams, querystring: EmailQuery, response: { 200: data(ParticipantReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request) => {
       const { em } = request;
       await usePlatform(em, request.params.platform_id);
@@ -61,10 +59,10 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
    * `once`: the action happens once per participant (a repeat joins the first and sends nothing);
    * otherwise every request sends anew.
    */
-  const loginLinkAction = (path: string, template: LoginLinkTemplate, once: boolean, description: string) =>
+  const loginLinkAction = (path: string, template: LoginLinkTemplate, once: boolean, summary: string, description: string) =>
     app.post(
       `/platforms/:platform_id/participants/${path}`,
-      { schema: { tags, description, params: PlatformParams, body: ReinviteBody, response: { 202: data(LoginLinkMailReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+      { schema: { operationId: `admin.platforms.participants.${path}`, summary, description, params: PlatformParams, body: ReinviteBody, response: { 202: data(LoginLinkMailReply), 400: ValidationErrorBody, 404: ErrorBody } } },
       async (request, reply) => {
         const { em } = request;
         const platform = await usePlatform(em, request.params.platform_id);
@@ -79,18 +77,20 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     'reinvite',
     'user_reinvitation',
     false,
+    'Re-sends the invitation with a fresh login link',
     "Resends the invitation: the platform's `user_reinvitation` with a fresh login link (the previous link stops working). 202: queued; 404 for an unknown participant.",
   );
   loginLinkAction(
     'community_access',
     'community_access_granted',
     true,
+    'Records community access and mails the participant',
     "Records that the panel's community gave the participant access and sends `community_access_granted` with a fresh login link, once per participant (a repeat is 202 and sends nothing). 404 for an unknown participant.",
   );
 
   app.get(
     '/platforms/:platform_id/emails',
-    { schema: { tags, params: PlatformParams, querystring: MailLogQuery, response: { 200: data(MailLogReply), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.emails.list', summary: 'Lists the platform\'s mail log', params: PlatformParams, querystring: MailLogQuery, response: { 200: data(MailLogReply), 404: ErrorBody } } },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
       const to = request.query.to ? normalizeEmail(request.query.to) : undefined;

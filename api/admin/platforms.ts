@@ -21,11 +21,9 @@ export async function issueApiKey(em: EntityManager, platformId: string): Promis
 }
 
 export const platformRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator'];
-
   app.post(
     '/platforms',
-    { schema: { tags, body: CreatePlatformBody, response: { 201: data(PlatformReply), 400: ValidationErrorBody, 409: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.create', summary: 'Creates a platform', body: CreatePlatformBody, response: { 201: data(PlatformReply), 400: ValidationErrorBody, 409: ErrorBody } } },
     async (request, reply) => {
       const { subdomain, title, admin_email } = request.body;
       try {
@@ -47,7 +45,7 @@ export const platformRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/platforms/:platform_id/api_key',
-    { schema: { tags, params: PlatformParams, response: { 201: data(ApiKeyReply), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.api_key.rotate', summary: 'Issues a new platform API key', params: PlatformParams, response: { 201: data(ApiKeyReply), 404: ErrorBody } } },
     async (request, reply) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
       const apiKey = await request.em.transactional((em) => issueApiKey(em, platform.id));
@@ -58,7 +56,7 @@ export const platformRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/platforms/:platform_id/allowed_domains',
-    { schema: { tags, params: PlatformParams, body: AllowedDomainsBody, response: { 200: data(AllowedDomainsReply), 400: ValidationErrorBody, 404: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.allowed_domains.replace', summary: 'Replaces the platform\'s allowed domains', params: PlatformParams, body: AllowedDomainsBody, response: { 200: data(AllowedDomainsReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
       const domains = [...new Set(request.body.domains)];

@@ -34,7 +34,8 @@ export const quizResultAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/platforms/:platform_id/quiz_results',
     {
       schema: {
-        tags: ['operator'],
+        operationId: 'admin.platforms.quiz_results.record',
+        summary: 'Records quiz results',
         description: 'Records a quiz result; `passed: true` fires the `quiz_passed` event to subscribed webhooks. 404 for an unknown participant or lesson, 409 without active access to the course, 403 for a lesson in a section above the participant\'s access level.',
         params: PlatformParams,
         body: QuizResultBody,

@@ -36,13 +36,12 @@ async function liveSource(em: EntityManager, platformId: string): Promise<IPlatf
  * configuration interfaces like the platform it copies (docs/decisions.md).
  */
 export const sandboxAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator'];
-
   app.post(
     '/platforms/:platform_id/sandbox',
     {
       schema: {
-        tags,
+        operationId: 'admin.platforms.sandbox.create',
+        summary: 'Creates the platform\'s sandbox twin',
         description: "Creates the platform's sandbox twin: a copy of its courses, audiobooks, appearance and mail templates with its own access key; no participants, orders, keys, webhooks or mail provider. 409 when the twin exists or the platform is a sandbox.",
         params: PlatformParams,
         response: { 201: data(CreatedSandboxReply), 404: ErrorBody, 409: ErrorBody },
@@ -73,7 +72,7 @@ export const sandboxAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/platforms/:platform_id/sandbox',
-    { schema: { tags, description: "The platform's sandbox twin; 404 when it has none.", params: PlatformParams, response: { 200: data(SandboxReply), 404: ErrorBody, 409: ErrorBody } } },
+    { schema: { operationId: 'admin.platforms.sandbox.read', summary: 'Reads the platform\'s sandbox twin', description: "The platform's sandbox twin; 404 when it has none.", params: PlatformParams, response: { 200: data(SandboxReply), 404: ErrorBody, 409: ErrorBody } } },
     async (request) => {
       const source = await liveSource(request.em, request.params.platform_id);
       const twin = await request.em.findOne(Platform, { sandboxOf: source.id });

@@ -59,6 +59,7 @@ async function authenticate(request: FastifyRequest, token: string): Promise<Aut
 /** Options of `scopedKeyAuth` for the configuration interface: configuration keys and their scopes. */
 export const configurationKeys: ScopedKeyAuthOptions<AuthenticatedConfigurationKey> = {
   label: 'configuration key',
+  keyScheme: 'configurationKey',
   authenticate,
   allows: (scopes, required) => scopeAllows(scopes, required as RequiredScope),
 };

@@ -19,7 +19,7 @@ const SelfReply = z.object({
 export const selfRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/self',
-    { config: { scope: 'any' }, schema: { tags: ['configuration'], security: [{ configurationKey: [] }], response: { 200: data(SelfReply), 401: ErrorBody } } },
+    { config: { scope: 'any' }, schema: { operationId: 'configuration.self.read', summary: 'Describes the configuration key in use', response: { 200: data(SelfReply), 401: ErrorBody } } },
     async (request) => {
       const key = configurationKeyOf(request);
       const platform = await request.em.findOneOrFail(Platform, key.platformId);

@@ -17,7 +17,8 @@ export const fileRoutes: FastifyPluginAsyncZod<{ storageDir: string }> = async (
     '/files/:platform_id/:file_id',
     {
       schema: {
-        tags: ['files'],
+        operationId: 'public.files.read',
+        summary: 'Serves an uploaded platform image',
         params: FileParams,
         response: { 200: z.any().describe('the image (image/png or image/jpeg)'), 404: ErrorBody },
       },

@@ -11,7 +11,7 @@ const HealthBody = z.object({
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { schema: { tags: ['health'], response: { 200: HealthBody, 503: HealthBody } } },
+    { schema: { operationId: 'public.health.check', summary: 'Checks that PostgreSQL and Temporal answer', response: { 200: HealthBody, 503: HealthBody } } },
     async (request, reply) => {
       const [postgres, temporal] = await Promise.all([
         request.em.getConnection().execute('select 1').then(() => true, () => false),

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError, unauthorized } from './errors.ts';
+import type { SecuritySchemeName } from './openapi/interfaces.ts';
 
 /** What every scoped key (configuration key, shop key) has once authenticated. */
 export interface ScopedKey {
@@ -12,6 +13,8 @@ export interface ScopedKey {
 export interface ScopedKeyAuthOptions<K extends ScopedKey> {
   /** What the interface calls its keys, in 401 and 403 replies ("configuration key"). */
   label: string;
+  /** The OpenAPI security scheme of these keys, stamped on each route as `config.keyScheme` (api/shared/openapi). */
+  keyScheme: Extract<SecuritySchemeName, 'configurationKey' | 'shopKey'>;
   /**
    * The key `token` stands for, from the interface's own key table: throws a 401 for an unknown,
    * revoked or expired key (or a key of another kind), scopes the request to the key's tenant and
@@ -23,6 +26,10 @@ export interface ScopedKeyAuthOptions<K extends ScopedKey> {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The scheme of the key the route's interface checks: the routes of two interfaces share `/api/v1/configuration`. */
+    keyScheme?: SecuritySchemeName;
+  }
   interface FastifyRequest {
     /** The authenticated key of a request behind `scopedKeyAuth`; null before (or without) it. */
     scopedKey: ScopedKey | null;
@@ -36,11 +43,12 @@ declare module 'fastify' {
  * valid key. Each interface passes its own key lookup, so a key of one interface is a 401 on another.
  */
 export const scopedKeyAuth = fp(
-  async <K extends ScopedKey>(app: FastifyInstance, { label, authenticate, allows }: ScopedKeyAuthOptions<K>) => {
+  async <K extends ScopedKey>(app: FastifyInstance, { label, keyScheme, authenticate, allows }: ScopedKeyAuthOptions<K>) => {
     app.decorateRequest('scopedKey', null);
 
     app.addHook('onRoute', (route) => {
       if (!route.config?.scope) throw new Error(`route ${String(route.method)} ${route.url} declares no scope`);
+      route.config.keyScheme = keyScheme;
     });
 
     app.addHook('onRequest', async (request) => {

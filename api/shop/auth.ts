@@ -44,6 +44,7 @@ export function isShopConfigurationPath(url: string): boolean {
 /** Options of `scopedKeyAuth` for the shop interface: shop keys and their five scopes. */
 export const shopKeys: ScopedKeyAuthOptions<AuthenticatedShopKey> = {
   label: 'shop API key',
+  keyScheme: 'shopKey',
   authenticate,
   allows: (scopes, required) => shopScopeAllows(scopes, required as ShopScope),
 };

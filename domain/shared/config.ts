@@ -16,6 +16,7 @@ export function trustProxyFrom(value: string | undefined): boolean | string {
   if (text === 'true') return true;
   return text;
 }
+export const DEFAULT_PUBLIC_API_URL = 'http://127.0.0.1:3000';
 
 /** Process configuration, parsed once at boot from the environment (see .env.example). */
 const configSchema = z.object({
@@ -52,6 +53,8 @@ const configSchema = z.object({
   GA4_MP_URL: z.url().optional(),
   /** Mailchimp's Marketing API base (a local stand-in, e.g. `http://127.0.0.1:9000/3.0`); `https://<dc>.api.mailchimp.com/3.0` from the key when unset. */
   MAILCHIMP_API_URL: z.url().optional(),
+  /** Where integrators reach the API (the OpenAPI document's `servers`); unset: `http://<HOST>:<PORT>`. */
+  PUBLIC_API_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `off` disables the request limits (load tests). */
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),

@@ -18,12 +18,11 @@ const CoursePlatformReply = z
  * of this platform, and a cleared order registers an access order there.
  */
 export const shopCoursePlatformAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
   app.get(
     '/shops/:shop_id/course_platform',
-    { schema: { tags, summary: 'The course platform the shop sells courses of', params: ShopParams, response: { 200: data(CoursePlatformReply), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.course_platform.read', summary: 'Reads the shop\'s course platform link', params: ShopParams, response: { 200: data(CoursePlatformReply), 404: ErrorBody } } },
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       return { data: { shop_id: shop.id, platform_id: await linkedPlatformId(request.em, shop.id) } };
@@ -34,8 +33,8 @@ export const shopCoursePlatformAdminRoutes: FastifyPluginAsyncZod = async (app) 
     '/shops/:shop_id/course_platform',
     {
       schema: {
-        tags,
-        summary: 'Link the shop to a course platform',
+        operationId: 'admin.shops.course_platform.replace',
+        summary: 'Links the shop to a course platform',
         description:
           'Products of the shop then sell courses of this platform (`course_access`), and clearing an order registers an access order there. ' +
           'Relinking leaves access orders already registered on the previous platform as they are.',

@@ -33,7 +33,8 @@ export const shopDiscountPoolAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/shops/:shop_id/discount_code_pools',
     {
       schema: {
-        tags: ['operator: shops'],
+        operationId: 'admin.shops.discount_code_pools.create',
+        summary: 'Creates a discount code pool',
         params: ShopParams,
         body: CreatePoolBody,
         response: { 201: data(PoolReply), 404: ErrorBody, 422: ValidationErrorBody },

@@ -16,11 +16,9 @@ const ShopMailReply = z.object({ to: z.string(), subject: z.string(), html: z.st
 
 /** What happened to a shop's orders, mail and configuration: the order effect log, the mail log (DESIGN.md section 8) and the audit log. */
 export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
-
   app.get(
     '/shops/:shop_id/orders/:order_id/effects',
-    { schema: { tags, description: "The order's effect log, oldest first; 404 for an order of another shop.", params: OrderEffectParams, response: { 200: data(z.array(EffectReply)), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.orders.effects.list', summary: 'Lists an order\'s effects', description: "The order's effect log, oldest first; 404 for an order of another shop.", params: OrderEffectParams, response: { 200: data(z.array(EffectReply)), 404: ErrorBody } } },
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       await ownedOr404(request.em, Order, { id: request.params.order_id }, 'order');
@@ -31,7 +29,7 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/shops/:shop_id/emails',
-    { schema: { tags, params: ShopParams, querystring: z.object({ to: z.string().max(254).optional() }), response: { 200: data(z.array(ShopMailReply)), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.emails.list', summary: 'Lists the shop\'s mail log', params: ShopParams, querystring: z.object({ to: z.string().max(254).optional() }), response: { 200: data(z.array(ShopMailReply)), 404: ErrorBody } } },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       const to = request.query.to?.trim().toLowerCase();
@@ -44,7 +42,8 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/audit_log',
     {
       schema: {
-        tags,
+        operationId: 'admin.shops.audit_log.list',
+        summary: 'Lists the shop\'s configuration audit log',
         description: 'Configuration requests of the shop (club, order statuses, mail sequences), refused ones included, newest first (at most 1000).',
         params: ShopParams,
         response: { 200: data(AuditLogReply), 404: ErrorBody },

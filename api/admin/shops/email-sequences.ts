@@ -18,7 +18,8 @@ export const shopEmailSequenceAdminRoutes: FastifyPluginAsyncZod = async (app) =
     '/shops/:shop_id/email_sequences',
     {
       schema: {
-        tags: ['operator: shops'],
+        operationId: 'admin.shops.email_sequences.create',
+        summary: 'Creates a mail sequence',
         description: 'Creates a sequence with its messages in the order sent; `offset_unit` is `minutes`, `hours` or `days`. 201 with the sequence as `GET /api/v1/configuration/email_sequences/:id` returns it.',
         params: ShopParams,
         body: CreateSequenceBody,

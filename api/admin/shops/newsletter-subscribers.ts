@@ -17,14 +17,14 @@ const NewsletterSubscriberReply = z
  * shop: a new sign-up answers 201, a repeated one 200 with the first sign-up's row.
  */
 export const shopNewsletterAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
   app.post(
     '/shops/:shop_id/newsletter_subscribers',
     {
       schema: {
-        tags,
+        operationId: 'admin.shops.newsletter_subscribers.create',
+        summary: 'Adds a newsletter subscriber',
         description: 'Signs an address up for the shop newsletter: 201 when new, 200 (same row, nothing added) when it already signed up. Starts the mail sequences with the `newsletter_subscription` trigger; 503 with Retry-After when they could not be started (the sign-up is saved: repeat the request).',
         params: ShopParams,
         body: NewsletterSignUpBody,

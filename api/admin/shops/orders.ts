@@ -20,7 +20,8 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/orders',
     {
       schema: {
-        tags: ['operator: shops'],
+        operationId: 'admin.shops.orders.place',
+        summary: 'Places an order priced by the shop\'s rules',
         description:
           'Places an order at catalogue prices (or the buyer\'s price for allow_price_change products), starting placed, unpaid, at the New status. ' +
           '`discount_code` (unknown, not issued, inactive, outside its dates, used up in total or by this customer, or below its minimum: 422) is applied by its rules and its use counted with the order. ' +

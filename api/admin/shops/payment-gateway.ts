@@ -54,20 +54,11 @@ const reply = (shopId: string, settings: GatewaySettings) => ({
  * The Stripe keys are sealed with `SECRETS_KEY` and never shown.
  */
 export const shopPaymentGatewayAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
   app.get(
     '/shops/:shop_id/payment_gateway',
-    {
-      schema: {
-        tags,
-        operationId: 'admin.shops.payment_gateway.get',
-        summary: 'The payment gateway settings of the shop',
-        params: ShopParams,
-        response: { 200: data(PaymentGatewayReply), 404: ErrorBody },
-      },
-    },
+    { schema: { operationId: 'admin.shops.payment_gateway.read', summary: 'Reads the shop\'s payment gateway', params: ShopParams, response: { 200: data(PaymentGatewayReply), 404: ErrorBody } } },
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       return reply(shop.id, await gatewaySettings(request.em));
@@ -78,9 +69,8 @@ export const shopPaymentGatewayAdminRoutes: FastifyPluginAsyncZod = async (app) 
     '/shops/:shop_id/payment_gateway',
     {
       schema: {
-        tags,
-        operationId: 'admin.shops.payment_gateway.update',
-        summary: 'Set the payment gateway (test gateway or Stripe) and the dunning schedule',
+        operationId: 'admin.shops.payment_gateway.replace',
+        summary: 'Sets the payment gateway (test gateway or Stripe) and the dunning schedule',
         description:
           'A shop never set approves, with retries after 1, 3 and 5 days. `dunning_days` left out keeps the schedule it had. `stripe` takes the secret key and the webhook signing secret (both write-only); a test-gateway mode drops them.',
         params: ShopParams,

@@ -53,19 +53,18 @@ const orderStatusReply = (s: { id: number; name: string; kind: z.infer<typeof Or
 
 /** The shop side of the operator API (DESIGN.md section 8): shops, keys and reference lists. */
 export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   const errors = { 404: ErrorBody, 422: ValidationErrorBody };
   // The shop's operator API answers bad fields 422 {error, errors} (DESIGN.md section 8).
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
-  app.post('/shops', { schema: { tags, body: CreateShopBody, response: { 201: data(ShopReply), 409: ErrorBody, 422: ValidationErrorBody } } }, async (request, reply) => {
+  app.post('/shops', { schema: { operationId: 'admin.shops.create', summary: 'Creates a shop', body: CreateShopBody, response: { 201: data(ShopReply), 409: ErrorBody, 422: ValidationErrorBody } } }, async (request, reply) => {
     const { subdomain, name, currency, admin_email } = request.body;
     const shop = await createShop(request.em, { subdomain, name, currency, adminEmail: admin_email ?? null });
     if (!shop) throw new HttpError(409, `subdomain ${subdomain} is taken`);
     return reply.code(201).send({ data: shopReply(shop) });
   });
 
-  app.patch('/shops/:shop_id', { schema: { tags, params: ShopParams, body: PatchShopBody, response: { 200: data(ShopReply), ...errors } } }, async (request) => {
+  app.patch('/shops/:shop_id', { schema: { operationId: 'admin.shops.update', summary: 'Updates a shop', params: ShopParams, body: PatchShopBody, response: { 200: data(ShopReply), ...errors } } }, async (request) => {
     const shop = await shopOf(request.em, request.params.shop_id);
     const { name, api_enabled, automatic_invoicing } = request.body;
     if (name !== undefined) shop.name = name;
@@ -77,7 +76,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/shops/:shop_id/api_keys',
-    { schema: { tags, params: ShopParams, body: CreateShopKeyBody, response: { 201: data(ShopKeyReply), ...errors } } },
+    { schema: { operationId: 'admin.shops.api_keys.create', summary: 'Issues a shop API key', params: ShopParams, body: CreateShopKeyBody, response: { 201: data(ShopKeyReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const token = generateToken('sk');
@@ -89,7 +88,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/shops/:shop_id/api_keys/:key_id',
-    { schema: { tags, params: ShopKeyParams, response: { 200: data(z.object({ id: z.uuid(), revoked: z.literal(true) })), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.api_keys.revoke', summary: 'Revokes a shop API key', params: ShopKeyParams, response: { 200: data(z.object({ id: z.uuid(), revoked: z.literal(true) })), 404: ErrorBody } } },
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       if (!(await revokeShopApiKey(request.em, shop.id, request.params.key_id))) throw notFound('API key');
@@ -99,7 +98,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/shops/:shop_id/product_categories',
-    { schema: { tags, params: ShopParams, body: CreateCategoryBody, response: { 201: data(CategoryReply), ...errors } } },
+    { schema: { operationId: 'admin.shops.product_categories.create', summary: 'Creates a product category', params: ShopParams, body: CreateCategoryBody, response: { 201: data(CategoryReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const parentId = request.body.parent_id ?? null;
@@ -114,7 +113,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/shops/:shop_id/delivery_types',
-    { schema: { tags, params: ShopParams, body: CreateDeliveryTypeBody, response: { 201: data(DeliveryTypeAdminReply), ...errors } } },
+    { schema: { operationId: 'admin.shops.delivery_types.create', summary: 'Creates a delivery type', params: ShopParams, body: CreateDeliveryTypeBody, response: { 201: data(DeliveryTypeAdminReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const { name, name_displayed, default_price, vat_rate, active, domestic } = request.body;
@@ -128,7 +127,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/shops/:shop_id/payment_types',
-    { schema: { tags, params: ShopParams, body: CreatePaymentTypeBody, response: { 201: data(PaymentTypeAdminReply), ...errors } } },
+    { schema: { operationId: 'admin.shops.payment_types.create', summary: 'Creates a payment type', params: ShopParams, body: CreatePaymentTypeBody, response: { 201: data(PaymentTypeAdminReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const { name, name_displayed, default_price, vat_rate, cash_on_delivery, active } = request.body;
@@ -156,7 +155,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/shops/:shop_id/order_statuses', { schema: { tags, params: ShopParams, response: { 200: data(z.array(OrderStatusAdminReply)), 404: ErrorBody } } }, async (request) => {
+  app.get('/shops/:shop_id/order_statuses', { schema: { operationId: 'admin.shops.order_statuses.list', summary: 'Lists the shop\'s order statuses', params: ShopParams, response: { 200: data(z.array(OrderStatusAdminReply)), 404: ErrorBody } } }, async (request) => {
     await shopOf(request.em, request.params.shop_id);
     const statuses = await request.em.find(OrderStatus, {}, { orderBy: { position: 'asc', id: 'asc' } });
     return { data: statuses.map(orderStatusReply) };
@@ -164,7 +163,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/shops/:shop_id/order_statuses',
-    { schema: { tags, params: ShopParams, body: CreateOrderStatusBody, response: { 201: data(OrderStatusAdminReply), ...errors } } },
+    { schema: { operationId: 'admin.shops.order_statuses.create', summary: 'Creates an order status', params: ShopParams, body: CreateOrderStatusBody, response: { 201: data(OrderStatusAdminReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const last = await request.em.findOne(OrderStatus, {}, { orderBy: { position: 'desc' } });
@@ -176,7 +175,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/shops/:shop_id/senders',
-    { schema: { tags, params: ShopParams, body: CreateSenderBody, response: { 201: data(SenderReply), ...errors } } },
+    { schema: { operationId: 'admin.shops.senders.create', summary: 'Adds a mail sender', params: ShopParams, body: CreateSenderBody, response: { 201: data(SenderReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const sender = request.em.create(Sender, { shop, name: request.body.name, email: request.body.email.toLowerCase() });

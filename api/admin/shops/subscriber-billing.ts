@@ -55,8 +55,8 @@ export const shopSubscriberBillingAdminRoutes: FastifyPluginAsyncZod = async (ap
     '/shops/:shop_id/subscribers/:subscriber_id/billing',
     {
       schema: {
-        tags: ['operator: shops'],
-        summary: "A subscriber's renewal charges and its renewal workflow's state",
+        operationId: 'admin.shops.subscribers.billing.read',
+        summary: 'Reads a subscriber\'s billing state',
         params: SubscriberParams,
         response: { 200: data(BillingReply), 404: ErrorBody },
       },

@@ -46,7 +46,6 @@ const webhookView = (w: IShopWebhook): z.input<typeof ShopWebhookReply> => ({ id
  * never returned.
  */
 export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
   const webhookOr404 = async (em: EntityManager, shopId: string, id: string) => {
@@ -58,7 +57,8 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/webhooks',
     {
       schema: {
-        tags,
+        operationId: 'admin.shops.webhooks.create',
+        summary: 'Creates a shop webhook',
         description:
           'Creates a shop webhook; 201 with the webhook (never its secret). Deliveries: `POST` of `{type, timestamp, data: {id, order: {...}}}` signed as the platform\'s webhooks (`X-Webhook-Signature`, Standard Webhooks headers), the same SSRF rules (a private address is accepted here and its deliveries fail), retry schedule and attempt history.',
         params: ShopParams,
@@ -77,7 +77,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/shops/:shop_id/webhooks',
-    { schema: { tags, description: "The shop's webhooks, oldest first.", params: ShopParams, response: { 200: data(z.array(ShopWebhookReply)), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.webhooks.list', summary: 'Lists the shop\'s webhooks', description: "The shop's webhooks, oldest first.", params: ShopParams, response: { 200: data(z.array(ShopWebhookReply)), 404: ErrorBody } } },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       return { data: (await listShopWebhooks(request.em)).map(webhookView) };
@@ -88,7 +88,8 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/webhooks/:id',
     {
       schema: {
-        tags,
+        operationId: 'admin.shops.webhooks.delete',
+        summary: 'Deletes a shop webhook',
         description: 'Deletes the webhook: nothing more is sent to it (deliveries under way end as `disabled`); its history stays.',
         params: ShopWebhookParams,
         response: { 200: data(z.object({ id: z.uuid(), deleted: z.literal(true) })), 404: ErrorBody },
@@ -107,7 +108,8 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/shops/:shop_id/webhooks/:id/deliveries',
     {
       schema: {
-        tags,
+        operationId: 'admin.shops.webhooks.deliveries.list',
+        summary: 'Lists a webhook\'s deliveries',
         description: `The webhook's deliveries (one per order transition), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error.`,
         params: ShopWebhookParams,
         querystring: PageQuery.pick({ page: true }),

@@ -24,6 +24,8 @@ export interface AppearanceDocumentRouteOptions {
   images: ImageStore;
   ownFields?: OwnFields;
   description: string;
+  /** Names in the OpenAPI document: the operationId prefix and what the summaries call the document. */
+  operation: { id: string; subject: string };
 }
 
 /** Images in base64 make large bodies: up to four images under 5 MB each. */
@@ -33,8 +35,6 @@ const noOwnFields: OwnFields = { read: async () => ({}), write: async (_em, _pla
 /** `GET` and `PATCH` of one part of the platform's look (`/platform`, `/welcome_section`). */
 export const appearanceDocumentRoutes: FastifyPluginAsyncZod<AppearanceDocumentRouteOptions> = async (app, options) => {
   const { path, document, images, ownFields = noOwnFields } = options;
-  const tags = ['configuration'];
-  const security = [{ configurationKey: [] }];
   const errors = { 401: ErrorBody, 403: ErrorBody };
 
   const reply = async (em: EntityManager, platformId: string, stored: Json, fileUrl: (id: string) => string) => ({
@@ -43,7 +43,7 @@ export const appearanceDocumentRoutes: FastifyPluginAsyncZod<AppearanceDocumentR
 
   app.get(
     path,
-    { config: { scope: 'read' }, schema: { tags, security, description: options.description, response: { 200: data(options.reply), ...errors } } },
+    { config: { scope: 'read' }, schema: { operationId: `${options.operation.id}.read`, summary: `Reads ${options.operation.subject}`, description: options.description, response: { 200: data(options.reply), ...errors } } },
     async (request) => {
       const { platformId } = configurationKeyOf(request);
       return reply(request.em, platformId, await readDocument(request.em, document), fileUrlFor(request, platformId));
@@ -56,8 +56,8 @@ export const appearanceDocumentRoutes: FastifyPluginAsyncZod<AppearanceDocumentR
       config: { scope: 'write_appearance' },
       bodyLimit: IMAGE_BODY_LIMIT,
       schema: {
-        tags,
-        security,
+        operationId: `${options.operation.id}.update`,
+        summary: `Updates ${options.operation.subject}`,
         description: options.description,
         body: options.patchBody,
         response: { 200: data(options.reply), ...errors, 413: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody },

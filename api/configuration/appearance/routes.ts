@@ -37,6 +37,7 @@ export const appearanceRoutes: FastifyPluginAsync<{ images: ImageStore }> = asyn
     reply: PlatformSettingsReply,
     images,
     ownFields: platformTitle,
+    operation: { id: 'configuration.platform', subject: 'the platform settings' },
     description: 'Platform settings. Images are PNG or JPEG under 5 MB in base64, decided from the file content.',
   });
   await app.register(appearanceDocumentRoutes, {
@@ -45,6 +46,7 @@ export const appearanceRoutes: FastifyPluginAsync<{ images: ImageStore }> = asyn
     patchBody: WelcomeSectionPatch,
     reply: WelcomeSectionReply,
     images,
+    operation: { id: 'configuration.welcome_section', subject: 'the welcome section' },
     description: 'The welcome section of the platform; `welcome_cover: null` removes the cover.',
   });
 };

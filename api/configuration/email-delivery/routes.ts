@@ -6,8 +6,6 @@ import { configurationKeyOf } from '../auth.ts';
 import { EmailDeliveryReply, PROVIDER_NOTES, ProviderBodies, ProviderReplies } from './schemas.ts';
 import { readEmailDelivery, readProvider, saveProvider } from './settings.ts';
 
-const tags = ['configuration'];
-const security = [{ configurationKey: [] }];
 const readErrors = { 401: ErrorBody, 403: ErrorBody };
 const writeErrors = { ...readErrors, 404: ErrorBody, 409: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
@@ -22,8 +20,8 @@ export const emailDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'read' },
       schema: {
-        tags,
-        security,
+        operationId: 'configuration.email_delivery.read',
+        summary: 'Reads the mail delivery settings',
         description: 'Mail delivery settings: the provider that sends and each provider with its plain fields and `<secret>_configured` flags. Secrets are never returned.',
         response: { 200: data(EmailDeliveryReply), ...readErrors },
       },
@@ -34,7 +32,7 @@ export const emailDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
   for (const name of MAIL_PROVIDERS) {
     app.get(
       `/email_delivery/${name}`,
-      { config: { scope: 'read' }, schema: { tags, security, description: `${name}: plain fields and \`<secret>_configured\` flags.`, response: { 200: data(ProviderReplies[name]), ...readErrors } } },
+      { config: { scope: 'read' }, schema: { operationId: `configuration.email_delivery.${name}.read`, summary: `Reads the ${name} settings`, description: `${name}: plain fields and \`<secret>_configured\` flags.`, response: { 200: data(ProviderReplies[name]), ...readErrors } } },
       async (request) => ({ data: await readProvider(request.em, name) }),
     );
 
@@ -43,8 +41,8 @@ export const emailDeliveryRoutes: FastifyPluginAsyncZod = async (app) => {
       {
         config: { scope: 'write_config' },
         schema: {
-          tags,
-          security,
+          operationId: `configuration.email_delivery.${name}.replace`,
+          summary: `Saves the ${name} settings`,
           description:
             `Saves ${name}; replies with its read shape. Fields sent are set, fields left out keep their stored values; a secret sent empty or left out keeps the stored one and cannot be cleared (\`null\` is a 422): send \`active: false\` to disable the provider. ` +
             `An active provider needs its secrets and its email${name === 'provider_b' ? ' and region' : ''}. ${PROVIDER_NOTES[name]} ` +

@@ -19,10 +19,10 @@ export interface TemplateOwnerRouteOptions {
   listItem: z.ZodType;
   details: z.ZodType;
   owner(request: FastifyRequest): Promise<TemplateOwner>;
+  /** Names in the OpenAPI document: the operationId prefix, one template and the list (`a course's mail template`). */
+  operation: { id: string; one: string; all: string };
 }
 
-const tags = ['configuration'];
-const security = [{ configurationKey: [] }];
 const denied = { 401: ErrorBody, 403: ErrorBody };
 const writeErrors = { ...denied, 404: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
@@ -31,20 +31,20 @@ const writeErrors = { ...denied, 404: ErrorBody, 415: ErrorBody, 422: Validation
  * templates (`/email_templates`) and a course's (`/courses/:course_id/email_templates`).
  */
 export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOptions> = async (app, options) => {
-  const { params, slugParams, owner } = options;
+  const { params, slugParams, owner, operation } = options;
   const slugOf = (request: FastifyRequest) => (request.params as { slug: string }).slug;
 
-  app.get('', { config: { scope: 'read' }, schema: { tags, security, params, response: { 200: data(options.listItem.array()), ...denied, 404: ErrorBody } } }, async (request) => ({
+  app.get('', { config: { scope: 'read' }, schema: { operationId: `${operation.id}.list`, summary: `Lists ${operation.all}`, params, response: { 200: data(options.listItem.array()), ...denied, 404: ErrorBody } } }, async (request) => ({
     data: await (await owner(request)).list(),
   }));
 
-  app.get('/:slug', { config: { scope: 'read' }, schema: { tags, security, params: slugParams, response: { 200: data(options.details), ...denied, 404: ErrorBody } } }, async (request) => ({
+  app.get('/:slug', { config: { scope: 'read' }, schema: { operationId: `${operation.id}.read`, summary: `Reads ${operation.one}`, params: slugParams, response: { 200: data(options.details), ...denied, 404: ErrorBody } } }, async (request) => ({
     data: await (await owner(request)).get(slugOf(request)),
   }));
 
   app.patch(
     '/:slug',
-    { config: { scope: 'write_appearance' }, schema: { tags, security, params: slugParams, body: options.patchBody, response: { 200: data(options.details), ...writeErrors } } },
+    { config: { scope: 'write_appearance' }, schema: { operationId: `${operation.id}.update`, summary: `Updates ${operation.one}`, params: slugParams, body: options.patchBody, response: { 200: data(options.details), ...writeErrors } } },
     async (request) => ({ data: await (await owner(request)).update(slugOf(request), request.body) }),
   );
 
@@ -53,8 +53,8 @@ export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOption
     {
       config: { scope: 'write_appearance' },
       schema: {
-        tags,
-        security,
+        operationId: `${operation.id}.restore`,
+        summary: `Restores ${operation.one} to its default`,
         description: 'Removes the customized copy; the template reads as its default again. 404 when there is no copy.',
         params: slugParams,
         response: { 200: data(options.details), ...writeErrors },
@@ -68,8 +68,8 @@ export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOption
     {
       config: { scope: 'write_appearance' },
       schema: {
-        tags,
-        security,
+        operationId: `${operation.id}.send_test`,
+        summary: `Sends a test of ${operation.one}`,
         description: "Queues the template as saved, with sample values, to the platform administrator's address; any other address is a 422.",
         params: slugParams,
         body: SendTestBody,

@@ -33,8 +33,6 @@ async function findCourse(em: EntityManager, idOrSlug: string): Promise<ICourse>
   return course;
 }
 
-const tags = ['configuration'];
-const security = [{ configurationKey: [] }];
 const writeErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
 /** Platform and course e-mail templates. */
@@ -59,6 +57,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     patchBody: TemplatePatch,
     listItem: TemplateListItem,
     details: TemplateDetails,
+    operation: { id: 'configuration.email_templates', one: 'a platform mail template', all: "the platform's mail templates" },
     owner: async (request) => {
       const { platformId, host } = await context(request);
       return platformTemplates(request.em, platformId, host);
@@ -72,6 +71,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     patchBody: CourseTemplatePatch,
     listItem: CourseTemplateListItem,
     details: CourseTemplateDetails,
+    operation: { id: 'configuration.courses.email_templates', one: "a course's mail template", all: "a course's mail templates" },
     owner: forCourse,
   });
 
@@ -80,8 +80,8 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     {
       config: { scope: 'write_appearance' },
       schema: {
-        tags,
-        security,
+        operationId: 'configuration.courses.email_templates.create',
+        summary: 'Creates a course mail',
         description: 'Creates a course mail sent once a participant completes `send_after_lesson` (a lesson of this course), or `send_after` days after enrolment.',
         params: CourseParams,
         body: CreateCourseTemplateBody,
@@ -96,8 +96,8 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     {
       config: { scope: 'write_appearance' },
       schema: {
-        tags,
-        security,
+        operationId: 'configuration.courses.custom_invitation.update',
+        summary: 'Turns a course\'s custom invitation on or off',
         description: "`{enabled: true}` gives the course its own course_invitation and course_reinvitation; `false` removes them and the platform's invitation applies again.",
         params: CourseParams,
         body: CustomInvitationBody,

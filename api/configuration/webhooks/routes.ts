@@ -34,8 +34,6 @@ import {
   webhookView,
 } from './schemas.ts';
 
-const tags = ['configuration'];
-const security = [{ configurationKey: [] }];
 const denied = { 401: ErrorBody, 403: ErrorBody };
 const writeErrors = { ...denied, 404: ErrorBody, 415: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
@@ -53,7 +51,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     '/webhooks',
     {
       config: { scope: 'read' },
-      schema: { tags, security, description: `The platform's webhooks, oldest first; \`meta.available_events\` lists the subscribable events.\n\n${EVENTS_DOC}\n\n${DELIVERY_DOC}`, querystring: PageQuery, response: { 200: WebhookList, ...denied, 422: ValidationErrorBody } },
+      schema: { operationId: 'configuration.webhooks.list', summary: 'Lists the platform\'s webhooks', description: `The platform's webhooks, oldest first; \`meta.available_events\` lists the subscribable events.\n\n${EVENTS_DOC}\n\n${DELIVERY_DOC}`, querystring: PageQuery, response: { 200: WebhookList, ...denied, 422: ValidationErrorBody } },
     },
     async (request) => {
       const [webhooks, total] = await webhookPage(request.em, pageWindow(request.query));
@@ -65,7 +63,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     '/webhooks',
     {
       config: { scope: 'write_config' },
-      schema: { tags, security, description: `Creates a webhook; 201 with the webhook (never its secret). An unknown event or a malformed URL is a 422.\n\n${DELIVERY_DOC}`, body: CreateWebhookBody, response: { 201: data(WebhookReply), ...writeErrors } },
+      schema: { operationId: 'configuration.webhooks.create', summary: 'Creates a webhook', description: `Creates a webhook; 201 with the webhook (never its secret). An unknown event or a malformed URL is a 422.\n\n${DELIVERY_DOC}`, body: CreateWebhookBody, response: { 201: data(WebhookReply), ...writeErrors } },
     },
     async (request, reply) => {
       const { platformId } = configurationKeyOf(request);
@@ -86,13 +84,13 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/webhooks/:id',
-    { config: { scope: 'read' }, schema: { tags, security, params: WebhookParams, response: { 200: data(WebhookReply), ...denied, 404: ErrorBody } } },
+    { config: { scope: 'read' }, schema: { operationId: 'configuration.webhooks.read', summary: 'Reads a webhook', params: WebhookParams, response: { 200: data(WebhookReply), ...denied, 404: ErrorBody } } },
     async (request) => ({ data: webhookView(await webhookOr404(request.em, request.params.id)) }),
   );
 
   app.patch(
     '/webhooks/:id',
-    { config: { scope: 'write_config' }, schema: { tags, security, params: WebhookParams, body: UpdateWebhookBody, response: { 200: data(WebhookReply), ...writeErrors } } },
+    { config: { scope: 'write_config' }, schema: { operationId: 'configuration.webhooks.update', summary: 'Updates a webhook', params: WebhookParams, body: UpdateWebhookBody, response: { 200: data(WebhookReply), ...writeErrors } } },
     async (request) => {
       const webhook = await webhookOr404(request.em, request.params.id);
       const { secret_key, ...fields } = request.body;
@@ -109,8 +107,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'write_config' },
       schema: {
-        tags,
-        security,
+        operationId: 'configuration.webhooks.delete',
+        summary: 'Deletes a webhook',
         description: 'Deletes the webhook: nothing more is sent to it (deliveries under way end as `disabled`); 200 `{data: {id, deleted: true}}`.',
         params: WebhookParams,
         response: { 200: data(z.object({ id: z.uuid(), deleted: z.literal(true) })), ...writeErrors },
@@ -130,8 +128,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'read' },
       schema: {
-        tags,
-        security,
+        operationId: 'configuration.webhooks.deliveries.list',
+        summary: 'Lists a webhook\'s deliveries',
         description: `The webhook's deliveries (one per event), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error.`,
         params: WebhookParams,
         querystring: DeliveriesQuery,
@@ -151,8 +149,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'write_config' },
       schema: {
-        tags,
-        security,
+        operationId: 'configuration.webhooks.deliveries.redeliver',
+        summary: 'Delivers a webhook event again',
         description:
           'Addition to the spec: sends one delivery again, now, as one attempt (no retries), with the same body and `webhook-id`. 202 with the delivery (`pending` until the attempt is made; its history shows the attempt with `manual: true`). 409 while the delivery is still pending or when the webhook is not active.',
         params: DeliveryParams,

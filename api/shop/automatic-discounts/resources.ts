@@ -8,7 +8,7 @@ export interface AutomaticDiscountResource {
   kind: AutomaticDiscountKind;
   /** The path under /api/v1, without the id. */
   path: string;
-  /** In 404 messages and OpenAPI tags. */
+  /** In 404 messages and OpenAPI summaries. */
   name: string;
   /** The OpenAPI component name of the reply. */
   schemaId: string;

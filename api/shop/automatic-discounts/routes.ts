@@ -63,13 +63,14 @@ function listWhere(query: AutomaticDiscountListQuery): FilterQuery<IAutomaticDis
  */
 function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnType<typeof priceSchedule>): FastifyPluginAsyncZod {
   return async (app) => {
-    const tags = [`shop: ${resource.name}s`];
     const read = { scope: 'read' } as const;
     const write = { scope: 'write_data' } as const;
     const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
     const Reply = replySchema(resource);
     const { kind, path } = resource;
     const scheduleErrors = kind === 'time_limited' ? { 503: ScheduleUnavailableReply } : {};
+    const operationId = (action: string) => `shop.${path.slice(1)}.${action}`;
+    const one = `${/^[aeiou]/.test(resource.name) ? 'an' : 'a'} ${resource.name}`;
 
     /** The discount of the path; `locked` reads it FOR UPDATE, fresh (inside a transaction). */
     async function discountOr404(em: EntityManager, segment: string, locked = false): Promise<IAutomaticDiscount> {
@@ -91,18 +92,18 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       await schedule.changed({ shopId, discountId: discount.id }, stored);
     }
 
-    app.get(path, { config: read, schema: { tags, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
+    app.get(path, { config: read, schema: { operationId: operationId('list'), summary: `Lists ${resource.name}s`, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
       const { query } = request;
       const now = new Date();
       const [rows, total] = await listAutomaticDiscounts(request.em, kind, listWhere(query), pageWindow(query));
       return { data: rows.map((row) => automaticDiscountReply(resource, row, now)), meta: pageMeta(query, total) };
     });
 
-    app.get(`${path}/:id`, { config: read, schema: { tags, params: AutomaticDiscountParams, response: { 200: data(Reply), ...errors } } }, async (request) => ({
+    app.get(`${path}/:id`, { config: read, schema: { operationId: operationId('read'), summary: `Reads ${one}`, params: AutomaticDiscountParams, response: { 200: data(Reply), ...errors } } }, async (request) => ({
       data: automaticDiscountReply(resource, await discountOr404(request.em, request.params.id), new Date()),
     }));
 
-    app.post(path, { config: write, schema: { tags, body: createBody(resource), response: { 201: data(Reply), ...errors, ...scheduleErrors } } }, async (request, reply) => {
+    app.post(path, { config: write, schema: { operationId: operationId('create'), summary: `Creates ${one}`, body: createBody(resource), response: { 201: data(Reply), ...errors, ...scheduleErrors } } }, async (request, reply) => {
       const { shopId, timeZone } = shopKeyOf(request);
       const { em } = request;
       const now = new Date();
@@ -115,7 +116,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       return reply.code(201).send({ data: automaticDiscountReply(resource, discount, now) });
     });
 
-    app.patch(`${path}/:id`, { config: write, schema: { tags, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors, ...scheduleErrors } } }, async (request) => {
+    app.patch(`${path}/:id`, { config: write, schema: { operationId: operationId('update'), summary: `Updates ${one}`, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors, ...scheduleErrors } } }, async (request) => {
       const { shopId, timeZone } = shopKeyOf(request);
       const now = new Date();
       const values = automaticDiscountValues(request.body ?? {});
@@ -142,7 +143,8 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       {
         config: write,
         schema: {
-          tags,
+          operationId: operationId('delete'),
+          summary: `Deletes ${one}`,
           params: AutomaticDiscountParams,
           description: 'Deletes the discount; a time-limited one restores the product prices it changed.',
           response: { 200: DeleteAutomaticDiscountReply, ...errors },

@@ -31,19 +31,18 @@ async function poolOr404(em: EntityManager, shopId: string, segment: string): Pr
 
 /** Discount code pools (spec: Endpoints / Discount code pools). Reads need `read`; a draw needs `write_data`. */
 export const discountCodePoolRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: discount code pools'];
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
   app.get(
     '/discount_code_pools',
-    { config: { scope: 'read' }, schema: { tags, querystring: PoolListQuery, response: { 200: pageOf(PoolReply), ...errors } } },
+    { config: { scope: 'read' }, schema: { operationId: 'shop.discount_code_pools.list', summary: 'Lists discount code pools', querystring: PoolListQuery, response: { 200: pageOf(PoolReply), ...errors } } },
     async (request) => {
       const [rows, total] = await listPools(request.em, shopKeyOf(request).shopId, request.query.search || undefined, pageWindow(request.query));
       return { data: rows.map(poolReply), meta: pageMeta(request.query, total) };
     },
   );
 
-  app.get('/discount_code_pools/:id', { config: { scope: 'read' }, schema: { tags, params: PoolParams, response: { 200: data(PoolReply), ...errors } } }, async (request) => ({
+  app.get('/discount_code_pools/:id', { config: { scope: 'read' }, schema: { operationId: 'shop.discount_code_pools.read', summary: 'Reads a discount code pool', params: PoolParams, response: { 200: data(PoolReply), ...errors } } }, async (request) => ({
     data: poolReply(await poolOr404(request.em, shopKeyOf(request).shopId, request.params.id)),
   }));
 
@@ -52,7 +51,8 @@ export const discountCodePoolRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'write_data' },
       schema: {
-        tags,
+        operationId: 'shop.discount_code_pools.draw',
+        summary: 'Draws a code from a pool',
         params: PoolParams,
         body: DrawBody,
         description:

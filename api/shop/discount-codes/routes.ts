@@ -68,14 +68,13 @@ async function flushOr422(em: EntityManager): Promise<void> {
 
 /** Discount codes (spec: Endpoints / Discount codes). Reads need `read`, writes `write_data`. */
 export const discountCodeRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: discount codes'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_data' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
   app.get(
     '/discount_codes',
-    { config: read, schema: { tags, querystring: DiscountCodeListQuery, response: { 200: pageOf(DiscountCodeReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.discount_codes.list', summary: 'Lists discount codes', querystring: DiscountCodeListQuery, response: { 200: pageOf(DiscountCodeReply), ...errors } } },
     async (request) => {
       const { discount_type: discountType, active, search } = request.query;
       const [rows, total] = await listDiscountCodes(request.em, { discountType, active, search: search || undefined }, pageWindow(request.query));
@@ -83,13 +82,13 @@ export const discountCodeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/discount_codes/:id', { config: read, schema: { tags, params: DiscountCodeParams, response: { 200: data(DiscountCodeReply), ...errors } } }, async (request) => ({
+  app.get('/discount_codes/:id', { config: read, schema: { operationId: 'shop.discount_codes.read', summary: 'Reads a discount code', params: DiscountCodeParams, response: { 200: data(DiscountCodeReply), ...errors } } }, async (request) => ({
     data: discountCodeReply(await codeOr404(request.em, request.params.id)),
   }));
 
   app.post(
     '/discount_codes',
-    { config: write, schema: { tags, body: CreateDiscountCodeBody, response: { 201: data(DiscountCodeReply), ...errors } } },
+    { config: write, schema: { operationId: 'shop.discount_codes.create', summary: 'Creates a discount code', body: CreateDiscountCodeBody, response: { 201: data(DiscountCodeReply), ...errors } } },
     async (request, reply) => {
       const { shopId } = shopKeyOf(request);
       const { em } = request;
@@ -105,7 +104,7 @@ export const discountCodeRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/discount_codes/:id',
-    { config: write, schema: { tags, params: DiscountCodeParams, body: PatchDiscountCodeBody, response: { 200: data(DiscountCodeReply), ...errors } } },
+    { config: write, schema: { operationId: 'shop.discount_codes.update', summary: 'Updates a discount code', params: DiscountCodeParams, body: PatchDiscountCodeBody, response: { 200: data(DiscountCodeReply), ...errors } } },
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const { em } = request;
@@ -126,7 +125,8 @@ export const discountCodeRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.discount_codes.delete',
+        summary: 'Deletes a discount code',
         params: DiscountCodeParams,
         description: 'Deletes the code; orders placed with it keep `discount_code` (the text) and lose only the link.',
         response: { 200: DeleteDiscountCodeReply, ...errors },

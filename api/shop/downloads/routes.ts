@@ -34,7 +34,8 @@ export const downloadRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       exposeHeadRoute: false,
       schema: {
-        tags: ['files'],
+        operationId: 'public.downloads.read',
+        summary: 'Downloads a purchased file',
         description: 'Serves the file of a download code and counts one use; 410 once used up, expired, when the file was deleted or the order canceled or returned.',
         params: z.object({ token: z.string() }),
         response: { 200: z.any().describe('the file, as an attachment'), 404: ErrorBody, 410: ErrorBody },

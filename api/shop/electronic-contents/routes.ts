@@ -101,7 +101,6 @@ async function discardBytes(request: FastifyRequest, storageKey: string | null) 
  * envelope, 413 for a file over 50 MB, then 422 for the fields and the content type.
  */
 export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: product files'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_data' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -110,7 +109,7 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     path,
-    { config: read, schema: { tags, params: ContentParams, querystring: PageQuery, response: { 200: pageOf(ElectronicContentReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.products.electronic_contents.list', summary: 'Lists a product\'s files', params: ContentParams, querystring: PageQuery, response: { 200: pageOf(ElectronicContentReply), ...errors } } },
     async (request) => {
       const product = await productOr404(request.em, request.params.product_id);
       const [rows, total] = await listContents(request.em, product.id, pageWindow(request.query));
@@ -129,7 +128,8 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
         checkFileEnvelope(request.body, true);
       },
       schema: {
-        tags,
+        operationId: 'shop.products.electronic_contents.create',
+        summary: 'Adds a file to a product',
         description: 'Adds a file (`file`, base64) or attaches the file of another content of the shop (`source_content_id`).',
         params: ContentParams,
         body: CreateContentBody,
@@ -172,7 +172,8 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
         checkFileEnvelope(request.body, false);
       },
       schema: {
-        tags,
+        operationId: 'shop.products.electronic_contents.update',
+        summary: 'Updates a product file',
         description: 'Changes the settings sent; `file` replaces the file itself (the old bytes are deleted when no other content uses them).',
         params: OneContentParams,
         body: PatchContentBody,
@@ -200,7 +201,8 @@ export const electronicContentRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.products.electronic_contents.delete',
+        summary: 'Deletes a product file',
         description: 'Removes the file from the product; download codes issued for it stop working (their link answers 410). The stored bytes go when no other content uses them.',
         params: OneContentParams,
         response: { 200: data(DeletedContentReply), ...errors },

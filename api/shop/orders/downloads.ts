@@ -28,7 +28,8 @@ export const orderDownloadRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { scope: 'write_data' },
       schema: {
-        tags: ['shop: orders'],
+        operationId: 'shop.orders.reset_download_limit',
+        summary: 'Resets an order\'s download limits',
         description: 'Resets the download limit of every download code of the order, or of `code_id` (optional JSON body `{code_id}`), and answers the codes with their links.',
         params: OrderParams,
         response: { 200: data(ResetReply), 404: ErrorBody, 422: ValidationErrorBody },

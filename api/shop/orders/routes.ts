@@ -26,7 +26,6 @@ function filtersOf(query: OrderListQueryInput, timeZone: string): OrderListFilte
 
 /** Orders (spec: Endpoints/Orders): the list with every filter of the list query, and the detail. */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: orders'];
   const config = { scope: 'read' } as const;
 
   app.get(
@@ -34,7 +33,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config,
       schema: {
-        tags,
+        operationId: 'shop.orders.list',
+        summary: 'Lists orders',
         description: 'Orders of the shop, newest first (placed_at). Dates are whole days in the shop\'s time zone, both inclusive. Unknown query parameters are refused (422).',
         querystring: OrderListQuery,
         response: { 200: pageOf(OrderListItemReply), 422: ValidationErrorBody },
@@ -48,7 +48,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/orders/:id',
-    { config, schema: { tags, params: OrderParams, response: { 200: data(OrderDetailWithCopyReply), 404: ErrorBody, 422: ValidationErrorBody } } },
+    { config, schema: { operationId: 'shop.orders.read', summary: 'Reads an order', params: OrderParams, response: { 200: data(OrderDetailWithCopyReply), 404: ErrorBody, 422: ValidationErrorBody } } },
     async (request) => {
       const found = await findOrderDetail(request.em, request.params.id);
       if (!found) throw notFound('order');

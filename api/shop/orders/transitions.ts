@@ -36,7 +36,6 @@ const StatusBody = z.strictObject({ order_status_id: z.number().int().positive()
  * run in a workflow whose id is the transition's, so a repeated request never repeats an effect.
  */
 export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
-  const tags = ['shop: orders'];
   const config = { scope: 'write_data' } as const;
 
   const startOnce = startOnceOn(app.temporal, taskQueue);
@@ -46,7 +45,8 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
     {
       config,
       schema: {
-        tags,
+        operationId: 'shop.orders.set_status',
+        summary: 'Moves an order to another status',
         description: 'Sets the status and starts its side effects (status mail, webhooks, club webhook, sequences). The order\'s current status again changes nothing and sends nothing.',
         params: OrderParams,
         body: StatusBody,
@@ -77,7 +77,8 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
     {
       config,
       schema: {
-        tags,
+        operationId: 'shop.orders.clear',
+        summary: 'Marks an unpaid order paid and starts its clearing effects',
         description: 'Marks a placed, unpaid order with a total above zero as paid (status Paid) and starts the clearing effects. Cannot be undone here.',
         params: OrderParams,
         response: { 200: data(ClearReply), 404: ErrorBody, 422: ClearRefusedReply },

@@ -42,7 +42,6 @@ function writeItems(tx: EntityManager, shopId: string, set: IProductSet, body: P
 
 /** Product sets (spec: Endpoints / Product sets). Reads need `read`, writes `write_data`. */
 export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: product sets'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_data' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
@@ -51,7 +50,7 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/product_sets',
-    { config: read, schema: { tags, description: 'Sorted by priority, highest first.', querystring: ItemListQuery, response: { 200: pageOf(ProductSetReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.product_sets.list', summary: 'Lists product sets', description: 'Sorted by priority, highest first.', querystring: ItemListQuery, response: { 200: pageOf(ProductSetReply), ...errors } } },
     async (request) => {
       const { active, product_id: productId, search } = request.query;
       const [rows, total] = await listProductSets(request.em, { active, productId, search: search || undefined }, pageWindow(request.query));
@@ -59,13 +58,13 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/product_sets/:id', { config: read, schema: { tags, params: ItemListParams, response: { 200: data(ProductSetReply), ...errors } } }, async (request) => ({
+  app.get('/product_sets/:id', { config: read, schema: { operationId: 'shop.product_sets.read', summary: 'Reads a product set', params: ItemListParams, response: { 200: data(ProductSetReply), ...errors } } }, async (request) => ({
     data: productSetReply(await rowOr404(request.em, request.params.id, findProductSet, what)),
   }));
 
   app.post(
     '/product_sets',
-    { config: write, errorHandler, schema: { tags, body: CreateProductSetBody, response: { 201: data(ProductSetReply), ...errors } } },
+    { config: write, errorHandler, schema: { operationId: 'shop.product_sets.create', summary: 'Creates a product set', body: CreateProductSetBody, response: { 201: data(ProductSetReply), ...errors } } },
     async (request, reply) => {
       const { shopId } = shopKeyOf(request);
       const body = request.body.product_set;
@@ -90,7 +89,7 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/product_sets/:id',
-    { config: write, errorHandler, schema: { tags, params: ItemListParams, body: PatchProductSetBody, response: { 200: data(ProductSetReply), ...errors } } },
+    { config: write, errorHandler, schema: { operationId: 'shop.product_sets.update', summary: 'Updates a product set', params: ItemListParams, body: PatchProductSetBody, response: { 200: data(ProductSetReply), ...errors } } },
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const body = request.body.product_set;
@@ -113,7 +112,7 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/product_sets/:id',
-    { config: write, schema: { tags, params: ItemListParams, response: { 200: DeletedReply, ...errors } } },
+    { config: write, schema: { operationId: 'shop.product_sets.delete', summary: 'Deletes a product set', params: ItemListParams, response: { 200: DeletedReply, ...errors } } },
     async (request) => deleteRowOr404(request.em, ProductSet, shopKeyOf(request).shopId, request.params.id, what),
   );
 };

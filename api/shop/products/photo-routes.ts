@@ -15,7 +15,7 @@ export const productPhotoRoutes: FastifyPluginAsyncZod = async (app) => {
   const storage = app.fileStorage;
   app.get(
     '/shop_files/:file_id',
-    { schema: { tags: ['files'], params: PhotoParams, response: { 200: z.any().describe('the photo (image/png or image/jpeg)'), 404: ErrorBody } } },
+    { schema: { operationId: 'public.shop_files.read', summary: 'Serves a shop photo', params: PhotoParams, response: { 200: z.any().describe('the photo (image/png or image/jpeg)'), 404: ErrorBody } } },
     async (request, reply) => {
       const file = (await photoFile(request.em, request.params.file_id))?.photo?.getEntity();
       const bytes = file ? await storage.get(file.storageKey) : null;

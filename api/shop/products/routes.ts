@@ -67,7 +67,6 @@ async function productOr404(em: EntityManager, segment: string): Promise<IProduc
 
 /** Products (spec: Endpoints / Products). Reads need `read`, writes `write_data`. */
 export const productRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: products'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_data' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
@@ -118,7 +117,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/products',
-    { config: read, schema: { tags, querystring: ProductListQuery, response: { 200: pageOf(ProductReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.products.list', summary: 'Lists products', querystring: ProductListQuery, response: { 200: pageOf(ProductReply), ...errors } } },
     async (request) => {
       const { active, category_id: categoryId, search } = request.query;
       const [rows, total] = await listProducts(request.em, { active, categoryId, search: search || undefined }, pageWindow(request.query));
@@ -126,13 +125,13 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/products/:id', { config: read, schema: { tags, params: ProductParams, response: { 200: data(ProductReply), ...errors } } }, async (request) =>
+  app.get('/products/:id', { config: read, schema: { operationId: 'shop.products.read', summary: 'Reads a product', params: ProductParams, response: { 200: data(ProductReply), ...errors } } }, async (request) =>
     one(request, await productOr404(request.em, request.params.id)),
   );
 
   app.post(
     '/products',
-    { config: write, bodyLimit: PHOTO_BODY_LIMIT, schema: { tags, body: CreateProductBody, response: { 201: data(ProductReply), ...errors } } },
+    { config: write, bodyLimit: PHOTO_BODY_LIMIT, schema: { operationId: 'shop.products.create', summary: 'Creates a product', body: CreateProductBody, response: { 201: data(ProductReply), ...errors } } },
     async (request, reply) => {
       const { shopId } = shopKeyOf(request);
       const { em } = request;
@@ -146,7 +145,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/products/:id',
-    { config: write, bodyLimit: PHOTO_BODY_LIMIT, schema: { tags, params: ProductParams, body: PatchProductBody, response: { 200: data(ProductReply), ...errors } } },
+    { config: write, bodyLimit: PHOTO_BODY_LIMIT, schema: { operationId: 'shop.products.update', summary: 'Updates a product', params: ProductParams, body: PatchProductBody, response: { 200: data(ProductReply), ...errors } } },
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const { em } = request;
@@ -166,7 +165,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.products.delete',
+        summary: 'Deletes a product',
         params: ProductParams,
         description: 'Removes a product without orders (`deleted: true`); one with orders is hidden instead (`deleted: false, hidden: true`).',
         response: { 200: DeleteProductReply, ...errors },
@@ -185,7 +185,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/products/:id/clone',
-    { config: write, schema: { tags, params: ProductParams, body: CloneProductBody, response: { 201: data(ProductReply), ...errors } } },
+    { config: write, schema: { operationId: 'shop.products.clone', summary: 'Copies a product', params: ProductParams, body: CloneProductBody, response: { 201: data(ProductReply), ...errors } } },
     async (request, reply) => {
       const { em } = request;
       const source = await productOr404(em, request.params.id);

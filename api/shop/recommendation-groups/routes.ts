@@ -26,7 +26,6 @@ async function writeGroup(tx: EntityManager, shopId: string, group: IProductReco
 
 /** Upsell groups (spec: Endpoints / Upsell groups). Reads need `read`, writes `write_data`. */
 export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: upsell groups'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_data' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
@@ -35,7 +34,7 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/product_recommendation_groups',
-    { config: read, schema: { tags, querystring: ItemListQuery, response: { 200: pageOf(RecommendationGroupReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.product_recommendation_groups.list', summary: 'Lists upsell groups', querystring: ItemListQuery, response: { 200: pageOf(RecommendationGroupReply), ...errors } } },
     async (request) => {
       const { active, product_id: productId, search } = request.query;
       const [rows, total] = await listRecommendationGroups(request.em, { active, productId, search: search || undefined }, pageWindow(request.query));
@@ -45,13 +44,13 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/product_recommendation_groups/:id',
-    { config: read, schema: { tags, params: ItemListParams, response: { 200: data(RecommendationGroupReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.product_recommendation_groups.read', summary: 'Reads an upsell group', params: ItemListParams, response: { 200: data(RecommendationGroupReply), ...errors } } },
     async (request) => ({ data: recommendationGroupReply(await rowOr404(request.em, request.params.id, findRecommendationGroup, what)) }),
   );
 
   app.post(
     '/product_recommendation_groups',
-    { config: write, errorHandler, schema: { tags, body: CreateRecommendationGroupBody, response: { 201: data(RecommendationGroupReply), ...errors } } },
+    { config: write, errorHandler, schema: { operationId: 'shop.product_recommendation_groups.create', summary: 'Creates an upsell group', body: CreateRecommendationGroupBody, response: { 201: data(RecommendationGroupReply), ...errors } } },
     async (request, reply) => {
       const { shopId } = shopKeyOf(request);
       const body = request.body.product_recommendation_group;
@@ -67,7 +66,7 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/product_recommendation_groups/:id',
-    { config: write, errorHandler, schema: { tags, params: ItemListParams, body: PatchRecommendationGroupBody, response: { 200: data(RecommendationGroupReply), ...errors } } },
+    { config: write, errorHandler, schema: { operationId: 'shop.product_recommendation_groups.update', summary: 'Updates an upsell group', params: ItemListParams, body: PatchRecommendationGroupBody, response: { 200: data(RecommendationGroupReply), ...errors } } },
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const group = await writeThenRead(
@@ -85,7 +84,7 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/product_recommendation_groups/:id',
-    { config: write, schema: { tags, params: ItemListParams, response: { 200: DeletedReply, ...errors } } },
+    { config: write, schema: { operationId: 'shop.product_recommendation_groups.delete', summary: 'Deletes an upsell group', params: ItemListParams, response: { 200: DeletedReply, ...errors } } },
     async (request) => deleteRowOr404(request.em, ProductRecommendationGroup, shopKeyOf(request).shopId, request.params.id, what),
   );
 };

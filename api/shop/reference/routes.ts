@@ -8,10 +8,9 @@ import { CategoryNodeReply, DeliveryTypeReply, OrderStatusReply, PaymentTypeRepl
 
 /** Reference lists (spec: Reference lists): active delivery and payment types, visible statuses, the category tree. */
 export const referenceListRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: reference lists'];
   const config = { scope: 'read' } as const;
 
-  app.get('/delivery_types', { config, schema: { tags, querystring: PageQuery, response: { 200: pageOf(DeliveryTypeReply) } } }, async (request) => {
+  app.get('/delivery_types', { config, schema: { operationId: 'shop.delivery_types.list', summary: 'Lists the shop\'s delivery types', querystring: PageQuery, response: { 200: pageOf(DeliveryTypeReply) } } }, async (request) => {
     const [rows, total] = await listActiveDeliveryTypes(request.em, pageWindow(request.query));
     return {
       data: rows.map((t) => ({ id: t.id, name: t.name, name_displayed: t.nameDisplayed, default_price: t.defaultPrice, vat_rate: t.vatRate })),
@@ -19,7 +18,7 @@ export const referenceListRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  app.get('/payment_types', { config, schema: { tags, querystring: PageQuery, response: { 200: pageOf(PaymentTypeReply) } } }, async (request) => {
+  app.get('/payment_types', { config, schema: { operationId: 'shop.payment_types.list', summary: 'Lists the shop\'s payment types', querystring: PageQuery, response: { 200: pageOf(PaymentTypeReply) } } }, async (request) => {
     const [rows, total] = await listActivePaymentTypes(request.em, pageWindow(request.query));
     return {
       data: rows.map((t) => ({
@@ -34,7 +33,7 @@ export const referenceListRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  app.get('/order_statuses', { config, schema: { tags, querystring: PageQuery, response: { 200: pageOf(OrderStatusReply) } } }, async (request) => {
+  app.get('/order_statuses', { config, schema: { operationId: 'shop.order_statuses.list', summary: 'Lists the shop\'s order statuses', querystring: PageQuery, response: { 200: pageOf(OrderStatusReply) } } }, async (request) => {
     const [rows, total] = await listVisibleOrderStatuses(request.em, pageWindow(request.query));
     return { data: rows.map((s) => ({ id: s.id, name: s.name })), meta: pageMeta(request.query, total) };
   });
@@ -43,7 +42,7 @@ export const referenceListRoutes: FastifyPluginAsyncZod = async (app) => {
     '/product_categories',
     {
       config,
-      schema: { tags, description: 'The whole category tree: top-level categories with their sub-categories in `children`.', response: { 200: data(z.array(CategoryNodeReply)) } },
+      schema: { operationId: 'shop.product_categories.list', summary: 'Lists the shop\'s product categories', description: 'The whole category tree: top-level categories with their sub-categories in `children`.', response: { 200: data(z.array(CategoryNodeReply)) } },
     },
     async (request) => ({ data: categoryTree(await listProductCategories(request.em)) }),
   );

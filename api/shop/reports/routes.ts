@@ -25,7 +25,6 @@ const byType = (rows: PaymentsRow[]) => rows.map((r) => ({ payment_type: r.payme
 
 /** Reports (spec: Reports): one aggregate statement per reply, in the shop's time zone and currency. */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: reports'];
   const config = { scope: 'read' } as const;
   // Spec, Errors: a missing required parameter is a 400 (a present but bad one stays a 422 naming it).
   app.addHook('preValidation', async (request) => {
@@ -36,7 +35,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/reports/sales',
-    { config, schema: { tags, description: 'Placed orders (canceled and returned skipped) by `placed_at`.', querystring: ReportQuery, response: { 200: data(SalesReport), 400: ValidationErrorBody } } },
+    { config, schema: { operationId: 'shop.reports.sales', summary: 'Reports sales of placed orders', description: 'Placed orders (canceled and returned skipped) by `placed_at`.', querystring: ReportQuery, response: { 200: data(SalesReport), 400: ValidationErrorBody } } },
     async (request) => {
       const key = shopKeyOf(request);
       const q = request.query;
@@ -74,7 +73,7 @@ export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
     '/reports/payments',
     {
       config,
-      schema: { tags, description: 'Paid placed orders by `paid_at`, split by payment method.', querystring: ReportQuery, response: { 200: data(PaymentsReport), 400: ValidationErrorBody } },
+      schema: { operationId: 'shop.reports.payments', summary: 'Reports payments by payment method', description: 'Paid placed orders by `paid_at`, split by payment method.', querystring: ReportQuery, response: { 200: data(PaymentsReport), 400: ValidationErrorBody } },
     },
     async (request) => {
       const key = shopKeyOf(request);

@@ -58,7 +58,6 @@ async function patchProblems(em: EntityManager, shopId: string, body: Subscriber
  * for a subscription a period move made active again).
  */
 export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
-  const tags = ['shop: subscribers'];
   const config = { scope: 'write_subscriptions' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
@@ -67,7 +66,8 @@ export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = as
     {
       config,
       schema: {
-        tags,
+        operationId: 'shop.subscribers.list',
+        summary: 'Lists subscribers',
         description: 'At least one of `email`, `subscription_plan_id` or `custom_identifier` is required (400 otherwise).',
         querystring: SubscriberListQuery,
         response: { 200: pageOf(SubscriberReply), 400: ValidationErrorBody, ...errors },
@@ -93,7 +93,7 @@ export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = as
 
   app.get(
     '/subscribers/:id',
-    { config, schema: { tags, params: SubscriberParams, response: { 200: data(SubscriberDetailReply), ...errors } } },
+    { config, schema: { operationId: 'shop.subscribers.read', summary: 'Reads a subscriber with its periods', params: SubscriberParams, response: { 200: data(SubscriberDetailReply), ...errors } } },
     async (request) => {
       // One snapshot: a renewal commits a period and the renewal count together, so must the reply.
       const { reply, periods } = await request.em.transactional(async (tx) => withPeriods(tx, await rowOr404(tx, request.params.id, findSubscriber, 'subscriber')), {
@@ -106,7 +106,7 @@ export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = as
 
   app.patch(
     '/subscribers/:id',
-    { config, schema: { tags, params: SubscriberParams, body: PatchSubscriberBody, response: { 200: data(SubscriberReply), 503: ErrorBody, ...errors } } },
+    { config, schema: { operationId: 'shop.subscribers.update', summary: 'Updates a subscriber', params: SubscriberParams, body: PatchSubscriberBody, response: { 200: data(SubscriberReply), 503: ErrorBody, ...errors } } },
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const current = await rowOr404(request.em, request.params.id, findSubscriber, 'subscriber');
@@ -132,7 +132,8 @@ export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = as
     {
       config,
       schema: {
-        tags,
+        operationId: 'shop.subscribers.move_period',
+        summary: 'Moves a subscriber\'s current period',
         description:
           'Moves the end of the running (latest) period, whatever the status; every pending reminder and charge moves with it. A subscription that was over and now ends in the future is active again.',
         params: SubscriberParams,

@@ -41,7 +41,6 @@ async function saved(em: EntityManager, shopId: string, planId: number | null, w
  * name the fields inside the `subscription_plan` wrapper, like product sets and upsell groups.
  */
 export const subscriptionPlanRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: subscription plans'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_data' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
@@ -50,7 +49,7 @@ export const subscriptionPlanRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/subscription_plans',
-    { config: read, schema: { tags, querystring: PlanListQuery, response: { 200: pageOf(PlanReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.subscription_plans.list', summary: 'Lists subscription plans', querystring: PlanListQuery, response: { 200: pageOf(PlanReply), ...errors } } },
     async (request) => {
       const { automatic_renewal: automaticRenewal, search } = request.query;
       const [plans, total] = await listPlans(request.em, { automaticRenewal, search: search || undefined }, pageWindow(request.query));
@@ -59,13 +58,13 @@ export const subscriptionPlanRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/subscription_plans/:id', { config: read, schema: { tags, params: PathParams, response: { 200: data(PlanReply), ...errors } } }, async (request) => ({
+  app.get('/subscription_plans/:id', { config: read, schema: { operationId: 'shop.subscription_plans.read', summary: 'Reads a subscription plan', params: PathParams, response: { 200: data(PlanReply), ...errors } } }, async (request) => ({
     data: await one(request.em, await rowOr404(request.em, request.params.id, findPlan, what)),
   }));
 
   app.post(
     '/subscription_plans',
-    { config: write, errorHandler, schema: { tags, body: CreatePlanBody, response: { 201: data(PlanReply), ...errors } } },
+    { config: write, errorHandler, schema: { operationId: 'shop.subscription_plans.create', summary: 'Creates a subscription plan', body: CreatePlanBody, response: { 201: data(PlanReply), ...errors } } },
     async (request, reply) => {
       const plan = await saved(request.em, shopKeyOf(request).shopId, null, planWrite(request.body.subscription_plan));
       return reply.code(201).send({ data: await one(request.em, plan) });
@@ -74,7 +73,7 @@ export const subscriptionPlanRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/subscription_plans/:id',
-    { config: write, errorHandler, schema: { tags, params: PathParams, body: PatchPlanBody, response: { 200: data(PlanReply), ...errors } } },
+    { config: write, errorHandler, schema: { operationId: 'shop.subscription_plans.update', summary: 'Updates a subscription plan', params: PathParams, body: PatchPlanBody, response: { 200: data(PlanReply), ...errors } } },
     async (request) => {
       const current = await rowOr404(request.em, request.params.id, findPlan, what);
       const plan = await saved(request.em, shopKeyOf(request).shopId, current.id, planWrite(request.body.subscription_plan));
@@ -87,7 +86,8 @@ export const subscriptionPlanRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.subscription_plans.delete',
+        summary: 'Deletes a subscription plan',
         params: PathParams,
         description: 'Removes a plan without subscribers and without a mail sequence it triggers; otherwise 422 (deletion only when safe).',
         response: { 200: DeletedReply, ...errors },

@@ -152,7 +152,7 @@ describe('OpenAPI document', () => {
     );
     const patchPlatform = doc.paths[`${CONFIGURATION}/platform`].patch;
     expect(Object.keys(patchPlatform.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '415', '422', '429']));
-    expect(patchPlatform.security).toEqual([{ configurationKey: [] }]);
+    expect(patchPlatform.security).toEqual([{ configurationKey: ['write_appearance'] }]);
     expect(JSON.stringify(patchPlatform.requestBody)).toContain('primary_color');
     expect(Object.keys(doc.paths[`${CONFIGURATION}/email_templates/{slug}/send_test`].post.responses)).toEqual(expect.arrayContaining(['202', '404', '422']));
   });

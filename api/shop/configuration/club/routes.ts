@@ -59,7 +59,6 @@ function clubWrite(em: EntityManager, shopId: string, change: (tx: EntityManager
  * write. Every reply is the full settings; the address and the key are write-only.
  */
 export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: configuration'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_config' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
@@ -70,7 +69,7 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     return { data: clubView(club, products, paid) };
   };
 
-  app.get('/configuration/club', { config: read, schema: { tags, response: { 200: data(ClubReply), ...errors } } }, async (request) =>
+  app.get('/configuration/club', { config: read, schema: { operationId: 'shop.configuration.club.read', summary: 'Reads the club integration', response: { 200: data(ClubReply), ...errors } } }, async (request) =>
     settings(request.em, shopKeyOf(request).shopId),
   );
 
@@ -100,7 +99,8 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.configuration.club.update',
+        summary: 'Updates the club integration',
         description:
           'Changes only the fields sent; the first PATCH creates the integration and needs `webhook_url`. A validation failure saves nothing, the product list included.',
         body: PatchClubBody,
@@ -132,7 +132,8 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.configuration.club.products.add',
+        summary: 'Adds a product to the club',
         description: 'Adds products to the list, skipping those on it; 404 before the integration exists, 422 (nothing added) for an id that is not a product of the shop.',
         body: AddClubProductsBody,
         response: { 200: data(ClubReply), ...errors },
@@ -156,7 +157,8 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.configuration.club.products.remove',
+        summary: 'Removes a product from the club',
         description: 'Removes a product from the list (404 when it is not on it); without products the webhook goes for every order.',
         params: ClubProductParams,
         response: { 200: data(ClubReply), ...errors },

@@ -85,18 +85,17 @@ async function patchSequence(em: EntityManager, shopId: string, { sequence }: Se
  * never deleted here (rule 1).
  */
 export const emailSequenceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['shop: configuration'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_storefront' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
-  app.get('/configuration/email_sequences', { config: read, schema: { tags, querystring: PageQuery, response: { 200: pageOf(SequenceReply), ...errors } } }, async (request) => {
+  app.get('/configuration/email_sequences', { config: read, schema: { operationId: 'shop.configuration.email_sequences.list', summary: 'Lists mail sequences', querystring: PageQuery, response: { 200: pageOf(SequenceReply), ...errors } } }, async (request) => {
     const { timeZone } = shopKeyOf(request);
     const [rows, total] = await listMailSequences(request.em, pageWindow(request.query));
     return { data: rows.map((row) => sequenceReply(row, timeZone)), meta: pageMeta(request.query, total) };
   });
 
-  app.get('/configuration/email_sequences/:id', { config: read, schema: { tags, params: SequenceParams, response: { 200: data(SequenceReply), ...errors } } }, async (request) => ({
+  app.get('/configuration/email_sequences/:id', { config: read, schema: { operationId: 'shop.configuration.email_sequences.read', summary: 'Reads a mail sequence', params: SequenceParams, response: { 200: data(SequenceReply), ...errors } } }, async (request) => ({
     data: sequenceReply(await sequenceOr404(request.em, request.params.id), shopKeyOf(request).timeZone),
   }));
 
@@ -105,7 +104,8 @@ export const emailSequenceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.configuration.email_sequences.update',
+        summary: 'Updates a mail sequence',
         description:
           'Changes only the fields sent; triggers not sent stay. `product_ids` replaces the list (only with `products_dependent` true, never empty); `status_id: null` also clears the product and code narrowing; `discount_code_id` takes only codes of kind extra contents; `first_subscription_entry` needs `subscription_plan_id`. Any 422 leaves the sequence unchanged.',
         params: SequenceParams,

@@ -57,14 +57,13 @@ function statusWrite(status: IOrderStatus, body: PatchOrderStatus, facts: ShopFa
  * Statuses are neither created nor deleted here (rule 1).
  */
 export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
-  const tags = ['shop: configuration'];
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_storefront' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
   app.get(
     '/configuration/order_statuses',
-    { config: read, schema: { tags, querystring: PageQuery, response: { 200: pageOf(OrderStatusConfigReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.configuration.order_statuses.list', summary: 'Lists order status settings', querystring: PageQuery, response: { 200: pageOf(OrderStatusConfigReply), ...errors } } },
     async (request) => {
       const [rows, total] = await listOrderStatuses(request.em, pageWindow(request.query));
       return { data: rows.map(orderStatusConfigReply), meta: pageMeta(request.query, total) };
@@ -73,7 +72,7 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string 
 
   app.get(
     '/configuration/order_statuses/:id',
-    { config: read, schema: { tags, params: OrderStatusParams, response: { 200: data(OrderStatusConfigReply), ...errors } } },
+    { config: read, schema: { operationId: 'shop.configuration.order_statuses.read', summary: 'Reads an order status\'s settings', params: OrderStatusParams, response: { 200: data(OrderStatusConfigReply), ...errors } } },
     async (request) => ({ data: orderStatusConfigReply(await statusOr404(request.em, request.params.id)) }),
   );
 
@@ -82,7 +81,8 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string 
     {
       config: write,
       schema: {
-        tags,
+        operationId: 'shop.configuration.order_statuses.update',
+        summary: 'Updates an order status\'s settings',
         description: 'Changes only the sent fields (`email` and `automatically_set` merge into the current ones). Every 422 leaves the status unchanged.',
         params: OrderStatusParams,
         body: PatchOrderStatusBody,

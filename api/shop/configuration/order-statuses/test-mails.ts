@@ -46,7 +46,6 @@ const tested = (s: IOrderStatus) => ({ id: s.id, name: s.name, send_email_on_sta
 /** Test mails of status mails (rules 5 and 6); `write_storefront`. */
 export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
   const startOnce = startOnceOn(app.temporal, taskQueue);
-  const tags = ['shop: configuration'];
   const config = { scope: 'write_storefront' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
@@ -55,7 +54,8 @@ export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = asyn
     {
       config,
       schema: {
-        tags,
+        operationId: 'shop.configuration.order_statuses.send_test_email',
+        summary: 'Sends a test of an order status mail',
         description: 'Sends the saved mail of the status to `email` only. With `order_number` the tags and download links are that order\'s (opening a link uses up the customer\'s limit); without it the order tags are empty. 200 once the send is persisted; the mail goes out in the background.',
         params: OrderStatusParams,
         body: TestEmailBody,
@@ -80,7 +80,8 @@ export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = asyn
     {
       config,
       schema: {
-        tags,
+        operationId: 'shop.configuration.order_statuses.send_test_emails',
+        summary: 'Sends tests of every order status mail',
         description: 'A test mail of every status in `ids` (all statuses when left out) that has a mail; the others are `skipped` with `reason: no_email`. Address, order number and ids are checked before anything is sent.',
         body: TestEmailsBody,
         response: { 200: data(TestEmailsReply), ...errors },
