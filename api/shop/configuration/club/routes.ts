@@ -78,9 +78,8 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: read,
       schema: {
-        tags,
         operationId: 'shop.configuration.club.deliveries.list',
-        summary: "The club webhook's delivery history",
+        summary: "Lists the club webhook's deliveries",
         description: `The club webhook's deliveries (one per order and status), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error (a refused address is a \`failed\` attempt without a status, with the reason).`,
         querystring: PageQuery.pick({ page: true }),
         response: { 200: z.object({ data: z.array(ClubDeliveryReply), meta: PageMeta }), ...errors },
