@@ -760,6 +760,26 @@ export interface paths {
         patch: operations["shop.configuration.club.update"];
         trace?: never;
     };
+    "/api/v1/configuration/club/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the club webhook's deliveries
+         * @description The club webhook's deliveries (one per order and status), 25 a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error (a refused address is a `failed` attempt without a status, with the reason).
+         */
+        get: operations["shop.configuration.club.deliveries.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/configuration/club/products": {
         parameters: {
             query?: never;
@@ -1088,6 +1108,65 @@ export interface components {
                 content: string;
                 created_at: string;
             }[];
+        };
+        ShopOrderDetailWithCopy: {
+            id: number;
+            /**
+             * Format: uuid
+             * @description secret cart key: never logged
+             */
+            uuid: string;
+            ordinal_number: number;
+            /** @enum {string} */
+            internal_status: "placed" | "canceled" | "returned";
+            order_status: string;
+            order_status_id: number;
+            email: string;
+            total: string;
+            currency: string;
+            paid: boolean;
+            invoice_number: string | null;
+            transaction_id: string | null;
+            paid_at: string | null;
+            ref: string | null;
+            subscriber_identifier: string | null;
+            delivery_method: string | null;
+            placed_at: string;
+            created_at: string;
+            updated_at: string;
+            products_cost: string;
+            delivery_cost: string;
+            payment_cost: string;
+            gift_packing_cost: string;
+            total_discount: string;
+            /** @description null when the order has no delivery type */
+            delivery_vat_rate: number | null;
+            /** @description null when the order has no payment type */
+            payment_vat_rate: number | null;
+            /** @description empty when none was used */
+            discount_code: string;
+            cash_on_delivery: boolean;
+            comment: string;
+            delivery_point_code: string | null;
+            tracking_number: string;
+            tracking_url: string;
+            items: components["schemas"]["ShopOrderItem"][];
+            /** @description null when none was given */
+            delivery_address: components["schemas"]["ShopOrderAddress"] | null;
+            /** @description null when none was given */
+            invoice_address: components["schemas"]["ShopOrderAddress"] | null;
+            invoice_recipient_name: string;
+            placed_ip: string | null;
+            order_attributes: {
+                name: string;
+                value: string;
+            }[];
+            notes: {
+                content: string;
+                created_at: string;
+            }[];
+            /** @description STOREFRONT_URL_TEMPLATE for the shop + `/cart?copy_of=<uuid>`: a new cart with this order's email, addresses, delivery and payment types */
+            copy_url: string;
         };
         ShopDiscountCode: {
             id: number;
@@ -4825,7 +4904,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ShopOrderDetail"];
+                        data: components["schemas"]["ShopOrderDetailWithCopy"];
                     };
                 };
             };
@@ -5251,6 +5330,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description The input fails validation; `errors` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description Missing or revoked shop API key, or the shop's API is switched off. */
             401: {
                 headers: {
@@ -5324,6 +5412,15 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["ShopPaymentsReport"];
                     };
+                };
+            };
+            /** @description The input fails validation; `errors` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Missing or revoked shop API key, or the shop's API is switched off. */
@@ -7796,7 +7893,7 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
-                /** @description `true`: active and running now (started, not ended); `false`: the others */
+                /** @description the `active` field of the replies (the switch); `future` and `past` tell where the window stands */
                 active?: "true" | "false";
             };
             header?: never;
@@ -8463,6 +8560,109 @@ export interface operations {
                     "application/json": {
                         error: string;
                     };
+                };
+            };
+            /** @description The input fails validation; `errors` names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "shop.configuration.club.deliveries.list": {
+        parameters: {
+            query?: {
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description also the `webhook-id` header of every attempt
+                             */
+                            event_id: string;
+                            /** @enum {string} */
+                            event_type: "club_order_status_reached";
+                            order_id: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed" | "disabled";
+                            attempt_count: number;
+                            next_attempt_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description newest first */
+                            attempts: {
+                                /** Format: date-time */
+                                attempted_at: string;
+                                /** @description HTTP status of the reply; null when none came (network error, timeout, refused address) */
+                                status_code: number | null;
+                                duration_ms: number;
+                                error: string | null;
+                                /** @description a manual redelivery rather than the retry schedule */
+                                manual: boolean;
+                            }[];
+                        }[];
+                        meta: {
+                            page: number;
+                            per_page: number;
+                            total: number;
+                            total_pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Missing or revoked shop API key, or the shop's API is switched off. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope the operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource named in the path does not exist (or belongs to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The input fails validation; `errors` names each field. */
