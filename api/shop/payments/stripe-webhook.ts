@@ -52,7 +52,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> =
     '/webhooks/stripe/:shop_id',
     {
       schema: {
-        operationId: 'shop.payments.stripe_webhook.receive',
+        operationId: 'public.payments.stripe_webhook.receive',
         summary: 'Receive a signed Stripe payment event for the shop',
         description: 'Verified with the shop\'s webhook signing secret (`Stripe-Signature`). `payment_intent.succeeded` clears the order once; other events are acknowledged and ignored.',
         params: Params,
