@@ -5,15 +5,16 @@
  */
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
 
-export const CART_CLEANUP_SCHEDULE_ID = 'shop-cart-cleanup';
+/** One schedule per task queue: deployments (and test runs) sharing a namespace each clean up through their own workers. */
+export const cartCleanupScheduleId = (taskQueue: string) => `shop-cart-cleanup/${taskQueue}`;
 
 /** Makes sure the daily cart cleanup (workflow `cartCleanup`, 03:17 UTC) is scheduled on `taskQueue`. */
 export async function ensureCartCleanupSchedule(client: Client, taskQueue: string): Promise<void> {
   try {
     await client.schedule.create({
-      scheduleId: CART_CLEANUP_SCHEDULE_ID,
+      scheduleId: cartCleanupScheduleId(taskQueue),
       spec: { calendars: [{ hour: 3, minute: 17 }] },
-      action: { type: 'startWorkflow', workflowType: 'cartCleanup', taskQueue, workflowId: CART_CLEANUP_SCHEDULE_ID, args: [] },
+      action: { type: 'startWorkflow', workflowType: 'cartCleanup', taskQueue, workflowId: cartCleanupScheduleId(taskQueue), args: [] },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
     });
   } catch (error) {

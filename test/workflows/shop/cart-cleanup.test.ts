@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cart } from '../../../db/entities/shop/index.ts';
-import { CART_CLEANUP_SCHEDULE_ID, ensureCartCleanupSchedule } from '../../../worker/schedules.ts';
+import { cartCleanupScheduleId, ensureCartCleanupSchedule } from '../../../worker/schedules.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { eventually, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   productId = await insertProduct(stack.orm, shop.id, { name: 'Book' });
 });
 afterAll(async () => {
-  await stack?.temporal.schedule.getHandle(CART_CLEANUP_SCHEDULE_ID).delete().catch(() => undefined);
+  await stack?.temporal.schedule.getHandle(cartCleanupScheduleId(stack.taskQueue)).delete().catch(() => undefined);
   await worker?.stop();
   await stack?.close();
 });
@@ -47,7 +47,7 @@ describe('shop-cart-cleanup schedule', () => {
 
     await ensureCartCleanupSchedule(stack.temporal, stack.taskQueue);
     await ensureCartCleanupSchedule(stack.temporal, stack.taskQueue);
-    const handle = stack.temporal.schedule.getHandle(CART_CLEANUP_SCHEDULE_ID);
+    const handle = stack.temporal.schedule.getHandle(cartCleanupScheduleId(stack.taskQueue));
     const described = await handle.describe();
     expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'cartCleanup', taskQueue: stack.taskQueue });
     expect(described.spec.calendars).toHaveLength(1);
