@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { stripeAdapter } from '../../../adapters/payments/stripe.ts';
 import { Order } from '../../../db/entities/shop/index.ts';
 import { paymentOfOrder, recordOrderPayment, storedStripeCustomer, storeStripeCustomer } from '../../../db/repositories/shop/integrations.ts';
-import { automaticLinksOf, gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
+import { gatewaySettings, subscriptionLinksOf } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { loadOrderFacts } from '../../../db/repositories/shop/order-facts.ts';
 import { openSecret } from '../../../db/secret-box.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
@@ -58,8 +58,8 @@ export async function startOrderPayment(em: EntityManager, deps: PaymentDeps, { 
     (await storedStripeCustomer(em, email)) ?? (await storeStripeCustomer(em, shopId, email, await stripe.customerFor(email, `customer/${shopId}/${email}`)));
   const facts = await loadOrderFacts(em, orderId);
   const productIds = (facts?.items ?? []).map((item) => item.productId).filter((id): id is number => id != null);
-  // A subscription renews off-session: the card is saved for it at this payment.
-  const saveForLater = (await automaticLinksOf(em, productIds)).length > 0;
+  // A subscription that renews automatically is charged off-session: the card is saved for it at this payment.
+  const saveForLater = (await subscriptionLinksOf(em, productIds)).some((link) => link.automaticRenewal);
   const started = await stripe.startPayment({
     amount: order.total,
     currency: order.currency,

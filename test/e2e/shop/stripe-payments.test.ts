@@ -179,6 +179,55 @@ describe('paying an order and the signed webhook', () => {
   });
 });
 
+describe('storefront checkout paying with Stripe', () => {
+  const store = (path: string, subdomain = shop.subdomain) => `/store/v1/${subdomain}${path}`;
+  const storePost = (path: string, payload?: object, subdomain?: string) =>
+    stack.app.inject({ method: 'POST', url: store(path, subdomain), ...(payload && { headers: { 'content-type': 'application/json' }, payload }) });
+  const openCart = async (items: { product_id: number; quantity?: number }[], subdomain?: string) => {
+    const res = await storePost('/carts', { items, email: 'Buyer@Example.com' }, subdomain);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.id as string;
+  };
+
+  it('answers the PaymentIntent of the order, the same on a repeat, and the webhook clears the storefront order', async () => {
+    const book = await insertProduct(stack.orm, shop.id, { name: 'Storefront book', price: '25.00' });
+    const cartId = await openCart([{ product_id: book, quantity: 2 }]);
+    const first = await storePost(`/carts/${cartId}/checkout`);
+    expect(first.statusCode, first.body).toBe(201);
+    const { order_id: orderId, payment } = first.json().data;
+    expect(payment).toEqual({ provider: 'stripe', payment_intent_id: expect.stringMatching(/^pi_/), client_secret: expect.any(String), amount: '50.00', currency: 'PLN' });
+    const [stored] = await sql<{ payment_intent_id: string; amount: string }>('select payment_intent_id, amount from shop_order_payments where order_id = ?', [orderId]);
+    expect(stored).toEqual({ payment_intent_id: payment.payment_intent_id, amount: '50.00' });
+    const again = await storePost(`/carts/${cartId}/checkout`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.payment.payment_intent_id).toBe(payment.payment_intent_id);
+    // The operator's route answers the same PaymentIntent for the storefront order.
+    expect((await pay(orderId)).json().data.payment_intent_id).toBe(payment.payment_intent_id);
+
+    const body = event('payment_intent.succeeded', { id: payment.payment_intent_id, amount: 5000, currency: 'pln', payment_method: 'pm_card_visa' });
+    expect((await deliver(body)).json()).toEqual({ received: true, outcome: `order ${orderId} cleared` });
+    const [order] = await sql<{ paid: boolean; transaction_id: string; uuid: string }>('select paid, transaction_id, uuid from shop_orders where id = ?', [orderId]);
+    expect(order).toEqual({ paid: true, transaction_id: payment.payment_intent_id, uuid: cartId });
+    // A checkout repeated after the payment still answers the payment it was paid with.
+    const paid = await storePost(`/carts/${cartId}/checkout`);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().data.payment.payment_intent_id).toBe(payment.payment_intent_id);
+    expect(await sql('select count(*)::int as n from shop_order_payments where order_id = ?', [orderId])).toEqual([{ n: 1 }]);
+  });
+
+  it('answers payment null for a zero-total order and for a shop whose gateway is not Stripe, starting no payment', async () => {
+    const gift = await insertProduct(stack.orm, shop.id, { name: 'Free sample', price: '0.00' });
+    const free = await storePost(`/carts/${await openCart([{ product_id: gift }])}/checkout`);
+    expect(free.statusCode, free.body).toBe(201);
+    expect(free.json().data).toMatchObject({ total: '0.00', payment: null });
+    const globe = await insertProduct(stack.orm, other.id, { name: 'Storefront globe', price: '10.00' });
+    const approve = await storePost(`/carts/${await openCart([{ product_id: globe }], other.subdomain)}/checkout`, undefined, other.subdomain);
+    expect(approve.statusCode, approve.body).toBe(201);
+    expect(approve.json().data).toMatchObject({ total: '10.00', payment: null });
+    for (const id of [free.json().data.order_id, approve.json().data.order_id]) expect(await sql('select order_id from shop_order_payments where order_id = ?', [id])).toEqual([]);
+  });
+});
+
 /** A stand-in for Stripe's API that answers every PaymentIntent with a card error, as Stripe does (402). */
 async function decliningStripe(code: string, declineCode?: string): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
