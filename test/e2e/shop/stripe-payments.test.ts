@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { signStripeWebhook } from '../../../adapters/payments/stripe.ts';
+import { signStripeWebhook, stripeAdapter } from '../../../adapters/payments/stripe.ts';
 import { subscriberRenewalActivities } from '../../../activities/shop/subscriber-renewal.ts';
 import { PLATFORM_URL_TEMPLATE, eventually, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -291,4 +291,49 @@ describe('renewal charges through Stripe', () => {
       await standIn.close();
     }
   });
+});
+
+/** A stand-in for Stripe's API answering every request with one status and error body, recording the paths. */
+async function answeringStripe(status: number, error: object): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
+  const server: Server = createServer((req, res) => {
+    paths.push(`${req.method} ${req.url}`);
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_standin' });
+      res.end(JSON.stringify({ error }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('erasure of a Stripe buyer', () => {
+  it('detaching a saved card: done at Stripe, and an already detached card is no error; a refused key is', async () => {
+    await expect(stripeAdapter({ secretKey: SECRET_KEY, apiUrl: stripeApiUrl() }).detachPaymentMethod('pm_card_visa')).resolves.toBeUndefined();
+    const detached = await answeringStripe(400, { type: 'invalid_request_error', message: 'The payment method you provided is not attached to a customer so detachment is impossible.' });
+    const refused = await answeringStripe(401, { type: 'authentication_error', message: 'Invalid API Key provided' });
+    try {
+      await expect(stripeAdapter({ secretKey: SECRET_KEY, apiUrl: detached.url }).detachPaymentMethod('pm_gone')).resolves.toBeUndefined();
+      expect(detached.paths).toEqual(['POST /v1/payment_methods/pm_gone/detach']);
+      await expect(stripeAdapter({ secretKey: SECRET_KEY, apiUrl: refused.url }).detachPaymentMethod('pm_x')).rejects.toThrow();
+    } finally {
+      await Promise.all([detached.close(), refused.close()]);
+    }
+  });
+
+  it('erases the buyer: saved cards cleared after the detach, the Stripe customer row gone, the order payment kept without customer and card', async () => {
+    const res = await stack.app.inject({ method: 'POST', url: `/admin/v1/shops/${shop.id}/customers/erase`, headers: { ...operator, 'content-type': 'application/json' }, payload: { email: 'reader@example.com' } });
+    expect(res.statusCode, res.body).toBe(202);
+    await eventually(async () => {
+      expect(await sql('select customer_id from shop_stripe_customers where shop_id = ? and email = ?', [shop.id, 'reader@example.com'])).toEqual([]);
+      expect(await sql(`select id from shop_subscribers where shop_id = ? and payment_reference like 'stripe:%'`, [shop.id])).toEqual([]);
+      const payments = await sql<{ customer_id: string | null; payment_method_id: string | null }>(
+        'select p.customer_id, p.payment_method_id from shop_order_payments p join shop_orders o on o.id = p.order_id where p.shop_id = ? and o.email like ?',
+        [shop.id, 'erased-%'],
+      );
+      expect(payments.length).toBeGreaterThan(0);
+      for (const p of payments) expect(p).toEqual({ customer_id: null, payment_method_id: null });
+    }, { timeoutMs: 120_000 });
+  }, 180_000);
 });
