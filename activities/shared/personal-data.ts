@@ -28,7 +28,7 @@ interface SealedPerson {
  * person passes through the workflow's history; each is idempotent (an entry finds nothing left
  * the second time, and its count is added in the transaction of its change).
  */
-export function personalDataActivities({ orm, secretsKey }: ActivityDeps) {
+export function personalDataActivities({ orm, secretsKey, integrationEndpoints }: ActivityDeps) {
   const key = () => secretsKey ?? secretsKeyFrom(undefined, () => undefined);
 
   async function load(em: EntityManager, ref: ErasureRef): Promise<ErasureRow & { email: string }> {
@@ -44,6 +44,7 @@ export function personalDataActivities({ orm, secretsKey }: ActivityDeps) {
     email: row.email,
     marker: erasedEmail(row.email_hash),
     personal: row.person_sealed ? (JSON.parse(openSecret(row.person_sealed, key())) as SealedPerson).personal : [],
+    stripe: { secretsKey: key(), apiUrl: integrationEndpoints?.stripeApiUrl },
   });
 
   return {

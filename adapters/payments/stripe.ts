@@ -100,6 +100,19 @@ export function stripeAdapter(settings: StripeSettings) {
       return { paymentIntentId: intent.id, clientSecret: intent.client_secret ?? '', status: intent.status };
     },
 
+    /**
+     * Detaches a saved payment method from its customer (erasure). One already detached or gone
+     * is no error (Stripe answers an invalid request for it), so a repeated erasure succeeds.
+     */
+    async detachPaymentMethod(paymentMethodId: string): Promise<void> {
+      try {
+        await stripe.paymentMethods.detach(paymentMethodId);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.statusCode === 400 || error.statusCode === 404)) return;
+        throw error;
+      }
+    },
+
     /** The renewal charge: the saved card off-session, confirmed at once; a card error or `requires_action` is a decline. */
     gateway: {
       async charge(request: ChargeRequest): Promise<ChargeResult> {

@@ -7,6 +7,7 @@ import { HttpError, notFound } from '../../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { storefrontShop, SubdomainParams } from '../shop.ts';
 import { cartReply, priceCart } from './cart-view.ts';
+import { checkoutPayment } from '../../shop/payments/checkout-payment.ts';
 import { checkOut } from './checkout.ts';
 import { CartParams, CartReply, CheckoutReply, CreateCartBody, PatchCartBody, type PatchCartInput } from './schemas.ts';
 
@@ -131,7 +132,8 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Places the order of a cart',
         description:
           'Places the order exactly as the operator\'s placement does (usage limits counted with the order, the next ordinal number), `placed_ip` the client\'s address, the cart\'s id the order\'s `uuid`. ' +
-          'A repeat answers the same order with 200. `payment` is what the client needs to pay when the shop has a Stripe gateway; null otherwise (the order waits for PATCH .../clear).',
+          'A repeat answers the same order with 200. `payment` is what the client needs to pay (the PaymentIntent\'s client secret for Stripe.js) when the shop\'s gateway is Stripe and the total is above zero; a repeat answers the same PaymentIntent. ' +
+          'Null otherwise: the order waits for PATCH .../clear, or needs no payment.',
         params: CartParams,
         response: { 200: data(CheckoutReply), 201: data(CheckoutReply), ...errors },
       },
@@ -141,8 +143,7 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
       const cart = await useCart(request.em, request.params.cart_id);
       if (!cart) throw notFound('cart');
       const { order, placed } = await checkOut({ workflows: app.workflows, log: request.log }, request.em, shop, cart, request.ip);
-      // Where the payment of the integrations issue starts (a use case starting a payment for `order`), filling `payment`.
-      const payment = null;
+      const payment = await checkoutPayment(request.em, { secretsKey: app.secretsKey, stripeApiUrl: app.integrationEndpoints.stripeApiUrl }, shop.id, order.id);
       return reply.code(placed ? 201 : 200).send({
         data: { order_id: order.id, uuid: order.uuid, ordinal_number: order.ordinalNumber, total: order.total, currency: order.currency, payment },
       });

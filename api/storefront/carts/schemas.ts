@@ -82,7 +82,14 @@ export const CheckoutReply = z
     total: z.string(),
     currency: z.string(),
     payment: z
-      .null()
-      .describe("what the client needs to pay: filled when the shop has a Stripe gateway; null until then (the order waits for PATCH .../clear)"),
+      .object({
+        provider: z.literal('stripe'),
+        payment_intent_id: z.string(),
+        client_secret: z.string().describe("for Stripe.js (`confirmPayment`) on the buyer's side"),
+        amount: z.string(),
+        currency: z.string(),
+      })
+      .nullable()
+      .describe('what the client needs to pay when the shop\'s gateway is Stripe and the total is above zero; null otherwise (the order waits for PATCH .../clear, or is free)'),
   })
   .meta({ id: 'StorefrontCheckout' });

@@ -32,6 +32,8 @@ const person = {
 };
 const address = { ...person, email: person.email } as Record<string, string>;
 delete address.ip;
+const stripeCustomer = `cus_erasure${u}`;
+const stripeCard = `pm_erasure${u}`;
 const needles = [person.email, encodeURIComponent(person.email.toLowerCase()), person.first_name, person.last_name, person.company, person.nip, person.address, person.phone, person.ip];
 
 let e2e: WebhookEndToEnd;
@@ -100,6 +102,13 @@ beforeAll(async () => {
       status,
     ]);
   }
+  // Stripe: the person's customer at the shop's Stripe account and the order's payment with its card.
+  await em.execute(`insert into shop_stripe_customers (shop_id, email, customer_id, created_at) values (?, ?, ?, now())`, [shop.id, person.email.toLowerCase(), stripeCustomer]);
+  await em.execute(
+    `insert into shop_order_payments (shop_id, order_id, provider, payment_intent_id, amount, currency, customer_id, save_for_later, payment_method_id, succeeded_at, created_at)
+     values (?, ?, 'stripe', 'pi_erasure_kept', ?, 'PLN', ?, true, ?, now(), now())`,
+    [shop.id, order.id, order.total, stripeCustomer, stripeCard],
+  );
   await http('GET', `/api/v1/orders?email=${encodeURIComponent(person.email)}`, { headers: { 'x-api-key': shop.key } });
   await em.execute(`insert into shop_audit_log (shop_id, at, method, path, status) values (?, now(), 'GET', ?, 200)`, [shop.id, `/api/v1/orders?email=${encodeURIComponent(person.email)}`]);
 });
@@ -119,6 +128,8 @@ describe('GET /admin/v1/shops/:shop_id/customers/export', () => {
     expect(doc.download_codes).toEqual([expect.objectContaining({ order_id: order.id, file_name: 'atlas.pdf' })]);
     expect(doc.subscribers).toEqual([expect.objectContaining({ email: person.email.toLowerCase(), custom_identifier: person.last_name, periods: [expect.anything()] })]);
     expect(doc.payment_methods).toEqual([expect.objectContaining({ payment_reference: 'tok_test_saved_card' })]);
+    expect(doc.stripe_customers).toEqual([expect.objectContaining({ customer_id: stripeCustomer, email: person.email.toLowerCase() })]);
+    expect(doc.order_payments).toEqual([expect.objectContaining({ order_id: order.id, payment_intent_id: 'pi_erasure_kept', customer_id: stripeCustomer, payment_method_id: stripeCard })]);
     expect(doc.newsletter_consent).toEqual([expect.objectContaining({ email: person.email.toLowerCase() })]);
     expect(doc.carts).toEqual([expect.objectContaining({ state: expect.objectContaining({ email: person.email, delivery_address: expect.objectContaining({ last_name: person.last_name }) }) })]);
     expect(doc.mails.length).toBeGreaterThanOrEqual(2);
@@ -188,7 +199,11 @@ describe('POST /admin/v1/shops/:shop_id/customers/erase', () => {
   });
 
   it('nothing comes back: no table of the database holds the e-mail, name, address, phone, tax id or IP', async () => {
-    expect(await searchEveryTable(stack.orm, needles)).toEqual([]);
+    expect(await searchEveryTable(stack.orm, [...needles, stripeCustomer, stripeCard])).toEqual([]);
+    // The order's payment is kept for the accounts, without the Stripe customer and card.
+    expect(await stack.orm.em.fork().execute('select payment_intent_id, amount, customer_id, payment_method_id from shop_order_payments where order_id = ?', [order.id])).toEqual([
+      { payment_intent_id: 'pi_erasure_kept', amount: order.total, customer_id: null, payment_method_id: null },
+    ]);
     const exported = await operatorGet(`/admin/v1/shops/${shop.id}/customers/export?email=${encodeURIComponent(person.email)}`);
     const { email: _email, ...lists } = exported.body.data;
     for (const list of Object.values(lists)) expect(list).toEqual([]);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { signStripeWebhook } from '../../../adapters/payments/stripe.ts';
+import { signStripeWebhook, stripeAdapter } from '../../../adapters/payments/stripe.ts';
 import { subscriberRenewalActivities } from '../../../activities/shop/subscriber-renewal.ts';
 import { PLATFORM_URL_TEMPLATE, eventually, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -179,6 +179,55 @@ describe('paying an order and the signed webhook', () => {
   });
 });
 
+describe('storefront checkout paying with Stripe', () => {
+  const store = (path: string, subdomain = shop.subdomain) => `/store/v1/${subdomain}${path}`;
+  const storePost = (path: string, payload?: object, subdomain?: string) =>
+    stack.app.inject({ method: 'POST', url: store(path, subdomain), ...(payload && { headers: { 'content-type': 'application/json' }, payload }) });
+  const openCart = async (items: { product_id: number; quantity?: number }[], subdomain?: string) => {
+    const res = await storePost('/carts', { items, email: 'Buyer@Example.com' }, subdomain);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().data.id as string;
+  };
+
+  it('answers the PaymentIntent of the order, the same on a repeat, and the webhook clears the storefront order', async () => {
+    const book = await insertProduct(stack.orm, shop.id, { name: 'Storefront book', price: '25.00' });
+    const cartId = await openCart([{ product_id: book, quantity: 2 }]);
+    const first = await storePost(`/carts/${cartId}/checkout`);
+    expect(first.statusCode, first.body).toBe(201);
+    const { order_id: orderId, payment } = first.json().data;
+    expect(payment).toEqual({ provider: 'stripe', payment_intent_id: expect.stringMatching(/^pi_/), client_secret: expect.any(String), amount: '50.00', currency: 'PLN' });
+    const [stored] = await sql<{ payment_intent_id: string; amount: string }>('select payment_intent_id, amount from shop_order_payments where order_id = ?', [orderId]);
+    expect(stored).toEqual({ payment_intent_id: payment.payment_intent_id, amount: '50.00' });
+    const again = await storePost(`/carts/${cartId}/checkout`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.payment.payment_intent_id).toBe(payment.payment_intent_id);
+    // The operator's route answers the same PaymentIntent for the storefront order.
+    expect((await pay(orderId)).json().data.payment_intent_id).toBe(payment.payment_intent_id);
+
+    const body = event('payment_intent.succeeded', { id: payment.payment_intent_id, amount: 5000, currency: 'pln', payment_method: 'pm_card_visa' });
+    expect((await deliver(body)).json()).toEqual({ received: true, outcome: `order ${orderId} cleared` });
+    const [order] = await sql<{ paid: boolean; transaction_id: string; uuid: string }>('select paid, transaction_id, uuid from shop_orders where id = ?', [orderId]);
+    expect(order).toEqual({ paid: true, transaction_id: payment.payment_intent_id, uuid: cartId });
+    // A checkout repeated after the payment still answers the payment it was paid with.
+    const paid = await storePost(`/carts/${cartId}/checkout`);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().data.payment.payment_intent_id).toBe(payment.payment_intent_id);
+    expect(await sql('select count(*)::int as n from shop_order_payments where order_id = ?', [orderId])).toEqual([{ n: 1 }]);
+  });
+
+  it('answers payment null for a zero-total order and for a shop whose gateway is not Stripe, starting no payment', async () => {
+    const gift = await insertProduct(stack.orm, shop.id, { name: 'Free sample', price: '0.00' });
+    const free = await storePost(`/carts/${await openCart([{ product_id: gift }])}/checkout`);
+    expect(free.statusCode, free.body).toBe(201);
+    expect(free.json().data).toMatchObject({ total: '0.00', payment: null });
+    const globe = await insertProduct(stack.orm, other.id, { name: 'Storefront globe', price: '10.00' });
+    const approve = await storePost(`/carts/${await openCart([{ product_id: globe }], other.subdomain)}/checkout`, undefined, other.subdomain);
+    expect(approve.statusCode, approve.body).toBe(201);
+    expect(approve.json().data).toMatchObject({ total: '10.00', payment: null });
+    for (const id of [free.json().data.order_id, approve.json().data.order_id]) expect(await sql('select order_id from shop_order_payments where order_id = ?', [id])).toEqual([]);
+  });
+});
+
 /** A stand-in for Stripe's API that answers every PaymentIntent with a card error, as Stripe does (402). */
 async function decliningStripe(code: string, declineCode?: string): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
@@ -242,4 +291,49 @@ describe('renewal charges through Stripe', () => {
       await standIn.close();
     }
   });
+});
+
+/** A stand-in for Stripe's API answering every request with one status and error body, recording the paths. */
+async function answeringStripe(status: number, error: object): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  const paths: string[] = [];
+  const server: Server = createServer((req, res) => {
+    paths.push(`${req.method} ${req.url}`);
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_standin' });
+      res.end(JSON.stringify({ error }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, paths, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('erasure of a Stripe buyer', () => {
+  it('detaching a saved card: done at Stripe, and an already detached card is no error; a refused key is', async () => {
+    await expect(stripeAdapter({ secretKey: SECRET_KEY, apiUrl: stripeApiUrl() }).detachPaymentMethod('pm_card_visa')).resolves.toBeUndefined();
+    const detached = await answeringStripe(400, { type: 'invalid_request_error', message: 'The payment method you provided is not attached to a customer so detachment is impossible.' });
+    const refused = await answeringStripe(401, { type: 'authentication_error', message: 'Invalid API Key provided' });
+    try {
+      await expect(stripeAdapter({ secretKey: SECRET_KEY, apiUrl: detached.url }).detachPaymentMethod('pm_gone')).resolves.toBeUndefined();
+      expect(detached.paths).toEqual(['POST /v1/payment_methods/pm_gone/detach']);
+      await expect(stripeAdapter({ secretKey: SECRET_KEY, apiUrl: refused.url }).detachPaymentMethod('pm_x')).rejects.toThrow();
+    } finally {
+      await Promise.all([detached.close(), refused.close()]);
+    }
+  });
+
+  it('erases the buyer: saved cards cleared after the detach, the Stripe customer row gone, the order payment kept without customer and card', async () => {
+    const res = await stack.app.inject({ method: 'POST', url: `/admin/v1/shops/${shop.id}/customers/erase`, headers: { ...operator, 'content-type': 'application/json' }, payload: { email: 'reader@example.com' } });
+    expect(res.statusCode, res.body).toBe(202);
+    await eventually(async () => {
+      expect(await sql('select customer_id from shop_stripe_customers where shop_id = ? and email = ?', [shop.id, 'reader@example.com'])).toEqual([]);
+      expect(await sql(`select id from shop_subscribers where shop_id = ? and payment_reference like 'stripe:%'`, [shop.id])).toEqual([]);
+      const payments = await sql<{ customer_id: string | null; payment_method_id: string | null }>(
+        'select p.customer_id, p.payment_method_id from shop_order_payments p join shop_orders o on o.id = p.order_id where p.shop_id = ? and o.email like ?',
+        [shop.id, 'erased-%'],
+      );
+      expect(payments.length).toBeGreaterThan(0);
+      for (const p of payments) expect(p).toEqual({ customer_id: null, payment_method_id: null });
+    }, { timeoutMs: 120_000 });
+  }, 180_000);
 });

@@ -12,6 +12,8 @@ export interface PersonContext {
   marker: string;
   /** The person's values (lower case) an earlier step collected: e-mail, names, addresses, phone, tax id, IP. */
   personal: readonly string[];
+  /** Opens a shop's sealed Stripe key and reaches Stripe (STRIPE_API_URL in tests): erasure detaches saved cards. */
+  stripe?: { secretsKey: Buffer; apiUrl?: string };
 }
 
 /**

@@ -1,4 +1,7 @@
 import { ERASED, erasedAddress, redactJson } from '../../../../domain/shared/personal-data.ts';
+import { stripeAdapter } from '../../../../adapters/payments/stripe.ts';
+import { parseStripePaymentReference } from '../../../../domain/shop/payment-gateway.ts';
+import { openSecret } from '../../../secret-box.ts';
 import { emailPatterns, redactRows, type PersonalDataEntry, type PersonContext } from './context.ts';
 
 /**
@@ -133,10 +136,24 @@ const subscribers: PersonalDataEntry = {
   },
 };
 
+/** Detaches at Stripe the saved cards (`stripe:<customer>:<pm>`) of the person's subscribers, when the shop's gateway is Stripe. */
+async function detachStripeCards(ctx: PersonContext): Promise<void> {
+  if (!ctx.stripe) return;
+  const [gateway]: { mode: string; secret_key_sealed: string | null }[] = await ctx.em.execute(`select mode, secret_key_sealed from shop_payment_gateways where shop_id = ?`, [ctx.tenantId]);
+  if (gateway?.mode !== 'stripe' || !gateway.secret_key_sealed) return;
+  const saved: { payment_reference: string }[] = await ctx.em.execute(
+    `select payment_reference from shop_subscribers where shop_id = ? and id in (${personSubscribers}) and payment_reference like 'stripe:%'`,
+    [ctx.tenantId, ...orderParams(ctx)],
+  );
+  const methods = new Set(saved.map((s) => parseStripePaymentReference(s.payment_reference)?.paymentMethodId).filter((pm): pm is string => !!pm));
+  if (methods.size === 0) return;
+  const stripe = stripeAdapter({ secretKey: openSecret(gateway.secret_key_sealed, ctx.stripe.secretsKey), apiUrl: ctx.stripe.apiUrl });
+  for (const pm of methods) await stripe.detachPaymentMethod(pm);
+}
+
 /**
- * The saved payment method of each subscriber: detached. Today that is the stored gateway
- * reference cleared (the built-in test gateway keeps nothing else); the Stripe adapter's detach
- * (`paymentMethods.detach`) belongs here, before the reference is cleared.
+ * The saved payment method of each subscriber: detached at Stripe (shop in Stripe mode), then the
+ * stored gateway reference cleared (the built-in test gateway keeps nothing else).
  */
 const paymentMethods: PersonalDataEntry = {
   kind: 'payment_methods',
@@ -148,6 +165,7 @@ const paymentMethods: PersonalDataEntry = {
       [ctx.tenantId, ctx.email],
     ),
   async erase(ctx) {
+    await detachStripeCards(ctx);
     const changed: unknown[] = await ctx.em.execute(
       `update shop_subscribers set payment_reference = null, updated_at = now() where shop_id = ? and id in (${personSubscribers}) and payment_reference is not null returning id`,
       [ctx.tenantId, ...orderParams(ctx)],
@@ -312,6 +330,39 @@ const carts: PersonalDataEntry = {
   },
 };
 
+const stripeCustomers: PersonalDataEntry = {
+  kind: 'stripe_customers',
+  export: (ctx) =>
+    rows(ctx, `select jsonb_build_object('customer_id', customer_id, 'email', email, 'created_at', created_at) as row from shop_stripe_customers where shop_id = ? and lower(email) = ? order by id`, [
+      ctx.tenantId,
+      ctx.email,
+    ]),
+  /** The shop's link from the address to its Stripe customer: gone (after the saved cards are detached). */
+  async erase(ctx) {
+    const gone: unknown[] = await ctx.em.execute(`delete from shop_stripe_customers where shop_id = ? and lower(email) in (?, ?) returning id`, orderParams(ctx));
+    return gone.length;
+  },
+};
+
+const orderPayments: PersonalDataEntry = {
+  kind: 'order_payments',
+  export: (ctx) =>
+    rows(
+      ctx,
+      `select to_jsonb(p) - 'shop_id' as row from shop_order_payments p where p.shop_id = ? and p.order_id in (select id from shop_orders where shop_id = ? and lower(email) = ?) order by p.id`,
+      [ctx.tenantId, ctx.tenantId, ctx.email],
+    ),
+  /** Kept for the accounts: the PaymentIntent, amount, currency, dates; the Stripe customer and card that name the person cleared. */
+  async erase(ctx) {
+    const changed: unknown[] = await ctx.em.execute(
+      `update shop_order_payments set customer_id = null, payment_method_id = null
+        where shop_id = ? and order_id in (${personOrders}) and (customer_id is not null or payment_method_id is not null) returning id`,
+      [ctx.tenantId, ...orderParams(ctx)],
+    );
+    return changed.length;
+  },
+};
+
 /**
  * In erasure order: entries that find rows through the person's orders or subscribers run
  * after those are redacted too (they match the marker as well as the address).
@@ -321,6 +372,8 @@ export const SHOP_PERSONAL_DATA: readonly PersonalDataEntry[] = [
   downloadCodes,
   subscribers,
   paymentMethods,
+  stripeCustomers,
+  orderPayments,
   subscriberCharges,
   newsletterConsent,
   carts,
