@@ -6,13 +6,11 @@ import { PlatformParams } from './schemas.ts';
 
 /** A participant's data on request (DESIGN.md section 5, issue 29): export, erasure, the erasure's result. */
 export const participantDataAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator'];
 
   app.get(
     '/platforms/:platform_id/participants/export',
     {
       schema: {
-        tags,
         operationId: 'admin.platforms.participants.export',
         summary: 'Everything the platform holds about one person',
         description:
@@ -32,7 +30,6 @@ export const participantDataAdminRoutes: FastifyPluginAsyncZod = async (app) => 
     '/platforms/:platform_id/participants/erase',
     {
       schema: {
-        tags,
         operationId: 'admin.platforms.participants.erase',
         summary: "Erases a person's data from the platform, as a workflow",
         description:
@@ -53,7 +50,6 @@ export const participantDataAdminRoutes: FastifyPluginAsyncZod = async (app) => 
     '/platforms/:platform_id/participants/erasures/:erasure_id',
     {
       schema: {
-        tags,
         operationId: 'admin.platforms.participants.erasures.get',
         summary: "An erasure's status and what it changed per kind of data",
         params: PlatformParams.extend(ErasureParams.shape),

@@ -7,14 +7,12 @@ import { ShopParams } from './schemas.ts';
 
 /** A customer's data on request (DESIGN.md section 8, issue 29): export, erasure, the erasure's result. */
 export const shopCustomerDataAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
   app.get(
     '/shops/:shop_id/customers/export',
     {
       schema: {
-        tags,
         operationId: 'admin.shops.customers.export',
         summary: 'Everything the shop holds about one person',
         description:
@@ -34,7 +32,6 @@ export const shopCustomerDataAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/shops/:shop_id/customers/erase',
     {
       schema: {
-        tags,
         operationId: 'admin.shops.customers.erase',
         summary: "Erases a customer's personal data, as a workflow",
         description:
@@ -55,7 +52,6 @@ export const shopCustomerDataAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/shops/:shop_id/customers/erasures/:erasure_id',
     {
       schema: {
-        tags,
         operationId: 'admin.shops.customers.erasures.get',
         summary: "An erasure's status and what it changed per kind of data",
         params: ShopParams.extend(ErasureParams.shape),

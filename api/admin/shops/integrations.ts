@@ -59,12 +59,11 @@ const unique = (tags: string[]) => [...new Set(tags)];
  * order, so one shop's tools never see another shop's orders.
  */
 export const shopIntegrationAdminRoutes: FastifyPluginAsyncZod = async (app) => {
-  const tags = ['operator: shops'];
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
 
   app.get(
     '/shops/:shop_id/integrations/analytics',
-    { schema: { tags, operationId: 'admin.shops.integrations.analytics.get', summary: 'The GA4 property of the shop', params: ShopParams, response: { 200: data(AnalyticsReply), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.integrations.analytics.get', summary: 'The GA4 property of the shop', params: ShopParams, response: { 200: data(AnalyticsReply), 404: ErrorBody } } },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       return analyticsReply(await analyticsSettings(request.em));
@@ -75,7 +74,6 @@ export const shopIntegrationAdminRoutes: FastifyPluginAsyncZod = async (app) => 
     '/shops/:shop_id/integrations/analytics',
     {
       schema: {
-        tags,
         operationId: 'admin.shops.integrations.analytics.update',
         summary: 'Set the GA4 property that receives the purchase event of every cleared order',
         params: ShopParams,
@@ -93,7 +91,7 @@ export const shopIntegrationAdminRoutes: FastifyPluginAsyncZod = async (app) => 
 
   app.get(
     '/shops/:shop_id/integrations/marketing',
-    { schema: { tags, operationId: 'admin.shops.integrations.marketing.get', summary: 'The mailing tool of the shop', params: ShopParams, response: { 200: data(MarketingReply), 404: ErrorBody } } },
+    { schema: { operationId: 'admin.shops.integrations.marketing.get', summary: 'The mailing tool of the shop', params: ShopParams, response: { 200: data(MarketingReply), 404: ErrorBody } } },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       return marketingReply(await marketingSettings(request.em));
@@ -104,7 +102,6 @@ export const shopIntegrationAdminRoutes: FastifyPluginAsyncZod = async (app) => 
     '/shops/:shop_id/integrations/marketing',
     {
       schema: {
-        tags,
         operationId: 'admin.shops.integrations.marketing.update',
         summary: 'Set the mailing tool that tags the buyer of every cleared order',
         description: 'Mailchimp: the buyer becomes a member of the audience `list_id` (transactional when new) and gets `tags` plus the `product_tags` of each product bought.',

@@ -24,7 +24,6 @@ export const shopOrderPaymentAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     '/shops/:shop_id/orders/:order_id/payment',
     {
       schema: {
-        tags: ['operator: shops'],
         operationId: 'admin.shops.orders.payment.create',
         summary: 'Start the Stripe payment of an order',
         description:
