@@ -18,6 +18,7 @@ import { cartCleanupActivities } from './shop/cart-cleanup.ts';
 import { webhookActivities } from './webhooks/delivery.ts';
 import { shopWebhookActivities } from './webhooks/shop.ts';
 import { personalDataActivities } from './shared/personal-data.ts';
+import { idempotencyKeyCleanupActivities } from './shared/idempotency-key-cleanup.ts';
 
 export type { ActivityDeps } from './shared/deps.ts';
 
@@ -43,6 +44,7 @@ export function createActivities(deps: ActivityDeps) {
     ...subscriberRenewalActivities(deps),
     ...cartCleanupActivities(deps),
     ...personalDataActivities(deps),
+    ...idempotencyKeyCleanupActivities(deps),
   };
 }
 

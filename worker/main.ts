@@ -42,8 +42,8 @@ const worker = await createWorker({
 const metrics = await startWorkerMetricsServer({ host: config.WORKER_METRICS_HOST, port: config.WORKER_METRICS_PORT, coreMetricsUrl });
 console.log(`worker metrics at ${metrics.url}${tracing ? `; traces to ${config.OTEL_EXPORTER_OTLP_ENDPOINT}` : ''}`);
 
-// The daily cleanup of unused storefront carts (a no-op when it is scheduled already).
-await ensureSchedules(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
+// The daily cleanup of unused storefront carts and the hourly one of expired Idempotency-Key replies (no-ops when scheduled already).
+await ensureSchedules(connection, config.TEMPORAL_NAMESPACE, config.TEMPORAL_TASK_QUEUE);
 
 console.log(`worker polling task queue "${config.TEMPORAL_TASK_QUEUE}" on ${config.TEMPORAL_ADDRESS}`);
 try {

@@ -1,20 +1,33 @@
 /**
- * Temporal schedules the worker makes sure of when it starts: today the daily cleanup of the
- * storefront's unused carts. Creating one that exists is a no-op, so every worker (and every
- * restart) may call this; the schedule itself lives in Temporal and survives the workers.
+ * Temporal schedules the worker makes sure of when it starts: the daily cleanup of the storefront's
+ * unused carts and the hourly cleanup of expired Idempotency-Key replies. Creating one that exists
+ * is a no-op, so every worker (and every restart) may call this; the schedules live in Temporal and
+ * survive the workers.
  */
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type CalendarSpec, type ConnectionLike } from '@temporalio/client';
 
-/** One schedule per task queue: deployments (and test runs) sharing a namespace each clean up through their own workers. */
-export const cartCleanupScheduleId = (taskQueue: string) => `shop-cart-cleanup/${taskQueue}`;
+interface Housekeeping {
+  /** The schedule's id stem; the id is `<stem>/<task queue>`. */
+  stem: string;
+  workflowType: string;
+  calendar: CalendarSpec;
+}
 
-/** Makes sure the daily cart cleanup (workflow `cartCleanup`, 03:17 UTC) is scheduled on `taskQueue`. */
-export async function ensureCartCleanupSchedule(client: Client, taskQueue: string): Promise<void> {
+/** One schedule each per task queue: deployments (and test runs) sharing a namespace each clean up through their own workers. */
+export const CART_CLEANUP: Housekeeping = { stem: 'shop-cart-cleanup', workflowType: 'cartCleanup', calendar: { hour: 3, minute: 17 } };
+export const IDEMPOTENCY_KEY_CLEANUP: Housekeeping = { stem: 'idempotency-key-cleanup', workflowType: 'idempotencyKeyCleanup', calendar: { hour: '*', minute: 41 } };
+
+export const scheduleId = (schedule: Housekeeping, taskQueue: string) => `${schedule.stem}/${taskQueue}`;
+export const cartCleanupScheduleId = (taskQueue: string) => scheduleId(CART_CLEANUP, taskQueue);
+
+/** Makes sure `schedule` runs its workflow on `taskQueue` (a no-op when it is scheduled already). */
+export async function ensureSchedule(client: Client, schedule: Housekeeping, taskQueue: string): Promise<void> {
+  const id = scheduleId(schedule, taskQueue);
   try {
     await client.schedule.create({
-      scheduleId: cartCleanupScheduleId(taskQueue),
-      spec: { calendars: [{ hour: 3, minute: 17 }] },
-      action: { type: 'startWorkflow', workflowType: 'cartCleanup', taskQueue, workflowId: cartCleanupScheduleId(taskQueue), args: [] },
+      scheduleId: id,
+      spec: { calendars: [schedule.calendar] },
+      action: { type: 'startWorkflow', workflowType: schedule.workflowType, taskQueue, workflowId: id, args: [] },
       policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
     });
   } catch (error) {
@@ -22,12 +35,11 @@ export async function ensureCartCleanupSchedule(client: Client, taskQueue: strin
   }
 }
 
-/** Connects a client to `address`, makes sure of every schedule, and disconnects. */
-export async function ensureSchedules(address: string, namespace: string, taskQueue: string): Promise<void> {
-  const connection = await Connection.connect({ address });
-  try {
-    await ensureCartCleanupSchedule(new Client({ connection, namespace }), taskQueue);
-  } finally {
-    await connection.close();
-  }
+/** Makes sure the daily cart cleanup (workflow `cartCleanup`, 03:17 UTC) is scheduled on `taskQueue`. */
+export const ensureCartCleanupSchedule = (client: Client, taskQueue: string) => ensureSchedule(client, CART_CLEANUP, taskQueue);
+
+/** Makes sure of every schedule, on the worker's own connection. */
+export async function ensureSchedules(connection: ConnectionLike, namespace: string, taskQueue: string): Promise<void> {
+  const client = new Client({ connection, namespace });
+  for (const schedule of [CART_CLEANUP, IDEMPOTENCY_KEY_CLEANUP]) await ensureSchedule(client, schedule, taskQueue);
 }

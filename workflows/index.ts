@@ -19,4 +19,5 @@ export { deliverClubWebhook } from './shop/club-webhook.ts';
 export { timeLimitedDiscount } from './shop/time-limited-discount.ts';
 export { subscriberRenewal } from './shop/subscriber-renewal.ts';
 export { cartCleanup } from './shop/cart-cleanup.ts';
+export { idempotencyKeyCleanup } from './shared/idempotency-key-cleanup.ts';
 export { erasePersonalData, deliverCustomerErased } from './shared/personal-data-erasure.ts';

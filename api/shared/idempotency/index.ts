@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { claimKey, deleteExpiredKeys, keyHolder, releaseKey, storeReply, type KeyRef } from '../../../db/repositories/shared/idempotency-keys.ts';
+import { claimKey, keyHolder, releaseKey, storeReply, type KeyRef } from '../../../db/repositories/shared/idempotency-keys.ts';
 import { HttpError } from '../errors.ts';
 import { isWrite } from '../json-only.ts';
 import { unprocessable } from '../validation-errors.ts';
@@ -10,8 +10,6 @@ import { requestFingerprint } from './fingerprint.ts';
 export const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 60 * 60;
 /** A key still `running` after this long belongs to a request that died with its process; the next repeat runs again. */
 export const IDEMPOTENCY_RUNNING_LEASE_SECONDS = 5 * 60;
-/** Expired keys removed by each claim (any tenant's). */
-const CLEANUP_BATCH = 100;
 const HEADER = 'idempotency-key';
 const FIELD = 'Idempotency-Key';
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/;
@@ -81,7 +79,6 @@ export const idempotency = fp(
       for (let round = 0; round < 3; round += 1) {
         if (await claimKey(em, ref, fingerprint, IDEMPOTENCY_KEY_TTL_SECONDS, IDEMPOTENCY_RUNNING_LEASE_SECONDS)) {
           request.idempotencyClaim = { ref, fingerprint };
-          await deleteExpiredKeys(em, CLEANUP_BATCH).catch((err: unknown) => request.log.warn({ err }, 'expired idempotency keys not removed'));
           return;
         }
         const holder = await keyHolder(em, ref);

@@ -72,7 +72,7 @@ export async function releaseKey(em: EntityManager, ref: KeyRef, fingerprint: st
   ]);
 }
 
-/** Removes up to `limit` expired keys of any tenant; each claim calls it, so expired rows never pile up. */
+/** Removes up to `limit` expired keys of any tenant (the hourly cleanup; a claim takes an expired key over by itself). */
 export async function deleteExpiredKeys(em: EntityManager, limit: number): Promise<number> {
   const rows = await em.execute(
     `delete from idempotency_keys where ctid in (select ctid from idempotency_keys where expires_at <= clock_timestamp() limit ? for update skip locked) returning 1`,

@@ -138,21 +138,15 @@ describe('Idempotency-Key on the shop API', () => {
     expect(reread.headers['idempotent-replayed']).toBeUndefined();
   });
 
-  it('runs a key again once it expired, and each claim removes expired keys', async () => {
+  it('runs a key again once it expired (the expired row is taken over, whether or not the hourly cleanup removed it)', async () => {
     const id = await placeOrder();
     const key = randomUUID();
     expect((await clear(id, key)).statusCode).toBe(200);
     const conn = stack.orm.em.fork().getConnection();
     await conn.execute("update idempotency_keys set expires_at = now() - interval '1 second' where tenant_id = ? and key = ?", [shop.id, key]);
-    const stale = randomUUID();
-    await conn.execute(
-      "insert into idempotency_keys (tenant_kind, tenant_id, key, fingerprint, state, claimed_at, expires_at) values ('shop', ?, ?, ?, 'done', now() - interval '2 days', now() - interval '1 day')",
-      [other.id, stale, 'f'.repeat(64)],
-    );
     const again = await clear(id, key);
     expect(again.statusCode).toBe(422);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
-    expect(await conn.execute('select 1 from idempotency_keys where key = ?', [stale])).toHaveLength(0);
   });
 });
 
