@@ -3,15 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { sealSecret } from '../../../db/secret-box.ts';
 import { Webhook } from '../../../db/entities/index.ts';
-import {
-  attemptsOf,
-  claimRedelivery,
-  deliveryPage,
-  findDelivery,
-  findWebhook,
-  releaseRedelivery,
-  webhookPage,
-} from '../../../db/repositories/access/webhooks.ts';
+import { attemptsOf, deliveryPage, findDelivery, findWebhook, webhookPage } from '../../../db/repositories/access/webhooks.ts';
+import { claimRedelivery, platformDelivery, releaseRedelivery } from '../../../db/repositories/shared/webhook-deliveries.ts';
 import { DOMAIN_EVENT_TYPES } from '../../../domain/shared/events.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
@@ -165,12 +158,13 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!webhook.active) throw new HttpError(409, 'the webhook is not active; activate it before redelivering');
       const previous = delivery.status;
       if (previous === 'pending') throw new HttpError(409, 'the delivery is still pending');
-      const redelivery = await claimRedelivery(request.em, platformId, delivery.id, previous);
+      const ref = platformDelivery({ platformId, deliveryId: delivery.id });
+      const redelivery = await claimRedelivery(request.em, ref, previous);
       if (redelivery === undefined) throw new HttpError(409, 'the delivery is still pending');
       try {
         await app.workflows.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery });
       } catch (error) {
-        await releaseRedelivery(request.em, delivery.id, previous, redelivery);
+        await releaseRedelivery(request.em, ref, previous, redelivery);
         throw error;
       }
       await request.em.refresh(delivery);
