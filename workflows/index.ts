@@ -14,7 +14,7 @@ export { changeOrderStatus } from './shop/change-order-status.ts';
 export { mailSequence } from './shop/mail-sequence.ts';
 export { automaticOrderStatus, orderPlaced } from './shop/automatic-status.ts';
 export { sendOrderStatusTestMails } from './shop/status-test-mails.ts';
-export { deliverShopWebhook } from './shop/webhooks.ts';
+export { deliverShopWebhook, redeliverShopWebhook } from './shop/webhooks.ts';
 export { deliverClubWebhook } from './shop/club-webhook.ts';
 export { timeLimitedDiscount } from './shop/time-limited-discount.ts';
 export { subscriberRenewal } from './shop/subscriber-renewal.ts';

@@ -70,8 +70,8 @@ export function clubWebhookActivities(activityDeps: ActivityDeps) {
     },
 
     /** One attempt: the platform's, on the club's tables. */
-    async attemptClubWebhookDelivery({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<AttemptResult> {
-      return attemptInActivity(deps, orm, { tables: CLUB_WEBHOOK_TABLES, tenantId: shopId, deliveryId });
+    async attemptClubWebhookDelivery({ shopId, deliveryId, manual }: { shopId: string; deliveryId: string; manual?: boolean }): Promise<AttemptResult> {
+      return attemptInActivity(deps, orm, { tables: CLUB_WEBHOOK_TABLES, tenantId: shopId, deliveryId, manual });
     },
 
     /**

@@ -64,9 +64,16 @@ export function orderEffectActivities({
     /**
      * Records an effect's final outcome when its activity gave up (`failed`), has nothing to do yet
      * (`skipped`), or was handed to a workflow of its own (a shop webhook's delivery; `target` names it).
+     * `provisional`: an outcome the delivery's workflow records over once it is over, so it is recorded
+     * only when that workflow has not been faster.
      */
-    async recordOrderEffect({ effect, outcome, ...input }: OrderEffectInput & { effect: OrderEffectName; target?: string; outcome: EffectOutcome }): Promise<void> {
-      await recordEffect(shopEm(orm, input.shopId), { ...input, effect }, outcome, now());
+    async recordOrderEffect({
+      effect,
+      outcome,
+      provisional = false,
+      ...input
+    }: OrderEffectInput & { effect: OrderEffectName; target?: string; outcome: EffectOutcome; provisional?: boolean }): Promise<void> {
+      await recordEffect(shopEm(orm, input.shopId), { ...input, effect }, outcome, now(), { keepRecorded: provisional });
       orderEffects.inc({ effect, outcome: outcome.status });
     },
 

@@ -3,10 +3,10 @@ import { orderDetail } from '../../api/shop/orders/serialize.ts';
 import type { IOrder, IOrderItem } from '../../db/entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-deliveries.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
-import { shopEm } from '../../db/repositories/shop/order-effects.ts';
-import { openShopDelivery, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
-import type { EffectSource } from '../../domain/shop/effects.ts';
-import { shopEventKey, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
+import { recordEffect, shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { openShopDelivery, shopDeliveryOutcome, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
+import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
+import { orderOfEventKey, shopEventKey, shopWebhookDeliveryEffect, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import type { AttemptResult } from './attempt.ts';
 import { attemptDepsFrom, attemptInActivity } from './delivery.ts';
@@ -62,9 +62,27 @@ export function shopWebhookActivities(activityDeps: ActivityDeps) {
       return { deliveryId };
     },
 
-    /** One attempt: the platform's, on the shop's tables. */
-    async attemptShopWebhookDelivery({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<AttemptResult> {
-      return attemptInActivity(deps, orm, { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId });
+    /** One attempt: the platform's, on the shop's tables; a manual redelivery is one attempt, without retries. */
+    async attemptShopWebhookDelivery({ shopId, deliveryId, manual }: { shopId: string; deliveryId: string; manual?: boolean }): Promise<AttemptResult> {
+      return attemptInActivity(deps, orm, { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId, manual });
+    },
+
+    /**
+     * Records in the order's effect log what happened to a shop webhook's delivery once it is over
+     * (delivered, or failed with the reason), over the `webhook` entry of its transition and
+     * webhook. Null for a delivery of no order transition (a customer's erasure).
+     */
+    async recordShopWebhookOutcome({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<EffectOutcome | null> {
+      const em = shopEm(orm, shopId);
+      const row = await shopDeliveryOutcome(em, shopId, deliveryId);
+      if (!row) throw ApplicationFailure.nonRetryable(`shop webhook delivery ${deliveryId} not found`, 'DeliveryNotFound');
+      const transition = orderOfEventKey(row.event_key);
+      if (!transition) return null;
+      const host = URL.canParse(row.url) ? new URL(row.url).host : '';
+      const outcome = shopWebhookDeliveryEffect({ type: row.event_type, webhookId: row.webhook_id, host, status: row.status, statusCode: row.status_code, error: row.error });
+      const key = { shopId, orderId: transition.orderId, source: transition.source as EffectSource, effect: 'webhook' as const, target: row.webhook_id };
+      await recordEffect(em, key, outcome, deps.now());
+      return outcome;
     },
   };
 }

@@ -13,6 +13,7 @@ import { shopDiscountPoolAdminRoutes } from './shops/discount-code-pools.ts';
 import { shopAdminRoutes } from './shops/routes.ts';
 import { shopEffectAdminRoutes } from './shops/effects.ts';
 import { shopWebhookAdminRoutes } from './shops/webhooks.ts';
+import { shopClubDeliveryAdminRoutes } from './shops/club-deliveries.ts';
 import { shopCoursePlatformAdminRoutes } from './shops/course-platform.ts';
 import { shopPaymentGatewayAdminRoutes } from './shops/payment-gateway.ts';
 import { shopIntegrationAdminRoutes } from './shops/integrations.ts';
@@ -36,6 +37,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopAdminRoutes);
   await app.register(shopEffectAdminRoutes);
   await app.register(shopWebhookAdminRoutes);
+  await app.register(shopClubDeliveryAdminRoutes);
   await app.register(shopOrderAdminRoutes);
   await app.register(shopOrderEditAdminRoutes);
   await app.register(shopCoursePlatformAdminRoutes);

@@ -25,6 +25,7 @@ import { Migration20261126240001_StorefrontCarts } from './Migration202611262400
 import { Migration20261126290001_PersonalData } from './Migration20261126290001_PersonalData.ts';
 import { Migration20261126230001_ShopIntegrations } from './Migration20261126230001_ShopIntegrations.ts';
 import { Migration20261126280001_IdempotencyKeys } from './Migration20261126280001_IdempotencyKeys.ts';
+import { Migration20261126020001_ShopRedeliveries } from './Migration20261126020001_ShopRedeliveries.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -54,4 +55,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126290001_PersonalData', class: Migration20261126290001_PersonalData },
   { name: 'Migration20261126230001_ShopIntegrations', class: Migration20261126230001_ShopIntegrations },
   { name: 'Migration20261126280001_IdempotencyKeys', class: Migration20261126280001_IdempotencyKeys },
+  { name: 'Migration20261126020001_ShopRedeliveries', class: Migration20261126020001_ShopRedeliveries },
 ];

@@ -100,3 +100,15 @@ export function webhookDeliveriesFor(
 ): WebhookDeliveryStart[] {
   return events.flatMap((event) => webhooks.filter((w) => w.events.includes(event.type)).map(({ webhookId }) => ({ webhookId, eventId: event.id })));
 }
+
+/**
+ * Why a delivery cannot be redelivered now (a 409), or null: its webhook must be active and not
+ * deleted, and the delivery over (a pending one is being delivered).
+ */
+export function redeliveryRefusal(webhook: { active: boolean; deleted: boolean; name?: string }, status: WebhookDeliveryStatus): string | null {
+  const what = webhook.name ?? 'the webhook';
+  if (webhook.deleted) return `${what} is deleted`;
+  if (!webhook.active) return `${what} is not active; activate it before redelivering`;
+  if (status === 'pending') return 'the delivery is still pending';
+  return null;
+}

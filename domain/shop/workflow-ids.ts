@@ -67,3 +67,13 @@ export function orderPlacedWorkflowId(p: { shopId: string; orderId: number }): s
 export function customerErasedDeliveryWorkflowId(p: { shopId: string; webhookId: string; erasureId: string; generation: number }): string {
   return `${shopPrefix(p.shopId)}/webhook/${p.webhookId}/customer-erasure/${p.erasureId}/${p.generation}`;
 }
+
+/** The n-th manual redelivery of a shop webhook's delivery (`POST .../webhooks/:id/deliveries/:delivery_id/redeliver`). */
+export function shopWebhookRedeliveryWorkflowId(p: { shopId: string; webhookId: string; deliveryId: string; redelivery: number }): string {
+  return `${shopPrefix(p.shopId)}/webhook/${p.webhookId}/delivery/${p.deliveryId}/redelivery/${p.redelivery}`;
+}
+
+/** The n-th manual redelivery of the club webhook of an order at a status (`POST .../club/deliveries/:delivery_id/redeliver`). */
+export function clubWebhookRedeliveryWorkflowId(p: { shopId: string; orderId: number; statusId: number; redelivery: number }): string {
+  return `${clubWebhookWorkflowId(p)}/redelivery/${p.redelivery}`;
+}

@@ -780,6 +780,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/configuration/club/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delivers a club webhook event again
+         * @description Sends one club webhook delivery again, now, as one attempt (no retries), with the same body and `webhook-id`, as the platform's redelivery. 202 with the delivery (`pending` until the attempt is made; its history then shows the attempt with `manual: true`, and the order's `club_webhook` effect says what happened). 409 while the delivery is still pending or when the club integration is switched off; 404 for a delivery that is not the shop's.
+         */
+        post: operations["shop.configuration.club.deliveries.redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/configuration/club/products": {
         parameters: {
             query?: never;
@@ -8663,6 +8683,144 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input fails validation; `errors` names each field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Rate limit exceeded; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "shop.configuration.club.deliveries.redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a delivery of the club webhook (`GET /configuration/club/deliveries`) */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description also the `webhook-id` header of every attempt
+                             */
+                            event_id: string;
+                            /** @enum {string} */
+                            event_type: "club_order_status_reached";
+                            order_id: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed" | "disabled";
+                            attempt_count: number;
+                            next_attempt_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description newest first */
+                            attempts: {
+                                /** Format: date-time */
+                                attempted_at: string;
+                                /** @description HTTP status of the reply; null when none came (network error, timeout, refused address) */
+                                status_code: number | null;
+                                duration_ms: number;
+                                error: string | null;
+                                /** @description a manual redelivery rather than the retry schedule */
+                                manual: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description The input fails validation; `errors` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or revoked shop API key, or the shop's API is switched off. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key lacks the scope the operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource named in the path does not exist (or belongs to another tenant). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state of the resource. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over the 1 MB limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description The body is neither JSON nor plain text. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
                 };
             };
             /** @description The input fails validation; `errors` names each field. */

@@ -10,6 +10,8 @@ import { runEffect, type OrderRef } from './order-effects.ts';
 export interface DeliverClubWebhookInput {
   shopId: string;
   deliveryId: string;
+  /** A manual redelivery: one attempt, no retries (`POST .../club/deliveries/:id/redeliver`). */
+  manual?: boolean;
 }
 
 /**
@@ -17,8 +19,8 @@ export interface DeliverClubWebhookInput {
  * the order's `club_webhook` effect says what happened (delivered, failed with the reason, e.g. an
  * address the SSRF rules refuse, or not sent).
  */
-export async function deliverClubWebhook({ shopId, deliveryId }: DeliverClubWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
-  const status = await attemptUntilSettled(() => webhook.attemptClubWebhookDelivery({ shopId, deliveryId }));
+export async function deliverClubWebhook({ shopId, deliveryId, manual = false }: DeliverClubWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
+  const status = await attemptUntilSettled(() => webhook.attemptClubWebhookDelivery({ shopId, deliveryId, manual }));
   await db.recordClubWebhookOutcome({ shopId, deliveryId });
   return { deliveryId, status };
 }
@@ -45,9 +47,10 @@ async function startClubWebhook(ref: OrderRef, statusId: number | null): Promise
       args: [{ shopId: ref.shopId, deliveryId: opening.deliveryId }],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
-    // Until the delivery is over (deliverClubWebhook records its outcome over this entry).
+    // Until the delivery is over (deliverClubWebhook records its outcome over this entry): provisional,
+    // since the delivery may be over before this is recorded.
     outcome = { status: 'done', detail: `club webhook to ${opening.host} under way` };
   }
-  await db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome });
+  await db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
   return outcome;
 }

@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { ShopWebhook, type IShopWebhook } from '../../../db/entities/shop/index.ts';
+import { ShopWebhook, type IShopWebhook, type IShopWebhookDelivery } from '../../../db/entities/shop/index.ts';
 import { sealSecret } from '../../../db/secret-box.ts';
-import { listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
+import { SHOP_WEBHOOK_TABLES } from '../../../db/repositories/shared/webhook-deliveries.ts';
+import { findShopDelivery, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
 import { SHOP_WEBHOOK_EVENTS } from '../../../domain/shop/webhooks.ts';
 import { webhookUrl } from '../../configuration/webhooks/schemas.ts';
+import { notFound } from '../../shared/errors.ts';
 import { PageMeta, pageMeta, PageQuery, pageWindow } from '../../shared/pagination.ts';
+import { redeliver } from '../../shared/redelivery.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { orderDeliveryReply, orderDeliveryViews } from '../../shop/shared/delivery-views.ts';
@@ -35,8 +38,11 @@ const ShopWebhookReply = z
   .object({ id: z.uuid(), url: z.string(), events: z.array(z.enum(SHOP_WEBHOOK_EVENTS)), active: z.boolean(), created_at: z.iso.datetime() })
   .meta({ id: 'OperatorShopWebhook' });
 const ShopWebhookParams = ShopParams.extend({ id: z.uuid() });
+const ShopDeliveryParams = ShopWebhookParams.extend({ delivery_id: z.uuid() });
 
 const ShopDeliveryReply = orderDeliveryReply(SHOP_WEBHOOK_EVENTS);
+
+const orderIdOf = (d: IShopWebhookDelivery) => Number((d.payload.order as { id?: unknown } | undefined)?.id ?? NaN) || null;
 
 const webhookView = (w: IShopWebhook): z.input<typeof ShopWebhookReply> => ({ id: w.id, url: w.url, events: w.events, active: w.active, created_at: w.createdAt.toISOString() });
 
@@ -121,7 +127,36 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const page = { page: request.query.page, per_page: DELIVERIES_PER_PAGE };
       const [deliveries, total] = await shopDeliveryPage(request.em, webhook.id, pageWindow(page));
       const attempts = await shopAttemptsOf(request.em, deliveries.map((d) => d.id));
-      return { data: orderDeliveryViews(deliveries, attempts, (d) => Number((d.payload.order as { id?: unknown } | undefined)?.id ?? NaN) || null), meta: pageMeta(page, total) };
+      return { data: orderDeliveryViews(deliveries, attempts, orderIdOf), meta: pageMeta(page, total) };
+    },
+  );
+
+  app.post(
+    '/shops/:shop_id/webhooks/:id/deliveries/:delivery_id/redeliver',
+    {
+      schema: {
+        operationId: 'admin.shops.webhooks.deliveries.redeliver',
+        summary: 'Delivers a shop webhook event again',
+        description:
+          "Sends one delivery again, now, as one attempt (no retries), with the same body and `webhook-id`, as the platform's redelivery. 202 with the delivery (`pending` until the attempt is made; its history then shows the attempt with `manual: true`, and the order's `webhook` effect says what happened). 409 while the delivery is still pending or when the webhook is not active or deleted; 404 for a webhook or delivery that is not the shop's.",
+        params: ShopDeliveryParams,
+        response: { 202: data(ShopDeliveryReply), 404: ErrorBody, 409: ErrorBody, 422: ValidationErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { shop_id: shopId, id, delivery_id: deliveryId } = request.params;
+      await shopOf(request.em, shopId);
+      // A deleted webhook is still the shop's: its deliveries are a 409, not a 404.
+      const webhook = await ownedOr404(request.em, ShopWebhook, { id: id.toLowerCase() }, 'webhook');
+      const delivery = await findShopDelivery(request.em, webhook.id, deliveryId);
+      if (!delivery) throw notFound('delivery');
+      const ref = { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId: delivery.id, status: delivery.status };
+      await redeliver(request.em, ref, { active: webhook.active, deleted: webhook.deletedAt != null }, (redelivery) =>
+        app.workflows.redeliverShopWebhook({ shopId, webhookId: webhook.id, deliveryId: delivery.id, redelivery }),
+      );
+      await request.em.refresh(delivery);
+      const attempts = await shopAttemptsOf(request.em, [delivery.id]);
+      return reply.code(202).send({ data: orderDeliveryViews([delivery], attempts, orderIdOf)[0]! });
     },
   );
 };

@@ -3,18 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { sealSecret } from '../../../db/secret-box.ts';
 import { Webhook } from '../../../db/entities/index.ts';
-import {
-  attemptsOf,
-  claimRedelivery,
-  deliveryPage,
-  findDelivery,
-  findWebhook,
-  releaseRedelivery,
-  webhookPage,
-} from '../../../db/repositories/access/webhooks.ts';
+import { attemptsOf, deliveryPage, findDelivery, findWebhook, webhookPage } from '../../../db/repositories/access/webhooks.ts';
+import { platformDelivery } from '../../../db/repositories/shared/webhook-deliveries.ts';
 import { DOMAIN_EVENT_TYPES } from '../../../domain/shared/events.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
-import { HttpError, notFound } from '../../shared/errors.ts';
+import { notFound } from '../../shared/errors.ts';
+import { redeliver } from '../../shared/redelivery.ts';
 import { pageMeta, PageQuery, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
@@ -162,17 +156,10 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       const webhook = await webhookOr404(request.em, request.params.id);
       const delivery = await findDelivery(request.em, webhook.id, request.params.delivery_id);
       if (!delivery) throw notFound('delivery');
-      if (!webhook.active) throw new HttpError(409, 'the webhook is not active; activate it before redelivering');
-      const previous = delivery.status;
-      if (previous === 'pending') throw new HttpError(409, 'the delivery is still pending');
-      const redelivery = await claimRedelivery(request.em, platformId, delivery.id, previous);
-      if (redelivery === undefined) throw new HttpError(409, 'the delivery is still pending');
-      try {
-        await app.workflows.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery });
-      } catch (error) {
-        await releaseRedelivery(request.em, delivery.id, previous, redelivery);
-        throw error;
-      }
+      const ref = { ...platformDelivery({ platformId, deliveryId: delivery.id }), status: delivery.status };
+      await redeliver(request.em, ref, { active: webhook.active, deleted: false }, (redelivery) =>
+        app.workflows.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery }),
+      );
       await request.em.refresh(delivery);
       const [view] = await withAttempts(request.em, [delivery]);
       return reply.code(202).send({ data: view! });

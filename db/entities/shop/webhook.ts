@@ -41,6 +41,8 @@ export const deliveryStateProperties = () => ({
   occurredAt: p.datetime(),
   status: p.string().length(16).$type<WebhookDeliveryStatus>().default('pending'),
   attemptCount: p.integer().default(0),
+  /** Manual redeliveries so far; each has its own workflow id. */
+  redeliveries: p.integer().default(0),
   nextAttemptAt: p.datetime().nullable(),
   createdAt: p.datetime().onCreate(() => new Date()),
   updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

@@ -32,22 +32,3 @@ export function attemptsOf(em: EntityManager, deliveryIds: readonly string[]): P
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return em.find(WebhookDeliveryAttempt, { delivery: { $in: [...deliveryIds] } }, { orderBy: { attemptedAt: 'desc', id: 'desc' } });
 }
-
-/**
- * Makes a finished delivery `pending` again for a manual redelivery, in one statement that only
- * succeeds while the delivery is still in `from`: two redeliveries cannot both claim it. The
- * redelivery's number, or undefined when another request claimed it first.
- */
-export async function claimRedelivery(em: EntityManager, platformId: string, deliveryId: string, from: string): Promise<number | undefined> {
-  const rows: { redeliveries: number }[] = await em.execute(
-    `update webhook_deliveries set status = 'pending', next_attempt_at = null, redeliveries = redeliveries + 1, updated_at = now()
-      where id = ? and platform_id = ? and status = ? returning redeliveries`,
-    [deliveryId, platformId, from],
-  );
-  return rows[0]?.redeliveries;
-}
-
-/** Gives a claimed redelivery back (its workflow could not be started): the delivery is `previous` again. */
-export async function releaseRedelivery(em: EntityManager, deliveryId: string, previous: string, redelivery: number): Promise<void> {
-  await em.execute("update webhook_deliveries set status = ? where id = ? and status = 'pending' and redeliveries = ?", [previous, deliveryId, redelivery]);
-}

@@ -183,3 +183,27 @@ export async function recordAttempt(
   ]);
   if (attempt.statusCode === 410) await tx.execute(`update ${t.webhooks} set active = false, updated_at = now() where id = ? and ${t.tenant} = ?`, [ref.webhookId, ref.tenantId]);
 }
+
+/**
+ * Makes a finished delivery `pending` again for a manual redelivery, in one statement that only
+ * succeeds while the delivery is still in `from`: two redeliveries cannot both claim it. The
+ * redelivery's number, or undefined when another request claimed it first.
+ */
+export async function claimRedelivery(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery, from: WebhookDeliveryStatus): Promise<number | undefined> {
+  const rows: { redeliveries: number }[] = await em.execute(
+    `update ${t.deliveries} set status = 'pending', next_attempt_at = null, redeliveries = redeliveries + 1, updated_at = now()
+      where id = ? and ${t.tenant} = ? and status = ? returning redeliveries`,
+    [deliveryId, tenantId, from],
+  );
+  return rows[0]?.redeliveries;
+}
+
+/** Gives a claimed redelivery back (its workflow could not be started): the delivery is `previous` again. */
+export async function releaseRedelivery(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery, previous: WebhookDeliveryStatus, redelivery: number): Promise<void> {
+  await em.execute(`update ${t.deliveries} set status = ? where id = ? and ${t.tenant} = ? and status = 'pending' and redeliveries = ?`, [
+    previous,
+    deliveryId,
+    tenantId,
+    redelivery,
+  ]);
+}

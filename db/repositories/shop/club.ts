@@ -194,3 +194,8 @@ export function clubAttemptsOf(em: EntityManager, deliveryIds: readonly string[]
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return em.find(ClubWebhookDeliveryAttempt, { delivery: { $in: [...deliveryIds] } }, { orderBy: { attemptedAt: 'desc', id: 'desc' } });
 }
+
+/** One of the shop's club webhook deliveries (the entity manager is scoped to the shop). */
+export function findClubDelivery(em: EntityManager, shopId: string, deliveryId: string): Promise<IClubWebhookDelivery | null> {
+  return em.findOne(ClubWebhookDelivery, { id: deliveryId.toLowerCase(), shop: shopId });
+}

@@ -28,11 +28,15 @@ export async function recordedEffect(em: EntityManager, key: EffectKey): Promise
   return rows[0] ?? null;
 }
 
-/** Records (or updates: a failed effect retried later) the outcome of one effect. */
-export async function recordEffect(em: EntityManager, key: EffectKey, outcome: EffectOutcome, at: Date): Promise<void> {
+/**
+ * Records (or updates: a failed effect retried later) the outcome of one effect; `keepRecorded`
+ * records it only when nothing is recorded yet (a delivery's "under way", which must not hide the
+ * outcome its workflow may have recorded first).
+ */
+export async function recordEffect(em: EntityManager, key: EffectKey, outcome: EffectOutcome, at: Date, { keepRecorded = false }: { keepRecorded?: boolean } = {}): Promise<void> {
   await em.execute(
     `insert into shop_order_effects (shop_id, order_id, source, effect, target, status, detail, at) values (?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict (order_id, source, effect, target) do update set status = excluded.status, detail = excluded.detail, at = excluded.at`,
+     on conflict (order_id, source, effect, target) do ${keepRecorded ? 'nothing' : 'update set status = excluded.status, detail = excluded.detail, at = excluded.at'}`,
     [key.shopId, key.orderId, key.source, key.effect, key.target ?? '', outcome.status, outcome.detail, at],
   );
 }

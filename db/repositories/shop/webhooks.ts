@@ -71,3 +71,31 @@ export async function openShopDelivery(em: EntityManager, shopId: string, webhoo
   ]);
   return rows[0]?.id;
 }
+
+/** What happened to a shop webhook's delivery: its event, webhook, state and last attempt. */
+export interface ShopDeliveryOutcomeRow {
+  webhook_id: string;
+  url: string;
+  event_type: string;
+  event_key: string;
+  status: string;
+  status_code: number | null;
+  error: string | null;
+}
+
+export async function shopDeliveryOutcome(em: EntityManager, shopId: string, deliveryId: string): Promise<ShopDeliveryOutcomeRow | null> {
+  const [row] = await em.execute<ShopDeliveryOutcomeRow[]>(
+    `select d.webhook_id, w.url, d.event_type, d.event_key, d.status, a.status_code, a.error
+       from shop_webhook_deliveries d join shop_webhooks w on w.id = d.webhook_id and w.shop_id = d.shop_id
+       left join lateral (select status_code, error from shop_webhook_delivery_attempts x
+                           where x.shop_id = d.shop_id and x.delivery_id = d.id order by x.attempted_at desc, x.id desc limit 1) a on true
+      where d.shop_id = ? and d.id = ?`,
+    [shopId, deliveryId],
+  );
+  return row ?? null;
+}
+
+/** One of the shop's deliveries of one of its webhooks (the entity manager is scoped to the shop). */
+export function findShopDelivery(em: EntityManager, webhookId: string, deliveryId: string): Promise<IShopWebhookDelivery | null> {
+  return em.findOne(ShopWebhookDelivery, { id: deliveryId.toLowerCase(), webhook: webhookId });
+}

@@ -98,14 +98,17 @@ describe('shop webhooks', () => {
     expect(paidBoth.headers['webhook-id']).toBe(paidStatus!.headers['webhook-id']);
     expect(paidBoth.headers['webhook-id']).not.toBe(cleared!.headers['webhook-id']);
 
-    // One effect-log line per webhook and event, done once its delivery started, naming the webhook.
+    // One effect-log line per webhook and event, naming the webhook, saying what happened once the
+    // delivery is over: delivered (the flaky one after its retry), failed for the refused address.
     const effects = await eventually(async () => {
       const rows = await webhookEffects(order.id);
       expect(rows).toHaveLength(5);
+      expect(rows.filter((e) => e.detail.includes('under way'))).toEqual([]);
       return rows;
     });
-    expect(effects.every((e) => e.status === 'done')).toBe(true);
     for (const id of [hooks.both, hooks.flaky, hooks.private, hooks.statusOnly]) expect(effects.some((e) => e.detail.includes(id))).toBe(true);
+    expect(effects.filter((e) => e.detail.includes(hooks.private))).toEqual([expect.objectContaining({ status: 'failed', detail: expect.stringContaining('refused') })]);
+    expect(effects.filter((e) => !e.detail.includes(hooks.private)).every((e) => e.status === 'done' && e.detail.endsWith('(HTTP 200)'))).toBe(true);
   });
 
   it('keeps the attempt history: succeeded after a retry, and a private address refused without connecting', async () => {

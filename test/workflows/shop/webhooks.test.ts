@@ -4,14 +4,17 @@ import type { Activities } from '../../../activities/index.ts';
 import type { AttemptResult } from '../../../activities/webhooks/delivery.ts';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import type { changeOrderStatus, clearOrder, deliverShopWebhook } from '../../../workflows/index.ts';
+import type { changeOrderStatus, clearOrder, deliverShopWebhook, redeliverShopWebhook } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /** The shop webhook effect and its delivery workflow on the real server, with fake activities. */
 const taskQueue = uniqueTaskQueue('shop-webhook-wf');
 const shopId = `s-${randomUUID()}`;
-const recorded: { effect: string; target?: string; outcome: EffectOutcome; source: string }[] = [];
+const recorded: { effect: string; target?: string; outcome: EffectOutcome; source: string; provisional?: boolean }[] = [];
+/** The deliveries whose outcome the delivery workflow recorded, in order, with the manual flag of their attempts. */
+const outcomes: string[] = [];
+const manualAttempts: string[] = [];
 const opened: { webhookId: string; source: string; type: string; eventId: string; occurredAt: string }[] = [];
 const attempts = new Map<string, number>();
 const scripted = new Map<string, AttemptResult[]>();
@@ -44,12 +47,17 @@ const fakeActivities: Partial<Activities> = {
     opened.push(input);
     return { deliveryId: `${input.webhookId}/${input.orderId}/${input.source}` };
   },
-  async attemptShopWebhookDelivery({ deliveryId }) {
+  async attemptShopWebhookDelivery({ deliveryId, manual }) {
     attempts.set(deliveryId, (attempts.get(deliveryId) ?? 0) + 1);
+    if (manual) manualAttempts.push(deliveryId);
     return scripted.get(deliveryId)?.shift() ?? { status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
   },
-  async recordOrderEffect({ effect, outcome, source, target }) {
-    recorded.push({ effect, outcome, source, target });
+  async recordOrderEffect({ effect, outcome, source, target, provisional }) {
+    recorded.push({ effect, outcome, source, target, provisional });
+  },
+  async recordShopWebhookOutcome({ deliveryId }) {
+    outcomes.push(deliveryId);
+    return { status: 'done', detail: `${deliveryId} delivered` };
   },
   // No automatic status follows (test/workflows/shop/automatic-status.test.ts has them).
   async planAutomaticStatuses() {
@@ -75,8 +83,10 @@ describe('the webhook effect of clearOrder', () => {
     for (const id of ids) expect(await temporal.client().workflow.getHandle(id).result()).toMatchObject({ status: 'succeeded' });
     const effects = recorded.filter((r) => r.effect === 'webhook' && r.source === 'clear');
     expect(effects.map((e) => e.target).sort()).toEqual(['hook-a', 'hook-b']);
-    expect(effects.every((e) => e.outcome.status === 'done')).toBe(true);
+    // "Under way" and provisional (never over an outcome the delivery recorded first); each delivery then records its outcome.
+    expect(effects.every((e) => e.outcome.status === 'done' && e.outcome.detail.endsWith('under way') && e.provisional === true)).toBe(true);
     expect(effects.find((e) => e.target === 'hook-b')!.outcome.detail).toContain('b.example.com');
+    expect(outcomes.filter((d) => d.endsWith('/7/clear')).sort()).toEqual(['hook-a/7/clear', 'hook-b/7/clear']);
 
     const first = opened.filter((o) => o.source === 'clear');
     expect(first).toHaveLength(2);
@@ -130,5 +140,23 @@ describe('deliverShopWebhook', () => {
     });
     expect(result).toEqual({ deliveryId, status: 'failed' });
     expect(attempts.get(deliveryId)).toBe(3);
+    // Once it is over, the order's effect says what happened.
+    expect(outcomes.filter((d) => d === deliveryId)).toHaveLength(1);
+  });
+});
+
+describe('redeliverShopWebhook', () => {
+  it('makes one manual attempt, never retried, then records the outcome', async () => {
+    const deliveryId = 'hook-x/10/clear';
+    scripted.set(deliveryId, [{ status: 'failed', statusCode: 500, nextAttemptInMs: null }]);
+    const result = await temporal.client().workflow.execute<typeof redeliverShopWebhook>('redeliverShopWebhook', {
+      taskQueue,
+      workflowId: `test/${randomUUID()}`,
+      args: [{ shopId, deliveryId }],
+    });
+    expect(result).toEqual({ deliveryId, status: 'failed' });
+    expect(attempts.get(deliveryId)).toBe(1);
+    expect(manualAttempts.filter((d) => d === deliveryId)).toHaveLength(1);
+    expect(outcomes.filter((d) => d === deliveryId)).toHaveLength(1);
   });
 });

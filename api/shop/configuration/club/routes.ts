@@ -3,8 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   addClubProducts,
-  clubAttemptsOf,
-  clubDeliveryPage,
   clubProducts,
   findClub,
   insertClub,
@@ -17,20 +15,18 @@ import {
   type ClubRow,
 } from '../../../../db/repositories/shop/club.ts';
 import { paidStatusId } from '../../../../db/repositories/shop/orders.ts';
-import { DELIVERIES_PER_PAGE } from '../../../../domain/shared/webhooks.ts';
-import { CLUB_WEBHOOK_EVENT, webhookUrlWriteProblem } from '../../../../domain/shop/club-rules.ts';
+import { webhookUrlWriteProblem } from '../../../../domain/shop/club-rules.ts';
 import { pathId, unknownIds } from '../../../../domain/shop/product-rules.ts';
 import { notFound } from '../../../shared/errors.ts';
-import { PageMeta, pageMeta, PageQuery, pageWindow } from '../../../shared/pagination.ts';
+import { PageMeta, PageQuery } from '../../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../../shared/schemas.ts';
-import { orderDeliveryReply, orderDeliveryViews } from '../../shared/delivery-views.ts';
+import { CLUB_DELIVERIES_DOC, CLUB_REDELIVER_DOC, ClubDeliveryReply, clubDeliveriesPage, redeliverClubDelivery } from '../../shared/club-deliveries.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../../shared/validation-errors.ts';
 import { shopKeyOf } from '../../auth.ts';
-import { AddClubProductsBody, ClubProductParams, ClubReply, PatchClubBody } from './schemas.ts';
+import { AddClubProductsBody, ClubDeliveryParams, ClubProductParams, ClubReply, PatchClubBody } from './schemas.ts';
 import { clubValues, clubView } from './serialize.ts';
 
 const NOT_A_STATUS = 'is not an order status of this shop';
-const ClubDeliveryReply = orderDeliveryReply([CLUB_WEBHOOK_EVENT]);
 
 /** Adds the `product_ids` problem when a sent id is not a product of the shop (all-or-nothing: rule 3). */
 async function productProblems(tx: EntityManager, shopId: string, club: ClubRow | null, productIds: readonly number[] | undefined, problems: FieldErrors): Promise<void> {
@@ -80,17 +76,27 @@ export const clubRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'shop.configuration.club.deliveries.list',
         summary: "Lists the club webhook's deliveries",
-        description: `The club webhook's deliveries (one per order and status), ${DELIVERIES_PER_PAGE} a page, newest first, each with its attempts (newest first): time, HTTP status, duration, error (a refused address is a \`failed\` attempt without a status, with the reason).`,
+        description: CLUB_DELIVERIES_DOC,
         querystring: PageQuery.pick({ page: true }),
         response: { 200: z.object({ data: z.array(ClubDeliveryReply), meta: PageMeta }), ...errors },
       },
     },
-    async (request) => {
-      const page = { page: request.query.page, per_page: DELIVERIES_PER_PAGE };
-      const [deliveries, total] = await clubDeliveryPage(request.em, pageWindow(page));
-      const attempts = await clubAttemptsOf(request.em, deliveries.map((d) => d.id));
-      return { data: orderDeliveryViews(deliveries, attempts, (d) => d.order.id), meta: pageMeta(page, total) };
+    async (request) => clubDeliveriesPage(request.em, request.query.page),
+  );
+
+  app.post(
+    '/configuration/club/deliveries/:delivery_id/redeliver',
+    {
+      config: write,
+      schema: {
+        operationId: 'shop.configuration.club.deliveries.redeliver',
+        summary: 'Delivers a club webhook event again',
+        description: CLUB_REDELIVER_DOC,
+        params: ClubDeliveryParams,
+        response: { 202: data(ClubDeliveryReply), ...errors, 409: ErrorBody },
+      },
     },
+    async (request, reply) => reply.code(202).send({ data: await redeliverClubDelivery(request.em, app.workflows, shopKeyOf(request).shopId, request.params.delivery_id) }),
   );
 
   app.patch(

@@ -41,6 +41,7 @@ export const AddClubProductsBody = z.strictObject({
 });
 
 export const ClubProductParams = z.object({ product_id: z.string().describe('a product on the club list') });
+export const ClubDeliveryParams = z.object({ delivery_id: z.uuid().describe('a delivery of the club webhook (`GET /configuration/club/deliveries`)') });
 
 export const ClubReply = z
   .object({
