@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { secretsKeyFrom } from '../db/secret-box.ts';
+import { secretsKeyFrom } from '../adapters/secrets/secret-box.ts';
 import { storefrontBase } from '../domain/shop/cart.ts';
 import { requestForLog } from './shared/request-log.ts';
 import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../domain/shared/mail-endpoints.ts';
@@ -34,7 +34,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     temporal: Client;
     workflows: WorkflowStarter;
-    /** `SECRETS_KEY`: seals write-only secrets (db/secret-box.ts). */
+    /** `SECRETS_KEY`: seals write-only secrets (adapters/secrets/secret-box.ts). */
     secretsKey: Buffer;
     /** Provider endpoints for the checks made when mail delivery settings are saved. */
     mailEndpoints: MailEndpoints;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { activeProvider, chooseSender, htmlToText, MAIL_CLAIM_LEASE_MS, messageIdFor, type MailSender, type MailStatus } from '../../domain/shared/mail-delivery.ts';
-import { secretsKeyFrom } from '../../db/secret-box.ts';
+import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailEndpoints, type OutboundMessage, type SendResult } from '../../adapters/mail/index.ts';
 import { platformDefaultTransport } from '../../adapters/mail/platform-default.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MailDeliveryProvider, type IMailDeliveryProvider } from '../../db/entities/index.ts';
 import { isMailProvider } from '../../domain/shared/mail-delivery.ts';
-import { openSecret, sealSecret } from '../../db/secret-box.ts';
+import { openSecret, sealSecret } from '../../adapters/secrets/secret-box.ts';
 import type { ProviderSettings } from '../../adapters/mail/index.ts';
 
 export type { ProviderSettings };

@@ -64,7 +64,7 @@ const configSchema = z.object({
   NODE_ENV: z.string().optional(),
   /**
    * 32 bytes, base64: encrypts stored secrets (webhook secrets, mail credentials). Unset: required in
-   * production; otherwise the installation's key in .data/secrets-key (db/secret-box.ts).
+   * production; otherwise the installation's key in .data/secrets-key (adapters/secrets/secret-box.ts).
    */
   SECRETS_KEY: z.string().min(1).optional(),
   /** Keys SECRETS_KEY replaced, comma-separated, newest first: still open what they sealed (rotation). */

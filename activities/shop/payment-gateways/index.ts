@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { stripeAdapter } from '../../../adapters/payments/stripe.ts';
 import { gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
-import { openSecret } from '../../../db/secret-box.ts';
+import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import type { PaymentGateway } from '../../../domain/shop/payment-gateway.ts';
 import { testGateway } from './test-gateway.ts';
 

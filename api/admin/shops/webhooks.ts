@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { ShopWebhook, type IShopWebhook } from '../../../db/entities/shop/index.ts';
-import { sealSecret } from '../../../db/secret-box.ts';
+import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
 import { SHOP_WEBHOOK_EVENTS } from '../../../domain/shop/webhooks.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { openSecret, sealSecret } from '../../../db/secret-box.ts';
+import { openSecret, sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { Platform, type IMailDeliveryProvider } from '../../../db/entities/index.ts';
 import {
   lockMailDeliveryProvider,
