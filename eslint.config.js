@@ -31,12 +31,99 @@ export default tseslint.config(
           patterns: [
             { group: ['@mikro-orm/*', 'pg', 'ioredis', 'fastify', 'fastify-*', '@fastify/*', 'nodemailer', 'undici'], message: 'No I/O libraries in workflow code.' },
             // `**/` so the rule holds at any folder depth (workflows/shared/x.ts imports '../../db/...').
-            { group: ['**/db', '**/db/**', '**/api/**', '**/worker/**', '**/scripts/**'], message: 'Workflows reach the database only through activities.' },
+            { group: ['**/db', '**/db/**', '**/api/**', '**/adapters/**', '**/worker/**', '**/scripts/**'], message: 'Workflows reach the database and the outside world only through activities.' },
             { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activities as types only; call them through proxyActivities.' },
           ],
         },
       ],
       'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'No randomness in workflow code: use uuid4() from @temporalio/workflow.' }],
+    },
+  },
+  // Layer boundaries (DESIGN.md section 2). `**/` so each rule holds at any folder depth. One
+  // no-restricted-imports entry per layer: a later entry for the same files would replace it.
+  {
+    // The HTTP edge starts and signals workflows (their types, the signal and query definitions,
+    // the child input contracts) and never imports the worker's side effects.
+    files: ['api/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/activities/**'], message: 'The api does not import activities/: what both processes need lives in adapters/, db/ or domain/.' },
+            {
+              // File globs, not the folder: a folder pattern would exclude the whole folder and no
+              // `!` could take a file back in.
+              group: ['**/workflows/**/*.ts', '**/workflows/**/*.js', '!**/workflows/**/*-signals.ts', '!**/workflows/**/contracts.ts'],
+              allowTypeImports: true,
+              message: 'The api imports workflow code as types only (values: the signal and query definitions in *-signals.ts and contracts.ts).',
+            },
+            { group: ['**/worker/**', '**/scripts/**'], message: 'The api does not import the worker or scripts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['activities/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/api/**'], message: 'Activities do not import api/: what both processes need lives in adapters/, db/ or domain/.' },
+            { group: ['**/workflows/**'], allowTypeImports: true, message: 'Activities import workflow code as types only (input and signal payload shapes).' },
+            { group: ['**/worker/**', '**/scripts/**'], message: 'Activities do not import the worker or scripts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Pure rules: no database, no process, no outside world.
+    files: ['domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/**', '**/api/**', '**/activities/**', '**/workflows/**', '**/adapters/**', '**/worker/**', '**/scripts/**'],
+              message: 'domain/ holds pure rules: it imports only domain/ (db, api, activities, workflows and adapters import it).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Clients of the outside world: below db/ (db imports them), above domain/ only.
+    files: ['adapters/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/db/**', '**/api/**', '**/activities/**', '**/workflows/**', '**/worker/**', '**/scripts/**'],
+              message: 'adapters/ take plain values and import only domain/: no api, activities, workflows or db.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['db/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/api/**', '**/activities/**', '**/workflows/**', '**/worker/**', '**/scripts/**'], message: 'db/ imports only domain/ and adapters/.' },
+          ],
+        },
+      ],
     },
   },
   {

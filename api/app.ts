@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { secretsKeyFrom } from '../db/secret-box.ts';
+import { secretsKeyFrom } from '../adapters/secrets/secret-box.ts';
 import { storefrontBase } from '../domain/shop/cart.ts';
 import { requestForLog } from './shared/request-log.ts';
 import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../domain/shared/mail-endpoints.ts';
@@ -15,8 +15,8 @@ import { fileRoutes } from './shared/file-routes.ts';
 import { productPhotoRoutes } from './shop/products/photo-routes.ts';
 import { shopRoutes } from './shop/index.ts';
 import { storefrontRoutes } from './storefront/index.ts';
-import type { FileStorage } from '../db/file-storage/index.ts';
-import { localFileStorage } from '../db/file-storage/local.ts';
+import type { FileStorage } from '../adapters/file-storage/index.ts';
+import { localFileStorage } from '../adapters/file-storage/local.ts';
 import { downloadRoutes } from './shop/downloads/routes.ts';
 import { healthRoutes } from './shared/health.ts';
 import { stripeWebhookRoutes } from './shop/payments/stripe-webhook.ts';
@@ -34,11 +34,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     temporal: Client;
     workflows: WorkflowStarter;
-    /** `SECRETS_KEY`: seals write-only secrets (db/secret-box.ts). */
+    /** `SECRETS_KEY`: seals write-only secrets (adapters/secrets/secret-box.ts). */
     secretsKey: Buffer;
     /** Provider endpoints for the checks made when mail delivery settings are saved. */
     mailEndpoints: MailEndpoints;
-    /** Where the shop's photos and product files are kept (db/file-storage), for every interface. */
+    /** Where the shop's photos and product files are kept (adapters/file-storage), for every interface. */
     fileStorage: FileStorage;
     /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links; null: the address each request came to. */
     downloadBaseUrl: string | null;
@@ -69,7 +69,7 @@ export interface AppDeps {
   secretsKey?: Buffer;
   /** Mail provider endpoints (`PROVIDER_*`, `DEFAULT_SMTP_URL`): provider checks on save; none configured when unset. */
   mailEndpoints?: MailEndpoints;
-  /** Shop photos and product files (`S3_*`: db/file-storage); a folder under `storageDir` when unset. */
+  /** Shop photos and product files (`S3_*`: adapters/file-storage); a folder under `storageDir` when unset. */
   fileStorage?: FileStorage;
   /** `SHOP_DOWNLOAD_BASE_URL`: base of the download links (`{base}/downloads/<token>`); the request's address when unset. */
   downloadBaseUrl?: string;

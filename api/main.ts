@@ -1,9 +1,9 @@
 /** `npm run api`: the HTTP server. Closes gracefully on SIGINT and SIGTERM. */
 import { Client, Connection } from '@temporalio/client';
-import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
+import { secretsKeyFromEnvironment } from '../adapters/secrets/secret-box.ts';
 import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { openOrm } from '../db/orm.ts';
-import { fileStorageFrom } from '../db/file-storage/index.ts';
+import { fileStorageFrom } from '../adapters/file-storage/index.ts';
 import { parseConfig, trustProxyFrom } from '../domain/shared/config.ts';
 import { tracingFromEnvironment, tracingClientInterceptors } from '../adapters/tracing.ts';
 import { buildApp } from './app.ts';

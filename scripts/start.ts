@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { installationKey } from '../db/secret-box.ts';
+import { installationKey } from '../adapters/secrets/secret-box.ts';
 import { openOrm, migrate } from '../db/orm.ts';
 import { findFreePort, isPortFree, sleep, type Log } from './stack/lifecycle.ts';
 import { DATA_DIR, REPO_ROOT, resolveDatabaseUrl } from './stack/postgres.ts';
@@ -116,7 +116,7 @@ function loadAdminToken(): string {
 
 /**
  * SECRETS_KEY, else the installation's key in .data/secrets-key (generated on first start, 0600),
- * which `npm run api` / `npm run worker` started by hand read too (db/secret-box.ts).
+ * which `npm run api` / `npm run worker` started by hand read too (adapters/secrets/secret-box.ts).
  */
 function loadSecretsKey(): string {
   if (process.env.SECRETS_KEY?.trim()) return process.env.SECRETS_KEY;

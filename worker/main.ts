@@ -1,6 +1,6 @@
 /** `npm run worker`: runs every workflow and activity on the configured task queue until SIGTERM. */
 import { NativeConnection } from '@temporalio/worker';
-import { secretsKeyFromEnvironment } from '../db/secret-box.ts';
+import { secretsKeyFromEnvironment } from '../adapters/secrets/secret-box.ts';
 import { createActivities } from '../activities/index.ts';
 import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { integrationEndpointsFrom } from '../adapters/endpoints.ts';

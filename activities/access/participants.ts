@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
+import type { LoginLinkTemplate } from '../../domain/access/mail-template-rules.ts';
 import { MailLogEntry, Participant, Platform } from '../../db/entities/index.ts';
 import { newParticipantInvitation, platformTemplate } from '../../db/repositories/access/mail-templates.ts';
 import { lockInvitationFacts, markInvited, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
@@ -31,9 +32,6 @@ export interface SendInvitationInput {
   participantId: string;
   courseId?: string | null;
 }
-
-/** The platform templates that carry a fresh login link on an operator's request. */
-export type LoginLinkTemplate = 'user_reinvitation' | 'community_access_granted';
 
 export interface SendLoginLinkMailInput {
   platformId: string;

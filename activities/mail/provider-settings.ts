@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { MailDeliveryProvider, type IMailDeliveryProvider } from '../../db/entities/index.ts';
 import { isMailProvider } from '../../domain/shared/mail-delivery.ts';
-import { openSecret, sealSecret } from '../../db/secret-box.ts';
-import type { ProviderSettings } from '../../api/shared/mail-transports/index.ts';
+import { openSecret, sealSecret } from '../../adapters/secrets/secret-box.ts';
+import type { ProviderSettings } from '../../adapters/mail/index.ts';
 
 export type { ProviderSettings };
 

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { openSecret, sealSecret, secretsKeyFrom } from '../../db/secret-box.ts';
+import { openSecret, sealSecret, secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import type { PersonContext } from '../../db/repositories/shared/personal-data/context.ts';
 import { addErasureCount, completeErasure, findErasure, storeErasurePerson, type ErasureRow } from '../../db/repositories/shared/personal-data/erasures.ts';
 import { PERSONAL_DATA, personalDataEntry } from '../../db/repositories/shared/personal-data/registry.ts';

@@ -10,7 +10,7 @@ import { invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycl
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { orderEffects } from '../shared/metrics.ts';
-import { secretsKeyFrom } from '../../db/secret-box.ts';
+import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import { integrationsFromSettings } from './integrations/index.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
-import { platformDefaultTransport } from '../../api/shared/mail-transports/platform-default.ts';
+import { platformDefaultTransport } from '../../adapters/mail/platform-default.ts';
 import type { ShopMailKind, ShopMailStatus } from '../../db/entities/shop/index.ts';
 import { claimShopMail, recordShopMail } from '../../db/repositories/shop/shop-mails.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';

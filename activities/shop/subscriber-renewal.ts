@@ -28,8 +28,8 @@ import { chargeKey, chargeKeyPrefix, DAY_MS, nextPeriod, REMINDER_OFFSETS_MS, re
 import type { SubscriberStatus } from '../../domain/shop/subscription-rules.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { renewalCharges } from '../shared/metrics.ts';
-import { shopGateway, type GatewayFor } from './payment-gateways/index.ts';
-import { secretsKeyFrom } from '../../db/secret-box.ts';
+import { shopGateway, type GatewayFor } from './shop-gateway.ts';
+import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import type { OrderEffectInput } from './order-effects.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { openSecret } from '../../db/secret-box.ts';
+import { openSecret } from '../../adapters/secrets/secret-box.ts';
 import {
   automaticAttemptCount,
   claimDelivery,

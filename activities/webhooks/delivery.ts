@@ -1,5 +1,5 @@
 import type { DomainEventType } from '../../domain/shared/events.ts';
-import { secretsKeyFrom } from '../../db/secret-box.ts';
+import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import { openDelivery, platformDelivery, subscribedWebhooks, type DeliveryRef, type TenantDelivery } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { Orm } from '../../db/orm.ts';
 import { activityContext } from '../shared/activity-context.ts';

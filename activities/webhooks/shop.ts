@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { orderDetail } from '../../api/shop/orders/serialize.ts';
+import { orderDetail } from '../../domain/shop/order-document.ts';
 import type { IOrder, IOrderItem } from '../../db/entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-deliveries.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AudiobookAccess, Enrolment, MailLogEntry, Participant, Section } from '../../db/entities/index.ts';
-import type { LoginLinkTemplate } from '../../activities/access/participants.ts';
+import type { LoginLinkTemplate } from '../../domain/access/mail-template-rules.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import { visibleLessonIds } from '../../domain/access/access-level.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { sealSecret } from '../../db/secret-box.ts';
+import { sealSecret } from '../../adapters/secrets/secret-box.ts';
 import { exportPersonalData } from '../../db/repositories/shared/personal-data/export.ts';
 import { findErasureByHash, requestErasure, type ErasureRow } from '../../db/repositories/shared/personal-data/erasures.ts';
 import { personalEmailHash } from '../../db/repositories/shared/personal-data/salt.ts';

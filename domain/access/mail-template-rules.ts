@@ -5,6 +5,9 @@ import { LOGIN_LINK_TAG } from './mail-templates.ts';
 /** Templates of the platform itself (`/email_templates`). */
 export const PLATFORM_TEMPLATE_SLUGS = ['user_invitation', 'user_reinvitation', 'community_access_granted'] as const;
 
+/** The platform templates that carry a fresh login link on an operator's request. */
+export type LoginLinkTemplate = Extract<(typeof PLATFORM_TEMPLATE_SLUGS)[number], 'user_reinvitation' | 'community_access_granted'>;
+
 /** A course's own invitation templates, present while its custom invitation is on. */
 export const COURSE_INVITATION_SLUGS = ['course_invitation', 'course_reinvitation'] as const;
 

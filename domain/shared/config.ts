@@ -38,7 +38,7 @@ const configSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** Uploaded images (logo, favicon, welcome cover, ...) are kept under this folder. */
   STORAGE_DIR: z.string().min(1).default(DEFAULT_STORAGE_DIR),
-  /** When set, shop photos and product files go to this S3-compatible bucket instead (db/file-storage/s3.ts). */
+  /** When set, shop photos and product files go to this S3-compatible bucket instead (adapters/file-storage/s3.ts). */
   S3_BUCKET: z.string().min(1).optional(),
   /** The bucket's service, path-style (`https://s3.eu-central-1.amazonaws.com`, `http://127.0.0.1:9000`). */
   S3_ENDPOINT: z.url().optional(),
@@ -64,7 +64,7 @@ const configSchema = z.object({
   NODE_ENV: z.string().optional(),
   /**
    * 32 bytes, base64: encrypts stored secrets (webhook secrets, mail credentials). Unset: required in
-   * production; otherwise the installation's key in .data/secrets-key (db/secret-box.ts).
+   * production; otherwise the installation's key in .data/secrets-key (adapters/secrets/secret-box.ts).
    */
   SECRETS_KEY: z.string().min(1).optional(),
   /** Keys SECRETS_KEY replaced, comma-separated, newest first: still open what they sealed (rotation). */

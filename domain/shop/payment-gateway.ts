@@ -1,6 +1,6 @@
 /**
  * The payment gateway adapter (DESIGN.md sections 7 and 8): what the renewal charge asks of any
- * gateway that charges a saved payment. The built-in test gateway (activities/shop/payment-gateways)
+ * gateway that charges a saved payment. The built-in test gateway (adapters/payments/test-gateway.ts)
  * answers as the operator set it; a real adapter implements the same interface.
  */
 

@@ -1,7 +1,7 @@
 /**
  * Local stand-ins of the mail providers, as real servers on 127.0.0.1: provider_a and provider_c
  * as HTTP JSON APIs, provider_b and the platform relay as SMTP servers (smtp-server). They speak
- * the protocols in api/shared/mail-transports/ and keep what arrived for the tests to check.
+ * the protocols in adapters/mail/ and keep what arrived for the tests to check.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import { hasExited, lineSplitter, signalGroup, waitForExit, withParentDeathSignal } from '../../scripts/stack/lifecycle.ts';
-import { secretsKeyFrom } from '../../db/secret-box.ts';
+import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import { PLATFORM_URL_TEMPLATE } from './stack.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));

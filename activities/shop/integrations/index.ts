@@ -3,7 +3,7 @@ import { ga4Client, type AnalyticsClient } from '../../../adapters/analytics/ga4
 import type { IntegrationEndpoints } from '../../../adapters/endpoints.ts';
 import { mailchimpClient, type MarketingClient } from '../../../adapters/marketing/mailchimp.ts';
 import { analyticsSettings, marketingSettings } from '../../../db/repositories/shop/integrations.ts';
-import { openSecret } from '../../../db/secret-box.ts';
+import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 
 export interface ShopMarketing {
   client: MarketingClient;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { analyticsSettings, marketingSettings, saveAnalyticsSettings, saveMarketingSettings, type AnalyticsRow, type MarketingRow } from '../../../db/repositories/shop/integrations.ts';
-import { sealSecret } from '../../../db/secret-box.ts';
+import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { shopOf } from './routes.ts';

@@ -4,7 +4,7 @@ import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { placeOrder } from '../../shop/orders/place-order.ts';
 import { OrderDetailReply } from '../../shop/orders/schemas.ts';
-import { orderDetail } from '../../shop/orders/serialize.ts';
+import { orderDetail } from '../../../domain/shop/order-document.ts';
 import { PlaceOrderBody } from './order-schemas.ts';
 import { ShopParams } from './schemas.ts';
 import { shopOf } from './routes.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sealSecret } from '../../../db/secret-box.ts';
+import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { gatewaySettings, saveGatewaySettings, type GatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { GATEWAY_MODES, TEST_GATEWAY_MODES } from '../../../domain/shop/payment-gateway.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { ShopWebhook, type IShopWebhook, type IShopWebhookDelivery } from '../../../db/entities/shop/index.ts';
-import { sealSecret } from '../../../db/secret-box.ts';
+import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../../db/repositories/shared/webhook-deliveries.ts';
 import { findShopDelivery, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';

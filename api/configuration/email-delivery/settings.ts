@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import { openSecret, sealSecret } from '../../../db/secret-box.ts';
+import { openSecret, sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { Platform, type IMailDeliveryProvider } from '../../../db/entities/index.ts';
 import {
   lockMailDeliveryProvider,
@@ -11,7 +11,7 @@ import {
 import type { MailEndpoints } from '../../../domain/shared/mail-endpoints.ts';
 import { activeProvider, hasCredentials, isConfigured, PROVIDER_SHAPES, providerProblems, type MailProviderName } from '../../../domain/shared/mail-delivery.ts';
 import { HttpError } from '../../shared/errors.ts';
-import { checkProvider, type TestMail } from '../../shared/mail-transports/provider-check.ts';
+import { checkProvider, type TestMail } from '../../../adapters/mail/provider-check.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 
 type Json = Record<string, unknown>;

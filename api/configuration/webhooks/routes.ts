@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { sealSecret } from '../../../db/secret-box.ts';
+import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { Webhook } from '../../../db/entities/index.ts';
 import { attemptsOf, deliveryPage, findDelivery, findWebhook, webhookPage } from '../../../db/repositories/access/webhooks.ts';
 import { platformDelivery } from '../../../db/repositories/shared/webhook-deliveries.ts';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
-import type { FileStorage } from '../../../db/file-storage/index.ts';
+import type { FileStorage } from '../../../adapters/file-storage/index.ts';
 import type { StoredFile } from '../../../db/repositories/shop/electronic-contents.ts';
 import {
   MAX_CONTENT_BASE64_LENGTH,

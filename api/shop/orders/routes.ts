@@ -7,7 +7,7 @@ import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { shopKeyOf } from '../auth.ts';
 import { OrderDetailWithCopyReply, OrderListItemReply, OrderListQuery, OrderParams, type OrderListQueryInput } from './schemas.ts';
-import { orderDetail, orderListItem } from './serialize.ts';
+import { orderDetail, orderListItem } from '../../../domain/shop/order-document.ts';
 
 /** The list query as repository filters; dates are whole days in the shop's time zone, date_to inclusive. */
 function filtersOf(query: OrderListQueryInput, timeZone: string): OrderListFilters {

@@ -10,7 +10,7 @@ import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
 import { OrderDetailReply, OrderParams } from './schemas.ts';
-import { orderDetail } from './serialize.ts';
+import { orderDetail } from '../../../domain/shop/order-document.ts';
 
 const ClearReply = z.object({
   id: z.number(),

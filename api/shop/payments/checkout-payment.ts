@@ -9,7 +9,7 @@ import { stripeAdapter } from '../../../adapters/payments/stripe.ts';
 import { Order } from '../../../db/entities/shop/index.ts';
 import { paymentOfOrder } from '../../../db/repositories/shop/integrations.ts';
 import { gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
-import { openSecret } from '../../../db/secret-box.ts';
+import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { startOrderPayment, type OrderPaymentStart, type PaymentDeps } from './start-order-payment.ts';
 
 export async function checkoutPayment(em: EntityManager, deps: PaymentDeps, shopId: string, orderId: number): Promise<OrderPaymentStart | null> {

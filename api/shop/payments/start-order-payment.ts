@@ -11,7 +11,7 @@ import { Order } from '../../../db/entities/shop/index.ts';
 import { paymentOfOrder, recordOrderPayment, storedStripeCustomer, storeStripeCustomer } from '../../../db/repositories/shop/integrations.ts';
 import { gatewaySettings, subscriptionLinksOf } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { loadOrderFacts } from '../../../db/repositories/shop/order-facts.ts';
-import { openSecret } from '../../../db/secret-box.ts';
+import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
 
 export interface OrderPaymentStart {

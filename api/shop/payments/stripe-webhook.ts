@@ -5,7 +5,7 @@ import { markPaymentSucceeded, paymentByIntent } from '../../../db/repositories/
 import { clearOrder } from '../../../db/repositories/shop/order-transitions.ts';
 import { useShop } from '../../../db/repositories/shop/shops.ts';
 import { gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
-import { openSecret } from '../../../db/secret-box.ts';
+import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { clearOrderWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
 import { ErrorBody } from '../../shared/schemas.ts';

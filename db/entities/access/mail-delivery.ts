@@ -4,7 +4,7 @@ import { platformOwned } from './platform-owned.ts';
 /**
  * A platform's settings for one mail delivery provider (`provider_a`, `provider_b`, `provider_c`):
  * the plain fields as a JSON document and the write-only secrets sealed with `SECRETS_KEY`
- * (activities/crypto/secret-box.ts), one sealed string per secret name. A row exists once the
+ * (adapters/secrets/secret-box.ts), one sealed string per secret name. A row exists once the
  * provider was saved; a secret, once stored, can be replaced but never cleared.
  */
 export const MailDeliveryProvider = defineEntity({

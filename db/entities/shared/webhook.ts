@@ -6,7 +6,7 @@ import { DomainEvent } from './domain-event.ts';
 
 /**
  * A platform's webhook (spec: Webhook). `secretSealed` is the `secret_key` sealed with
- * `SECRETS_KEY` (activities/crypto/secret-box.ts); it never leaves the server in clear except to
+ * `SECRETS_KEY` (adapters/secrets/secret-box.ts); it never leaves the server in clear except to
  * sign. A deleted webhook keeps its row (`deletedAt`) so its delivery history stays readable
  * while deliveries in flight end as `disabled`.
  */

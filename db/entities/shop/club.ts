@@ -8,7 +8,7 @@ import { attemptProperties, deliveryStateProperties } from './webhook.ts';
 /**
  * A shop's club integration (spec: Club integration settings), at most one per shop, made by the
  * first PATCH. The address carries the club's token, so it is sealed with `SECRETS_KEY` like the
- * signing secret (db/secret-box.ts); only its host is kept readable. `urlSealed`, `active`,
+ * signing secret (adapters/secrets/secret-box.ts); only its host is kept readable. `urlSealed`, `active`,
  * `secretSealed` and `updatedAt` are what the shared webhook attempt reads and writes
  * (db/repositories/shop/club.ts, CLUB_WEBHOOK_TABLES).
  */

@@ -7,7 +7,7 @@ const money = () => p.decimal('string').precision(12).scale(2);
 /**
  * The shop's GA4 property (operator `PUT /admin/v1/shops/:shop_id/integrations/analytics`): the
  * clearing's purchase event goes to it through the Measurement Protocol. One row per shop; the
- * `api_secret` is sealed (db/secret-box.ts).
+ * `api_secret` is sealed (adapters/secrets/secret-box.ts).
  */
 export const ShopAnalyticsIntegration = defineEntity({
   name: 'ShopAnalyticsIntegration',

@@ -20,7 +20,7 @@ export const ShopPaymentGateway = defineEntity({
   ...shopOwned({
     mode: p.string().length(16).$type<GatewayMode>().default('approve'),
     dunningDays: p.array().$type<number[]>().columnType('int[]').defaultRaw(`'{1,3,5}'`),
-    /** Mode `stripe`: the shop's Stripe secret key and webhook signing secret, sealed (db/secret-box.ts). */
+    /** Mode `stripe`: the shop's Stripe secret key and webhook signing secret, sealed (adapters/secrets/secret-box.ts). */
     secretKeySealed: p.text().nullable(),
     webhookSecretSealed: p.text().nullable(),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

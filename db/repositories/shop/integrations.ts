@@ -2,7 +2,7 @@
  * The shop's outside tools (issue 23): its GA4 property and mailing tool, the Stripe customers of
  * its buyers and the payments started for its orders. Every function takes an entity manager
  * scoped to the shop (useShop, shopEm); raw SQL names the shop itself. Secrets arrive and leave
- * sealed (db/secret-box.ts).
+ * sealed (adapters/secrets/secret-box.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OrderPayment, ShopAnalyticsIntegration, ShopMarketingIntegration, StripeCustomer, type IOrderPayment } from '../../entities/shop/index.ts';

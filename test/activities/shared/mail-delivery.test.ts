@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, type Activities } from '../../../activities/index.ts';
 import type { GrantStep } from '../../../activities/access/grants.ts';
-import { checkProvider } from '../../../api/shared/mail-transports/provider-check.ts';
+import { checkProvider } from '../../../adapters/mail/provider-check.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
 import { createCourse, createPlatform, operator, uniqueEmail, type TestPlatform } from '../../helpers/fixtures.ts';

@@ -4,7 +4,7 @@ import { shopEm } from '../../../db/repositories/shop/order-effects.ts';
 import { clearOrder } from '../../../db/repositories/shop/order-transitions.ts';
 import { gatewaySettings, saveGatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
 import type { ChargeRequest, PaymentGateway } from '../../../domain/shop/payment-gateway.ts';
-import { testGateway } from '../../../activities/shop/payment-gateways/test-gateway.ts';
+import { testGateway } from '../../../adapters/payments/test-gateway.ts';
 import { DAY_MS } from '../../../domain/shop/subscription-periods.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';

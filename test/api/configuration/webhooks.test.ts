@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSecret } from '../../../db/secret-box.ts';
+import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { DOMAIN_EVENT_TYPES } from '../../../domain/shared/events.ts';
 import { webhookRedeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
 import { auditLog, configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSecret } from '../../../db/secret-box.ts';
+import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { configure, createConfigurationKey } from '../../helpers/configuration.ts';
 import { createPlatform } from '../../helpers/fixtures.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';

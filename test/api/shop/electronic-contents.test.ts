@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localFileStorage } from '../../../db/file-storage/local.ts';
+import { localFileStorage } from '../../../adapters/file-storage/local.ts';
 import { Product, ShopFile } from '../../../db/entities/shop/index.ts';
 import { DEFAULT_STORAGE_DIR } from '../../../domain/shared/config.ts';
 import { MAX_CONTENT_BASE64_LENGTH, MAX_CONTENT_BYTES } from '../../../domain/shop/electronic-content-rules.ts';

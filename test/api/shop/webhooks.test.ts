@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSecret } from '../../../db/secret-box.ts';
+import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealSecret } from '../../../db/secret-box.ts';
+import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { createActivities } from '../../../activities/index.ts';
 import { parseCidrList } from '../../../domain/shared/ip-ranges.ts';
 import { webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileStorage } from '../../../db/file-storage/index.ts';
-import { fileStorageFrom } from '../../../db/file-storage/index.ts';
-import { localFileStorage } from '../../../db/file-storage/local.ts';
-import { s3FileStorage } from '../../../db/file-storage/s3.ts';
+import type { FileStorage } from '../../../adapters/file-storage/index.ts';
+import { fileStorageFrom } from '../../../adapters/file-storage/index.ts';
+import { localFileStorage } from '../../../adapters/file-storage/local.ts';
+import { s3FileStorage } from '../../../adapters/file-storage/s3.ts';
 
 const ACCESS_KEY = 'AKIDTEST';
 const SECRET = 'test-secret-key';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installationKey, openSecret, sealSecret, secretsKeyFrom, secretsKeyFromEnvironment, withPreviousKeys } from '../../../db/secret-box.ts';
+import { installationKey, openSecret, sealSecret, secretsKeyFrom, secretsKeyFromEnvironment, withPreviousKeys } from '../../../adapters/secrets/secret-box.ts';
 import { parseConfig } from '../../../domain/shared/config.ts';
 
 describe('secret box', () => {

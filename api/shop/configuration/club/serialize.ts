@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { sealSecret } from '../../../../db/secret-box.ts';
+import { sealSecret } from '../../../../adapters/secrets/secret-box.ts';
 import type { ClubProductRow, ClubRow, ClubValues } from '../../../../db/repositories/shop/club.ts';
 import { firesForAllProducts, secretWrite, webhookHost } from '../../../../domain/shop/club-rules.ts';
 import type { ClubReply, PatchClubBody } from './schemas.ts';

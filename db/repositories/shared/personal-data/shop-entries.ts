@@ -1,7 +1,7 @@
 import { ERASED, erasedAddress, redactJson } from '../../../../domain/shared/personal-data.ts';
 import { stripeAdapter } from '../../../../adapters/payments/stripe.ts';
 import { parseStripePaymentReference } from '../../../../domain/shop/payment-gateway.ts';
-import { openSecret } from '../../../secret-box.ts';
+import { openSecret } from '../../../../adapters/secrets/secret-box.ts';
 import { emailPatterns, redactRows, type PersonalDataEntry, type PersonContext } from './context.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../../domain/shop/payment-gateway.ts';
+import type { ChargeRequest, ChargeResult, PaymentGateway } from '../../domain/shop/payment-gateway.ts';
 
 /**
  * The built-in test gateway (DESIGN.md section 8): approves or declines every charge as the

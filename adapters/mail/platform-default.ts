@@ -1,4 +1,4 @@
-import type { MailEndpoints } from '../../../domain/shared/mail-endpoints.ts';
+import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { smtpSend } from './smtp.ts';
 import type { MailTransport, OutboundMessage } from './transport.ts';
 

@@ -1,4 +1,4 @@
-import type { MailEndpoints } from '../../../domain/shared/mail-endpoints.ts';
+import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { endpoint, providerRequest, requireAccepted, stringField } from './http.ts';
 import { endpointMissing, type MailTransport, type OutboundMessage, type SendResult } from './transport.ts';
 

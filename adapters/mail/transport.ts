@@ -1,4 +1,4 @@
-import type { MailSender } from '../../../domain/shared/mail-delivery.ts';
+import type { MailSender } from '../../domain/shared/mail-delivery.ts';
 
 /** One mail as a transport hands it over; `id` is its mail log id. */
 export interface OutboundMessage {

@@ -1,16 +1,16 @@
 /**
- * The order shapes of the spec (Order: list item fields and "Detail adds"), built once: the shop
- * API's list and `GET /orders/:id` and the operator API's placement reply all use these.
+ * The order document of the spec (Order: list item fields and "Detail adds"), built once from the
+ * stored order: the shop API's list and `GET /orders/:id`, the operator API's placement reply and
+ * the shop webhooks' `data.order` all use these. Pure: the rows come in (db/entities/shop/order.ts
+ * satisfies the record types), plain JSON goes out.
  */
-import type { z } from 'zod';
-import type { IOrder, IOrderItem } from '../../../db/entities/shop/index.ts';
-import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
-import type { OrderDetailReply, OrderItemReply, OrderListItemReply } from './schemas.ts';
+import { ADDRESS_FIELDS, type OrderAddress } from './order.ts';
+import type { AddressDocument, OrderDetailDocument, OrderItemDocument, OrderItemRecord, OrderListItemDocument, OrderRecord } from './order-document-types.ts';
 
 const iso = (date: Date) => date.toISOString();
 
 /** The list fields. The order's status must be loaded (populate `orderStatus`). */
-export function orderListItem(order: IOrder): z.infer<typeof OrderListItemReply> {
+export function orderListItem(order: OrderRecord): OrderListItemDocument {
   const status = order.orderStatus.getEntity();
   return {
     id: order.id,
@@ -35,12 +35,12 @@ export function orderListItem(order: IOrder): z.infer<typeof OrderListItemReply>
   };
 }
 
-function address(stored: OrderAddress | null | undefined) {
+function address(stored: OrderAddress | null | undefined): AddressDocument | null {
   if (!stored) return null;
-  return Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, stored[field] ?? ''])) as Record<(typeof ADDRESS_FIELDS)[number], string>;
+  return Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, stored[field] ?? ''])) as AddressDocument;
 }
 
-function item(line: IOrderItem): z.infer<typeof OrderItemReply> {
+function item(line: OrderItemRecord): OrderItemDocument {
   return {
     id: line.id,
     product_id: line.productId ?? null,
@@ -58,7 +58,7 @@ function item(line: IOrderItem): z.infer<typeof OrderItemReply> {
 }
 
 /** Every field of the order detail. */
-export function orderDetail(order: IOrder, items: IOrderItem[]): z.infer<typeof OrderDetailReply> {
+export function orderDetail(order: OrderRecord, items: OrderItemRecord[]): OrderDetailDocument {
   return {
     ...orderListItem(order),
     products_cost: order.productsCost,

@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import type { SmtpTls } from '../../../domain/shared/mail-endpoints.ts';
+import type { SmtpTls } from '../../domain/shared/mail-endpoints.ts';
 import { MailTransportError, type OutboundMessage, type SendResult } from './transport.ts';
 
 export interface SmtpServer {

@@ -1,12 +1,12 @@
-import type { MailEndpoints } from '../../../domain/shared/mail-endpoints.ts';
-import type { MailProviderName } from '../../../domain/shared/mail-delivery.ts';
+import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
+import type { MailProviderName } from '../../domain/shared/mail-delivery.ts';
 import { platformDefaultTransport } from './platform-default.ts';
 import { providerATransport, type ProviderACredentials } from './provider-a.ts';
 import { providerBTransport } from './provider-b.ts';
 import { providerCTransport } from './provider-c.ts';
 import type { MailTransport } from './transport.ts';
 
-export * from '../../../domain/shared/mail-endpoints.ts';
+export * from '../../domain/shared/mail-endpoints.ts';
 export * from './transport.ts';
 
 /** One provider's settings with its secrets opened: only ever in memory, never in a reply or a log. */

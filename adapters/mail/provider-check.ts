@@ -1,5 +1,5 @@
-import { htmlToText, messageIdFor, PROVIDER_SHAPES, type MailProviderName } from '../../../domain/shared/mail-delivery.ts';
-import type { MailEndpoints } from '../../../domain/shared/mail-endpoints.ts';
+import { htmlToText, messageIdFor, PROVIDER_SHAPES, type MailProviderName } from '../../domain/shared/mail-delivery.ts';
+import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { providerACredentials, providerTransport } from './index.ts';
 import { verifyProviderA } from './provider-a.ts';
 import { MailTransportError, type OutboundMessage } from './transport.ts';
