@@ -2,9 +2,10 @@ import { WorkflowExecutionAlreadyStartedError, type WithWorkflowArgs } from '@te
 import { ParentClosePolicy, startChild, type ChildWorkflowOptions, type Workflow } from '@temporalio/workflow';
 import type { AccessChildWorkflows } from '../access/contracts.ts';
 import type { ShopChildWorkflows } from '../shop/contracts.ts';
+import type { SharedChildWorkflows } from './contracts.ts';
 
 /** Every workflow started as a child by its type name (the name workflows/index.ts exports it by), with its arguments. */
-export interface ChildWorkflows extends ShopChildWorkflows, AccessChildWorkflows {}
+export interface ChildWorkflows extends ShopChildWorkflows, AccessChildWorkflows, SharedChildWorkflows {}
 
 /** What `startChild(workflowFunction, ...)` accepts (the SDK does not export the name). */
 type ChildOptions = Omit<ChildWorkflowOptions, 'typeInfo'> & { typeInfo?: never };
