@@ -137,11 +137,11 @@ export async function buildApp(deps: AppDeps) {
   await app.register(fileRoutes, { storageDir });
   if (!deps.sandboxOnly) {
     await app.register(adminRoutes, { prefix: '/admin/v1', adminToken });
-    await app.register(shopRoutes, { prefix: '/api/v1', rateLimits, taskQueue });
+    await app.register(shopRoutes, { prefix: '/api/v1', rateLimits });
     await app.register(storefrontRoutes, { prefix: '/store/v1/:subdomain', rateLimits });
     await app.register(productPhotoRoutes);
     await app.register(downloadRoutes);
-    await app.register(stripeWebhookRoutes, { taskQueue });
+    await app.register(stripeWebhookRoutes);
   }
 
   await app.ready();

@@ -3,20 +3,11 @@
  * S3-compatible bucket (`S3_*`, see s3.ts). Keys are paths chosen by the caller
  * (`shop/<shop id>/<uuid>`); nothing here knows about tenants or rows.
  */
-import type { Readable } from 'node:stream';
+import type { FileStorage } from './file-storage.ts';
 import { localFileStorage } from './local.ts';
 import { s3FileStorage } from './s3.ts';
 
-export interface FileStorage {
-  /** Stores exactly `byteSize` bytes under `key` (replacing what was there); a stream is consumed as it is sent. */
-  put(key: string, body: Buffer | Readable, byteSize: number, contentType: string): Promise<void>;
-  /** The whole content, or null when nothing is stored under `key`. */
-  get(key: string): Promise<Buffer | null>;
-  /** A stream of the content, or null when nothing is stored under `key`. */
-  stream(key: string): Promise<Readable | null>;
-  /** Removes the content; a missing key is not an error. */
-  delete(key: string): Promise<void>;
-}
+export type { FileStorage };
 
 /** The storage settings of the environment (domain/shared/config.ts). */
 export interface FileStorageConfig {

@@ -3,7 +3,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { FileStorage } from './index.ts';
+import type { FileStorage } from './file-storage.ts';
 
 /**
  * Files under a folder; written to a temporary name and renamed, so a reader never sees half a

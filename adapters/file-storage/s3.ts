@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FileStorage } from './index.ts';
+import type { FileStorage } from './file-storage.ts';
 
 /** `S3_*` of the environment: an S3-compatible bucket (AWS S3, MinIO, Ceph, R2, ...), path-style addressing. */
 export interface S3Settings {

@@ -1,12 +1,16 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type * as workflows from '../../workflows/index.ts';
 
-/** Starts a one-shot workflow by name; resolves to its id. */
-export type StartOnce = (type: keyof typeof workflows, workflowId: string, args: unknown[]) => Promise<string>;
+/** Every workflow type the worker registers (workflows/index.ts exports them by these names). */
+export type WorkflowType = keyof typeof workflows;
+
+/** Starts a one-shot workflow by name with its own argument types; resolves to its id. */
+export type StartOnce = <K extends WorkflowType>(type: K, workflowId: string, args: Parameters<(typeof workflows)[K]>) => Promise<string>;
 
 /**
  * One-shot workflows (REJECT_DUPLICATE): a second start for the same id is a normal answer, not
- * a failure, so a repeated request joins the work its first attempt started.
+ * a failure, so a repeated request joins the work its first attempt started. Used by the
+ * workflow facades (api/shared/*-workflow*.ts) only; routes go through `app.workflows`.
  */
 export function startOnceOn(client: Client, taskQueue: string): StartOnce {
   return async (type, workflowId, args) => {

@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import { accessCommandWorkflowId, orderWorkflowId, type AccessItem } from '../../domain/shared/workflow-ids.ts';
-import { mailSequenceWorkflowId, orderPlacedWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
 import { mailWorkflowStarts } from './mail-workflow-starts.ts';
+import { shopWorkflowStarts } from './shop-workflow-starts.ts';
 import { startOnceOn } from './start-once.ts';
 import { webhookWorkflowStarts } from './webhook-workflow-starts.ts';
 
@@ -16,8 +16,10 @@ export interface AccessCommand {
 }
 
 /**
- * Durable starts of background work: a start returns once Temporal has persisted it. Workflows are
- * started by name with their types imported, so the API never loads workflow code.
+ * The one way the api starts and signals workflows (`app.workflows`): the course platform's and
+ * the shared ones at the top, the shop's under `shop`. Durable starts: a start returns once
+ * Temporal has persisted it. Workflows are started by name with their types imported, so the API
+ * never loads workflow code; routes never call the Temporal client themselves.
  */
 export function createWorkflowStarter(client: Client, taskQueue: string) {
   const startOnce = startOnceOn(client, taskQueue);
@@ -57,14 +59,6 @@ export function createWorkflowStarter(client: Client, taskQueue: string) {
       return startOnce('cancelOrder', orderWorkflowId({ ...input, step: 'cancel' }), [input]);
     },
 
-    /** One recipient's run of a shop mail sequence, once per sequence and address (a newsletter sign-up starts them here). */
-    mailSequence(run: Parameters<typeof workflows.mailSequence>[0]) {
-      return startOnce('mailSequence', mailSequenceWorkflowId(run), [run]);
-    },
-    orderPlaced(order: Parameters<typeof workflows.orderPlaced>[0]) {
-      return startOnce('orderPlaced', orderPlacedWorkflowId(order), [order]);
-    },
-
     /**
      * A person's erasure (issue 29): started, or signalled when it runs already (the run goes
      * round once more), so concurrent requests make one run; a finished one may run again
@@ -84,6 +78,8 @@ export function createWorkflowStarter(client: Client, taskQueue: string) {
 
     ...mailWorkflowStarts(startOnce),
     ...webhookWorkflowStarts(startOnce),
+    /** The shop's workflows (api/shared/shop-workflow-starts.ts). */
+    shop: shopWorkflowStarts(client, taskQueue, startOnce),
   };
 }
 

@@ -30,8 +30,6 @@ import { automaticDiscountRoutes } from './automatic-discounts/routes.ts';
 
 export interface ShopOptions {
   rateLimits: RateLimitSettings;
-  /** Where the shop's workflows are started. */
-  taskQueue: string;
 }
 
 /**
@@ -41,7 +39,7 @@ export interface ShopOptions {
  * (api/shared/idempotency: a replay, 409 or 422). Every route declares its scope
  * in `config.scope`; a route without one stops the start.
  */
-export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLimits, taskQueue }) => {
+export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLimits }) => {
   await app.register(auditLog, { record: (em, subject, entry) => recordShopConfigurationRequest(em, subject.tenantId, entry) });
   await app.register(scopedKeyAuth, shopKeys);
   await app.register(jsonBodiesOnly, { interfaceName: 'shop API' });
@@ -67,13 +65,13 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
   await app.register(recommendationGroupRoutes);
   await app.register(electronicContentRoutes);
   await app.register(orderRoutes);
-  await app.register(orderTransitionRoutes, { taskQueue });
+  await app.register(orderTransitionRoutes);
   await app.register(orderDownloadRoutes);
   await app.register(reportRoutes);
   await app.register(subscriptionPlanRoutes);
-  await app.register(subscriberRoutes, { taskQueue });
-  await app.register(automaticDiscountRoutes, { taskQueue });
+  await app.register(subscriberRoutes);
+  await app.register(automaticDiscountRoutes);
   await app.register(clubRoutes);
   await app.register(emailSequenceRoutes);
-  await app.register(orderStatusConfigRoutes, { taskQueue });
+  await app.register(orderStatusConfigRoutes);
 };

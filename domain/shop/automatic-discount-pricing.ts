@@ -11,7 +11,7 @@ import { money, toMoneyString } from '../shared/money.ts';
 import { lineDiscounts, type DiscountCart } from './discount-code-pricing.ts';
 import { ORDER_DISCOUNT_TYPES, type AutomaticDiscountKind } from './automatic-discount-rules.ts';
 import type { ProductRelation } from './discount-rules.ts';
-import type { ItemAdjustment } from './pricing.ts';
+import type { ItemAdjustment } from './adjustments.ts';
 
 /**
  * The types checkout applies: the order types. The time-limited price-history types

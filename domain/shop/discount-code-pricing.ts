@@ -21,7 +21,7 @@ import {
   PERCENTAGE_TYPES,
   type DiscountSettings,
 } from './discount-rules.ts';
-import type { Adjustment } from './pricing.ts';
+import type { Adjustment } from './adjustments.ts';
 
 /** What checkout needs of a code: its settings (as a write checks them) and its state. */
 export interface CodeSnapshot extends DiscountSettings {

@@ -17,6 +17,7 @@
 import type { Decimal } from 'decimal.js';
 import { cents, money, Money, toMoneyString, ZERO } from '../shared/money.ts';
 import { vatOfGross } from './vat.ts';
+import type { Adjustment, ItemAdjustment } from './adjustments.ts';
 import { automaticAdjustments, automaticDiscountApplies, automaticLabel, type AutomaticDiscountSnapshot, type Buyer } from './automatic-discount-pricing.ts';
 import { codeAdjustments, codeRefusal, type CodeSnapshot, type DiscountCart } from './discount-code-pricing.ts';
 
@@ -71,11 +72,7 @@ export interface CartContext {
   payment?: ChargeType | null;
 }
 
-/** A promotion's request to lower an amount (Medusa: compute-actions). `code` names its source. */
-export type Adjustment =
-  | { action: 'addItemAdjustment'; line: number; amount: string; code: string }
-  | { action: 'addShippingAdjustment'; amount: string; code: string };
-export type ItemAdjustment = Extract<Adjustment, { action: 'addItemAdjustment' }>;
+export type { Adjustment, ItemAdjustment };
 
 export interface AppliedAdjustment {
   code: string;

@@ -1,11 +1,11 @@
 import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
-import type { OrderFulfilmentInput } from '../../activities/access/grants.ts';
+import type { CancelOrderInput, FulfilOrderInput } from './contracts.ts';
 import { db, localDb } from '../shared/activity-proxies.ts';
 import { withEventsDispatched } from '../shared/dispatch-events.ts';
 import { afterCourseGrant } from './course-mails.ts';
 import { handOn } from './grant-course-access.ts';
 
-export type FulfilOrderInput = OrderFulfilmentInput;
+export type { FulfilOrderInput };
 
 /**
  * Order: none -> registered, "access granted for ordered contents" (spec: States and transitions),
@@ -24,6 +24,6 @@ export async function fulfilOrder(input: FulfilOrderInput): Promise<{ events: Re
 }
 
 /** Order: registered -> cancelled, "related access withdrawn". */
-export async function cancelOrder({ platformId, orderId }: { platformId: string; orderId: string }): Promise<{ events: RecordedDomainEvent[] }> {
+export async function cancelOrder({ platformId, orderId }: CancelOrderInput): Promise<{ events: RecordedDomainEvent[] }> {
   return withEventsDispatched(platformId, await db.withdrawOrderAccess({ platformId, orderId }));
 }

@@ -3,7 +3,6 @@ import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../domain/sh
 import { webhookDeliveryWorkflowId } from '../../domain/shared/workflow-ids.ts';
 import { db } from './activity-proxies.ts';
 import { startChildOnce } from './start-child-once.ts';
-import { deliverWebhook } from './webhook-delivery.ts';
 
 /**
  * The last step of every workflow that records domain events: one delivery workflow per (event,
@@ -21,7 +20,7 @@ export async function dispatchEvents(platformId: string, events: readonly Record
 export async function startWebhookDeliveries(platformId: string, deliveries: readonly WebhookDeliveryStart[]): Promise<void> {
   await Promise.all(
     deliveries.map(({ webhookId, eventId }) =>
-      startChildOnce(deliverWebhook, {
+      startChildOnce('deliverWebhook', {
         workflowId: webhookDeliveryWorkflowId({ platformId, webhookId, eventId }),
         args: [{ platformId, webhookId, eventId }],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',

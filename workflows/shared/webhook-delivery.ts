@@ -1,14 +1,9 @@
 import { sleep } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
 import { webhook } from './activity-proxies.ts';
+import type { DeliverWebhookInput } from './contracts.ts';
 
-export interface DeliverWebhookInput {
-  platformId: string;
-  webhookId: string;
-  eventId: string;
-  /** A manual redelivery: one attempt, no retries (`POST .../deliveries/:id/redeliver`). */
-  manual?: boolean;
-}
+export type { DeliverWebhookInput };
 
 /**
  * Webhook delivery: pending -> succeeded | failed | disabled (spec: States and transitions).

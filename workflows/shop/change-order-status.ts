@@ -1,20 +1,15 @@
 import { statusSource } from '../../domain/shop/effects.ts';
 import { orderEffect } from '../shared/activity-proxies.ts';
-import { scheduleAutomaticStatuses } from './automatic-status.ts';
 import { notifyClub } from './club-webhook.ts';
-import { withdrawShopCourseAccess } from './course-access.ts';
-import { startOrderMailSequences } from './mail-sequence.ts';
-import { runEffect, type OrderRef } from './order-effects.ts';
-import { stopOrderSubscriptions } from './subscription-effect.ts';
+import type { ChangeOrderStatusInput } from './contracts.ts';
+import { withdrawShopCourseAccess } from './steps/course-access.ts';
+import { runEffect, type OrderRef } from './steps/run-effect.ts';
+import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.ts';
+import { startOrderMailSequences } from './steps/start-mail-sequences.ts';
+import { stopOrderSubscriptions } from './steps/stop-order-subscriptions.ts';
 import { notifyShopWebhooks } from './webhooks.ts';
 
-export interface ChangeOrderStatusInput {
-  shopId: string;
-  orderId: number;
-  /** The recorded status change: the key of this run's effects. */
-  changeId: number;
-  statusId: number;
-}
+export type { ChangeOrderStatusInput };
 
 /**
  * Order: any -> the status set through `PATCH /orders/:id/status`, with the panel's side effects,

@@ -1,16 +1,14 @@
 import { orderEffect } from '../shared/activity-proxies.ts';
-import { scheduleAutomaticStatuses } from './automatic-status.ts';
 import { notifyClub } from './club-webhook.ts';
-import { grantShopCourseAccess } from './course-access.ts';
-import { startOrderMailSequences } from './mail-sequence.ts';
-import { runEffect, type OrderRef } from './order-effects.ts';
-import { activateSubscriptions } from './subscription-effect.ts';
+import type { ClearOrderInput } from './contracts.ts';
+import { activateSubscriptions } from './steps/activate-subscriptions.ts';
+import { grantShopCourseAccess } from './steps/course-access.ts';
+import { runEffect, type OrderRef } from './steps/run-effect.ts';
+import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.ts';
+import { startOrderMailSequences } from './steps/start-mail-sequences.ts';
 import { notifyShopWebhooks } from './webhooks.ts';
 
-export interface ClearOrderInput {
-  shopId: string;
-  orderId: number;
-}
+export type { ClearOrderInput };
 
 /**
  * Order: placed, unpaid -> placed, paid (spec: States and transitions). The API has already

@@ -5,7 +5,7 @@ import type { SubscriberMailKind } from '../../domain/shop/subscription-mails.ts
 import { nextChargeAt, nextRenewalStep, type ReminderKind } from '../../domain/shop/subscription-periods.ts';
 import { clearOrderWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
-import { clearOrder } from './clear-order.ts';
+import type { SubscriberRenewalInput } from './contracts.ts';
 import {
   subscriberItemsChangedSignal,
   subscriberPausedSignal,
@@ -31,12 +31,7 @@ const subscriberMail = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['SubscriberNotFound'] },
 });
 
-export interface SubscriberRenewalInput {
-  shopId: string;
-  subscriberId: number;
-  /** The first run after activation sends the activation mail (when the plan says so). */
-  activated?: boolean;
-}
+export type { SubscriberRenewalInput };
 
 export type SubscriberRenewalResult = 'expired' | 'ended';
 
@@ -116,7 +111,7 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
           const renewed = await step.renewSubscriber({ shopId, subscriberId, chargeId: charge.chargeId });
           // The renewal order is a paid order like a cleared one: its clearing effects run once
           // (invoice, webhooks, download codes, ...; its `subscription` effect skips it).
-          await startChildOnce(clearOrder, {
+          await startChildOnce('clearOrder', {
             workflowId: clearOrderWorkflowId({ shopId, orderId: renewed.orderId }),
             args: [{ shopId, orderId: renewed.orderId }],
             workflowIdReusePolicy: 'REJECT_DUPLICATE',

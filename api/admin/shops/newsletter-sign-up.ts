@@ -35,7 +35,7 @@ export async function signUpWithSequences(
   const triggeredAt = new Date().toISOString();
   const sequences = await sequencesForTrigger(em, trigger);
   try {
-    for (const sequence of sequences) await workflows.mailSequence({ shopId, sequenceId: sequence.id, email: signedUp.subscriber.email, trigger, triggeredAt });
+    for (const sequence of sequences) await workflows.shop.mailSequence({ shopId, sequenceId: sequence.id, email: signedUp.subscriber.email, trigger, triggeredAt });
   } catch (error) {
     log.error({ err: error, shopId }, 'newsletter sequences could not be started');
     throw new SequencesNotStarted(503, 'the sign-up is saved, but its mail sequences could not be started: repeat the request', undefined, { 'retry-after': String(SEQUENCE_START_RETRY_AFTER_S) });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { chargesOf } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { Subscriber } from '../../../db/entities/shop/index.ts';
 import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import { subscriberStateQuery, type SubscriberRenewalState } from '../../../workflows/shop/subscription-signals.ts';
+import type { SubscriberRenewalState } from '../../../workflows/shop/subscription-signals.ts';
 import { ErrorBody, data } from '../../shared/schemas.ts';
 import { ownedOr404 } from '../owned.ts';
 import { shopOf } from './routes.ts';
@@ -65,9 +65,8 @@ export const shopSubscriberBillingAdminRoutes: FastifyPluginAsyncZod = async (ap
       const shop = await shopOf(request.em, request.params.shop_id);
       const subscriber = await ownedOr404(request.em, Subscriber, { id: request.params.subscriber_id }, 'subscriber');
       const workflowId = subscriberWorkflowId({ shopId: shop.id, subscriberId: subscriber.id });
-      const handle = app.temporal.workflow.getHandle(workflowId);
       const [state, charges] = await Promise.all([
-        app.temporal.connection.withDeadline(Date.now() + 2000, () => handle.query(subscriberStateQuery)).catch(() => null),
+        app.workflows.shop.subscriberState({ shopId: shop.id, subscriberId: subscriber.id }),
         chargesOf(request.em, subscriber.id),
       ]);
       return {

@@ -11,7 +11,7 @@ import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
-import { priceSchedule, type StoredSchedule } from './price-schedule.ts';
+import type { StoredSchedule } from '../../shared/discount-workflows.ts';
 import { AUTOMATIC_DISCOUNT_RESOURCES, type AutomaticDiscountResource } from './resources.ts';
 import {
   AutomaticDiscountParams,
@@ -58,10 +58,10 @@ function listWhere(query: AutomaticDiscountListQuery): FilterQuery<IAutomaticDis
  * The five routes of one automatic-discount resource (spec: Endpoints, Automatic discounts): the
  * resource descriptor says what differs (kind, path, own fields, list filter); the code is one.
  * Reads need `read`, writes `write_data`. A time-limited discount's write is told to its price
- * workflow after the commit (price-schedule.ts); its DELETE restores the prices in its own
+ * workflow after the commit (`app.workflows.shop`, api/shared/discount-workflows.ts); its DELETE restores the prices in its own
  * transaction and tells the workflow only to end.
  */
-function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnType<typeof priceSchedule>): FastifyPluginAsyncZod {
+function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsyncZod {
   return async (app) => {
     const read = { scope: 'read' } as const;
     const write = { scope: 'write_data' } as const;
@@ -89,7 +89,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
       if (kind !== 'time_limited') return;
       if (!isPriceHistoryType(discount.discountType) && !(typeBefore && isPriceHistoryType(typeBefore))) return;
       const stored: StoredSchedule = { revision: discount.revision, startDate: discount.startDate!, endDate: discount.endDate!, discountType: discount.discountType };
-      await schedule.changed({ shopId, discountId: discount.id }, stored);
+      await app.workflows.shop.discountScheduleChanged(app.log, { shopId, discountId: discount.id }, stored);
     }
 
     app.get(path, { config: read, schema: { operationId: operationId('list'), summary: `Lists ${resource.name}s`, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
@@ -157,7 +157,7 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
         const deletedType = await deleteDiscountRestoringPrices(request.em, shopId, id, new Date());
         if (deletedType === null) throw notFound(resource.name);
         request.em.getUnitOfWork().unsetIdentity(discount);
-        if (kind === 'time_limited' && isPriceHistoryType(deletedType)) await schedule.removed({ shopId, discountId: id });
+        if (kind === 'time_limited' && isPriceHistoryType(deletedType)) await app.workflows.shop.discountRemoved(app.log, { shopId, discountId: id });
         return { data: { id, deleted: true as const } };
       },
     );
@@ -165,7 +165,6 @@ function resourceRoutes(resource: AutomaticDiscountResource, schedule: ReturnTyp
 }
 
 /** The four automatic-discount resources, one descriptor each. */
-export const automaticDiscountRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
-  const schedule = priceSchedule(app.temporal, taskQueue, app.log);
-  for (const resource of AUTOMATIC_DISCOUNT_RESOURCES) await app.register(resourceRoutes(resource, schedule));
+export const automaticDiscountRoutes: FastifyPluginAsyncZod = async (app) => {
+  for (const resource of AUTOMATIC_DISCOUNT_RESOURCES) await app.register(resourceRoutes(resource));
 };

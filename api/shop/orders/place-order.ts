@@ -195,7 +195,7 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: I
   // The statuses set automatically after New, when the shop has any, and a zero-total order's
   // fulfilment (no clearing needed); likewise only logged when Temporal is away.
   if (needsNoClearing(total) || (await automaticRulesAfter(em, status.id)).length > 0) {
-    await deps.workflows.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (automatic statuses, zero-total fulfilment) could not be started"));
+    await deps.workflows.shop.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (automatic statuses, zero-total fulfilment) could not be started"));
   }
   return orderId;
 }

@@ -3,9 +3,7 @@ import { z } from 'zod';
 import { OrderStatus } from '../../../db/entities/shop/index.ts';
 import { changeOrderStatus, clearOrder, clearRefusal } from '../../../db/repositories/shop/order-transitions.ts';
 import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
-import { clearOrderWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
-import { startOnceOn } from '../../shared/start-once.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
@@ -35,10 +33,8 @@ const StatusBody = z.strictObject({ order_status_id: z.number().int().positive()
  * database decides under concurrency (a locked row, a conditional update); the side effects then
  * run in a workflow whose id is the transition's, so a repeated request never repeats an effect.
  */
-export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
+export const orderTransitionRoutes: FastifyPluginAsyncZod = async (app) => {
   const config = { scope: 'write_data' } as const;
-
-  const startOnce = startOnceOn(app.temporal, taskQueue);
 
   app.patch(
     '/orders/:id/status',
@@ -64,7 +60,7 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
       const change = await changeOrderStatus(request.em, shopId, orderId, statusId);
       if (change) {
         const { changeId } = change;
-        await startOnce('changeOrderStatus', orderStatusWorkflowId({ shopId, orderId, changeId }), [{ shopId, orderId, changeId, statusId }]);
+        await app.workflows.shop.changeOrderStatus({ shopId, orderId, changeId, statusId });
       }
       request.em.clear();
       const found = await findOrderDetail(request.em, orderId);
@@ -94,13 +90,13 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
         if (refusal === 'paid') {
           // Joins (or re-runs, a no-op) the clearing workflow, so effects lost to a crash after the
           // clearing committed are started by the retry.
-          await startOnce('clearOrder', clearOrderWorkflowId({ shopId, orderId }), [{ shopId, orderId }]);
+          await app.workflows.shop.clearOrder({ shopId, orderId });
           throw new HttpError(422, 'Already Cleared', { error: 'Already Cleared', message: 'the order is already paid' });
         }
         if (refusal === 'zero') throw new HttpError(422, 'Nothing to clear', { error: 'Nothing to clear', message: 'the order total is zero: no clearing is needed' });
         throw new HttpError(422, 'Not clearable', { error: 'Not clearable', message: 'only a placed order can be cleared' });
       }
-      await startOnce('clearOrder', clearOrderWorkflowId({ shopId, orderId }), [{ shopId, orderId }]);
+      await app.workflows.shop.clearOrder({ shopId, orderId });
       const found = await findOrderDetail(request.em, orderId);
       const o = orderDetail(found!.order, found!.items);
       return {

@@ -6,10 +6,8 @@ import { clearOrder } from '../../../db/repositories/shop/order-transitions.ts';
 import { useShop } from '../../../db/repositories/shop/shops.ts';
 import { gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { openSecret } from '../../../adapters/secrets/secret-box.ts';
-import { clearOrderWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
 import { ErrorBody } from '../../shared/schemas.ts';
-import { startOnceOn } from '../../shared/start-once.ts';
 
 const Params = z.object({ shop_id: z.uuid() });
 const Received = z.object({ received: z.boolean(), outcome: z.string() });
@@ -22,8 +20,7 @@ const Received = z.object({ received: z.boolean(), outcome: z.string() });
  * /api/v1/orders/:id/clear` does, with `transaction_id` = the PaymentIntent id; a repeated or
  * late event finds the order paid and changes nothing more (the clearing workflow's id joins).
  */
-export const stripeWebhookRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
-  const startOnce = startOnceOn(app.temporal, taskQueue);
+export const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
   // The signature covers the bytes as sent: this route keeps them unparsed.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -44,7 +41,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> =
       return clearOrder(tx, shopId, orderId, now);
     });
     // Also when it was cleared before: joins (or re-runs, a no-op) the clearing's workflow.
-    await startOnce('clearOrder', clearOrderWorkflowId({ shopId, orderId }), [{ shopId, orderId }]);
+    await app.workflows.shop.clearOrder({ shopId, orderId });
     return cleared ? `order ${orderId} cleared` : `order ${orderId} was already paid`;
   }
 

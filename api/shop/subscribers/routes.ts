@@ -3,11 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ISubscriber } from '../../../db/entities/shop/index.ts';
 import { visibleProductIds } from '../../../db/repositories/shop/item-products.ts';
-import { cataloguePrices, findSubscriber, listSubscribers, moveLatestPeriod, periodsOf, undoReactivation, updateSubscriber } from '../../../db/repositories/shop/subscribers.ts';
+import { cataloguePrices, findSubscriber, listSubscribers, moveLatestPeriod, periodsOf, updateSubscriber } from '../../../db/repositories/shop/subscribers.ts';
 import { startOfDayIn } from '../../../domain/shared/time-zones.ts';
 import { pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
 import { intervalProblem, latestPeriod, renewalItemsProblems, signalsFor, type FieldProblem } from '../../../domain/shop/subscription-rules.ts';
-import { HttpError, badRequest, notFound } from '../../shared/errors.ts';
+import { badRequest, notFound } from '../../shared/errors.ts';
 import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
@@ -16,7 +16,6 @@ import { refusedFields } from '../shared/field-problems.ts';
 import { rowOr404 } from '../shared/path-rows.ts';
 import { PatchPeriodBody, PatchSubscriberBody, PeriodReply, SubscriberDetailReply, SubscriberListQuery, SubscriberParams, SubscriberReply, type SubscriberPatch } from './schemas.ts';
 import { periodReply, subscriberReply } from './serialize.ts';
-import { notifySubscriberWorkflow, startSubscriberWorkflow } from './signals.ts';
 
 /** Subscribers as replied, given the end of each one's latest period, at `now`. */
 async function repliesOf(em: EntityManager, subscribers: readonly ISubscriber[], latestEnds: ReadonlyMap<number, Date>, now: Date) {
@@ -57,7 +56,7 @@ async function patchProblems(em: EntityManager, shopId: string, body: Subscriber
  * nothing else. After a write commits, the subscriber's renewal workflow is signalled (or started,
  * for a subscription a period move made active again).
  */
-export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
+export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
   const config = { scope: 'write_subscriptions' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
@@ -121,7 +120,7 @@ export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = as
       });
       if (!subscriber) throw notFound('subscriber');
       const signals = signalsFor({ renewalPaused: body.renewal_paused, itemsSent: body.renewal_items !== undefined, intervalSent: body.renewal_interval_days !== undefined });
-      await notifySubscriberWorkflow(app.temporal, request.log, { shopId, subscriberId: subscriber.id }, signals.map((signal) => ({ signal })));
+      await app.workflows.shop.notifySubscriber(request.log, { shopId, subscriberId: subscriber.id }, signals.map((signal) => ({ signal })));
       // The reply is the row as this request's transaction left it (not a later write's).
       return { data: (await withPeriods(request.em, subscriber)).reply };
     },
@@ -148,16 +147,7 @@ export const subscriberRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = as
       const moved = id === null ? ({ kind: 'missing' } as const) : await moveLatestPeriod(request.em, id, activeUntil, new Date());
       if (moved.kind === 'missing') throw notFound('subscriber');
       if (moved.kind === 'refused') throw unprocessable({ active_until: [moved.problem] });
-      const target = { shopId, subscriberId: id! };
-      if (moved.reactivatedFrom === null) {
-        await notifySubscriberWorkflow(app.temporal, request.log, target, [{ signal: 'periodMoved', activeUntil }]);
-      } else if (!(await startSubscriberWorkflow(app.temporal, taskQueue, request.log, target))) {
-        // Never active without a workflow: the status goes back, so the repeat reactivates and starts again.
-        await undoReactivation(request.em, shopId, id!, moved.reactivatedFrom);
-        throw new HttpError(503, 'the period end is moved, but the subscription could not be made active again (its renewal workflow did not start): repeat the request', undefined, {
-          'retry-after': '5',
-        });
-      }
+      await app.workflows.shop.subscriberPeriodMoved({ em: request.em, log: request.log }, { shopId, subscriberId: id! }, { activeUntil, reactivatedFrom: moved.reactivatedFrom });
       return { data: periodReply(moved.period) };
     },
   );

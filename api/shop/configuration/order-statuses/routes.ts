@@ -56,7 +56,7 @@ function statusWrite(status: IOrderStatus, body: PatchOrderStatus, facts: ShopFa
  * their mail and automation settings. Reads need `read`, writes and test mails `write_storefront`.
  * Statuses are neither created nor deleted here (rule 1).
  */
-export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
+export const orderStatusConfigRoutes: FastifyPluginAsyncZod = async (app) => {
   const read = { scope: 'read' } as const;
   const write = { scope: 'write_storefront' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
@@ -107,5 +107,5 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod<{ taskQueue: string 
     },
   );
 
-  await app.register(testMailRoutes, { taskQueue });
+  await app.register(testMailRoutes);
 };

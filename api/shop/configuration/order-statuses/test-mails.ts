@@ -6,10 +6,8 @@ import type { IOrder, IOrderStatus } from '../../../../db/entities/shop/index.ts
 import { listOrderStatuses } from '../../../../db/repositories/shop/order-status-config.ts';
 import { orderByNumber } from '../../../../db/repositories/shop/status-mails.ts';
 import { parseOrderNumber, storedTemplate } from '../../../../domain/shop/status-mail.ts';
-import { statusTestMailsWorkflowId } from '../../../../domain/shop/workflow-ids.ts';
 import type { StatusTestMailsInput } from '../../../../workflows/shop/status-test-mails.ts';
 import { unknownIds } from '../../../../domain/shop/product-rules.ts';
-import { startOnceOn, type StartOnce } from '../../../shared/start-once.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../../shared/schemas.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../../shared/validation-errors.ts';
 import { shopKeyOf } from '../../auth.ts';
@@ -33,19 +31,18 @@ async function testTarget(request: FastifyRequest, body: { email: string; order_
  * Starts the test mails of a checked request: one workflow (`shop/<s>/status-test-mails/<request>`)
  * sends each status's saved mail, composed as a real status change would, only to `to`.
  */
-async function startTestMails(request: FastifyRequest, startOnce: StartOnce, statusIds: number[], order: IOrder | null, to: string): Promise<void> {
+async function startTestMails(request: FastifyRequest, statusIds: number[], order: IOrder | null, to: string): Promise<void> {
   if (statusIds.length === 0) return;
   const { shopId } = shopKeyOf(request);
   const requestId = randomUUID();
   const input: StatusTestMailsInput = { shopId, requestId, statusIds, orderId: order?.id ?? null, to, downloadBase: downloadBaseOf(request) };
-  await startOnce('sendOrderStatusTestMails', statusTestMailsWorkflowId({ shopId, requestId }), [input]);
+  await request.server.workflows.shop.sendOrderStatusTestMails(input);
 }
 
 const tested = (s: IOrderStatus) => ({ id: s.id, name: s.name, send_email_on_status_change: s.sendEmailOnStatusChange });
 
 /** Test mails of status mails (rules 5 and 6); `write_storefront`. */
-export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = async (app, { taskQueue }) => {
-  const startOnce = startOnceOn(app.temporal, taskQueue);
+export const testMailRoutes: FastifyPluginAsyncZod = async (app) => {
   const config = { scope: 'write_storefront' } as const;
   const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
 
@@ -70,7 +67,7 @@ export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = asyn
       if (!template) problems.id = ['the status has no mail'];
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
       const to = request.body.email.trim();
-      await startTestMails(request, startOnce, [status.id], order, to);
+      await startTestMails(request, [status.id], order, to);
       return { data: { ...tested(status), to, sent: true as const } };
     },
   );
@@ -97,7 +94,7 @@ export const testMailRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> = asyn
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
       const chosen = ids ? all.filter((s) => ids.includes(s.id)) : all;
       const withMail = chosen.filter((s) => storedTemplate(s.email));
-      await startTestMails(request, startOnce, withMail.map((s) => s.id), order, request.body.email.trim());
+      await startTestMails(request, withMail.map((s) => s.id), order, request.body.email.trim());
       return {
         data: {
           sent: withMail.map(tested),

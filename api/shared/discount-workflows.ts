@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
-import { isPriceHistoryType } from '../../../domain/shop/automatic-discount-rules.ts';
-import { timeLimitedDiscountWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import type * as workflows from '../../../workflows/index.ts';
-import { discountChangedSignal, discountRemovedSignal, type DiscountRef, type DiscountSchedule } from '../../../workflows/shop/time-limited-discount-signals.ts';
-import { HttpError } from '../../shared/errors.ts';
+import { isPriceHistoryType } from '../../domain/shop/automatic-discount-rules.ts';
+import { timeLimitedDiscountWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import type * as workflows from '../../workflows/index.ts';
+import { discountChangedSignal, discountRemovedSignal, type DiscountRef, type DiscountSchedule } from '../../workflows/shop/time-limited-discount-signals.ts';
+import { HttpError } from './errors.ts';
 
 const NOT_TOLD = 'the change is saved, but its price schedule could not be told: repeat the request (after a POST, an empty PATCH of the id)';
 
@@ -26,10 +26,10 @@ export interface StoredSchedule {
  * signals): the client repeats the request; after a POST, an empty PATCH of the new id (in the
  * 503 body) sends the schedule again and starts the workflow.
  */
-export function priceSchedule(client: Client, taskQueue: string, log: FastifyBaseLogger) {
+export function discountWorkflows(client: Client, taskQueue: string) {
   const handleOf = (ref: DiscountRef) => client.workflow.getHandle(timeLimitedDiscountWorkflowId(ref));
 
-  async function tell(ref: DiscountRef, send: () => Promise<unknown>): Promise<void> {
+  async function tell(log: FastifyBaseLogger, ref: DiscountRef, send: () => Promise<unknown>): Promise<void> {
     try {
       await send();
     } catch (error) {
@@ -40,11 +40,11 @@ export function priceSchedule(client: Client, taskQueue: string, log: FastifyBas
   }
 
   return {
-    changed(ref: DiscountRef, stored: StoredSchedule): Promise<void> {
+    discountScheduleChanged(log: FastifyBaseLogger, ref: DiscountRef, stored: StoredSchedule): Promise<void> {
       const priceHistory = isPriceHistoryType(stored.discountType);
       const schedule: DiscountSchedule = { startDate: stored.startDate.toISOString(), endDate: stored.endDate.toISOString(), revision: stored.revision, priceHistory };
-      if (!priceHistory) return tell(ref, () => handleOf(ref).signal(discountChangedSignal, schedule));
-      return tell(ref, () =>
+      if (!priceHistory) return tell(log, ref, () => handleOf(ref).signal(discountChangedSignal, schedule));
+      return tell(log, ref, () =>
         client.workflow.signalWithStart<typeof workflows.timeLimitedDiscount, [DiscountSchedule]>('timeLimitedDiscount', {
           taskQueue,
           workflowId: timeLimitedDiscountWorkflowId(ref),
@@ -60,7 +60,7 @@ export function priceSchedule(client: Client, taskQueue: string, log: FastifyBas
      * workflow only needs to end. Cleanup: a failure is logged, never the request's (the workflow
      * then ends at its end date, its restore a no-op).
      */
-    async removed(ref: DiscountRef): Promise<void> {
+    async discountRemoved(log: FastifyBaseLogger, ref: DiscountRef): Promise<void> {
       try {
         await handleOf(ref).signal(discountRemovedSignal);
       } catch (error) {

@@ -1,9 +1,8 @@
-import type { CourseAccessStep } from '../../activities/shop/course-access.ts';
-import { orderWorkflowId } from '../../domain/shared/workflow-ids.ts';
-import { cancelOrder, fulfilOrder } from '../access/order.ts';
-import { db, orderEffect } from '../shared/activity-proxies.ts';
-import { startChildOnce } from '../shared/start-child-once.ts';
-import { runEffect, type OrderRef } from './order-effects.ts';
+import type { CourseAccessStep } from '../../../activities/shop/course-access.ts';
+import { orderWorkflowId } from '../../../domain/shared/workflow-ids.ts';
+import { db, orderEffect } from '../../shared/activity-proxies.ts';
+import { startChildOnce } from '../../shared/start-child-once.ts';
+import { runEffect, type OrderRef } from './run-effect.ts';
 
 /**
  * The `course_access` effect (issue 14): the activity registers or cancels the access order on the
@@ -15,10 +14,10 @@ async function courseAccessEffect(ref: OrderRef, step: () => Promise<CourseAcces
   await runEffect(ref, 'course_access', async () => {
     const { outcome, fulfil, cancel } = await step();
     if (fulfil) {
-      await startChildOnce(fulfilOrder, { workflowId: orderWorkflowId({ ...fulfil, step: 'fulfil' }), args: [fulfil], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+      await startChildOnce('fulfilOrder', { workflowId: orderWorkflowId({ ...fulfil, step: 'fulfil' }), args: [fulfil], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
     }
     if (cancel) {
-      await startChildOnce(cancelOrder, { workflowId: orderWorkflowId({ ...cancel, step: 'cancel' }), args: [cancel], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+      await startChildOnce('cancelOrder', { workflowId: orderWorkflowId({ ...cancel, step: 'cancel' }), args: [cancel], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
     }
     await db.recordOrderEffect({ ...ref, effect: 'course_access', outcome });
     return outcome;

@@ -1,7 +1,7 @@
-import { orderEffect } from '../shared/activity-proxies.ts';
+import { orderEffect } from '../../shared/activity-proxies.ts';
+import { activateSubscriptions } from './activate-subscriptions.ts';
 import { grantShopCourseAccess } from './course-access.ts';
-import { runEffect, skipEffect, type OrderRef } from './order-effects.ts';
-import { activateSubscriptions } from './subscription-effect.ts';
+import { runEffect, skipEffect, type OrderRef } from './run-effect.ts';
 
 /**
  * A zero-total order needs no clearing (spec: States and transitions): at placing it gets what a

@@ -1,0 +1,54 @@
+/**
+ * The shop workflows' inputs, apart from their code: a workflow that starts another as a child
+ * names it by type (`startChildOnce('clearOrder', ...)`) and imports only these types, so no
+ * workflow module imports another (test/unit/workflow-contracts.test.ts checks the names and
+ * argument types against workflows/index.ts).
+ */
+import type { MailSequenceRun } from '../../activities/shop/mail-sequences.ts';
+
+export interface ClearOrderInput {
+  shopId: string;
+  orderId: number;
+}
+
+export interface ChangeOrderStatusInput {
+  shopId: string;
+  orderId: number;
+  /** The recorded status change: the key of this run's effects. */
+  changeId: number;
+  statusId: number;
+}
+
+export interface AutomaticOrderStatusInput {
+  shopId: string;
+  orderId: number;
+  fromStatusId: number;
+  /** The change that put the order at `fromStatusId` when the timer was planned (null: none recorded). */
+  expectedChangeId: number | null;
+  toStatusId: number;
+  /** ISO instant the status is due. */
+  dueAt: string;
+}
+
+export interface OrderPlacedInput {
+  shopId: string;
+  orderId: number;
+}
+
+export interface SubscriberRenewalInput {
+  shopId: string;
+  subscriberId: number;
+  /** The first run after activation sends the activation mail (when the plan says so). */
+  activated?: boolean;
+}
+
+export type { MailSequenceRun };
+
+/** The shop workflows other workflows start as children: type name -> arguments. */
+export interface ShopChildWorkflows {
+  clearOrder: [ClearOrderInput];
+  changeOrderStatus: [ChangeOrderStatusInput];
+  automaticOrderStatus: [AutomaticOrderStatusInput];
+  subscriberRenewal: [SubscriberRenewalInput];
+  mailSequence: [MailSequenceRun];
+}

@@ -1,0 +1,23 @@
+import type { AutomaticStatusSource } from '../../../domain/shop/automatic-status.ts';
+import { automaticStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { db } from '../../shared/activity-proxies.ts';
+import { startChildOnce } from '../../shared/start-child-once.ts';
+import type { OrderRef } from './run-effect.ts';
+
+/**
+ * The automatic statuses due after the order reached its status by `ref.source` (the clearing or a
+ * status change): one timer workflow per target status, `shop/<s>/order/<o>/auto-status/<source>/to/<B>`,
+ * outliving the transition's workflow; a repeated transition workflow starts none twice.
+ */
+export async function scheduleAutomaticStatuses(ref: Omit<OrderRef, 'source'> & { source: AutomaticStatusSource }): Promise<void> {
+  const planned = await db.planAutomaticStatuses(ref);
+  await Promise.all(
+    planned.map((p) =>
+      startChildOnce('automaticOrderStatus', {
+        workflowId: automaticStatusWorkflowId({ shopId: ref.shopId, orderId: ref.orderId, source: ref.source, toStatusId: p.toStatusId }),
+        args: [{ shopId: ref.shopId, orderId: ref.orderId, ...p }],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      }),
+    ),
+  );
+}

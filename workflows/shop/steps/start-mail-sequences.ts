@@ -1,0 +1,56 @@
+import type { SequenceTrigger } from '../../../domain/shop/mail-sequence-rules.ts';
+import { done, skipped, type EffectOutcome } from '../../../domain/shop/effects.ts';
+import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { db, orderEffect } from '../../shared/activity-proxies.ts';
+import { startChildOnce } from '../../shared/start-child-once.ts';
+import type { MailSequenceRun } from '../contracts.ts';
+import { runEffect, type OrderRef } from './run-effect.ts';
+
+/**
+ * Starts one run per sequence for the recipient, as children that outlive the caller. The id
+ * carries sequence and address and is never reused (REJECT_DUPLICATE), so the same trigger twice,
+ * or two triggers of one sequence, never send a sequence twice to one address.
+ */
+export async function startMailSequences(shopId: string, email: string, sequenceIds: readonly number[], trigger: SequenceTrigger): Promise<void> {
+  const triggeredAt = new Date().toISOString();
+  const recipient = email.trim().toLowerCase();
+  await Promise.all(
+    sequenceIds.map((sequenceId) => {
+      const run: MailSequenceRun = { shopId, sequenceId, email: recipient, trigger, triggeredAt };
+      return startChildOnce('mailSequence', { workflowId: mailSequenceWorkflowId(run), args: [run], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+    }),
+  );
+}
+
+/**
+ * The `mail_sequence` effect of an order reaching `statusId` (a status change; null: the shop's
+ * Paid status, reached by clearing): the runs of the sequences the order starts, recorded in the
+ * effect log.
+ */
+export async function startOrderMailSequences(ref: OrderRef, reached: number | null): Promise<void> {
+  await runEffect(ref, 'mail_sequence', async () => {
+    const { email, statusId, sequenceIds } = await orderEffect.orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
+    let outcome: EffectOutcome;
+    if (sequenceIds.length === 0) {
+      outcome = skipped('no mail sequence starts at this status for this order');
+    } else {
+      await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
+      outcome = done(`sequences ${sequenceIds.join(', ')} started for ${email.trim().toLowerCase()}`);
+    }
+    await db.recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
+    return outcome;
+  });
+}
+
+/**
+ * After a clearing created subscribers: a customer's first entry into a subscription plan starts
+ * the sequences with `first_subscription_entry` on that plan (a later entry starts nothing: the
+ * activity keeps only first entries, and a run is once per sequence and address anyway).
+ */
+export async function startSubscriptionMailSequences(shopId: string, subscriberIds: number[]): Promise<void> {
+  if (subscriberIds.length === 0) return;
+  const entries = await db.subscriptionEntryMailSequences({ shopId, subscriberIds });
+  for (const { email, subscriptionPlanId, sequenceIds } of entries) {
+    await startMailSequences(shopId, email, sequenceIds, { kind: 'subscription_entry', subscriptionPlanId });
+  }
+}
