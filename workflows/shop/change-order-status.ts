@@ -1,13 +1,13 @@
 import { statusSource } from '../../domain/shop/effects.ts';
 import { orderEffect } from '../shared/activity-proxies.ts';
-import { notifyClub } from './club-webhook.ts';
+import { notifyClub } from './steps/notify-club.ts';
 import type { ChangeOrderStatusInput } from './contracts.ts';
 import { withdrawShopCourseAccess } from './steps/course-access.ts';
 import { runEffect, type OrderRef } from './steps/run-effect.ts';
 import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.ts';
 import { startOrderMailSequences } from './steps/start-mail-sequences.ts';
 import { stopOrderSubscriptions } from './steps/stop-order-subscriptions.ts';
-import { notifyShopWebhooks } from './webhooks.ts';
+import { notifyShopWebhooks } from './steps/notify-shop-webhooks.ts';
 
 export type { ChangeOrderStatusInput };
 

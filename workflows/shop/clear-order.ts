@@ -1,12 +1,12 @@
 import { orderEffect } from '../shared/activity-proxies.ts';
-import { notifyClub } from './club-webhook.ts';
+import { notifyClub } from './steps/notify-club.ts';
 import type { ClearOrderInput } from './contracts.ts';
 import { activateSubscriptions } from './steps/activate-subscriptions.ts';
 import { grantShopCourseAccess } from './steps/course-access.ts';
 import { runEffect, type OrderRef } from './steps/run-effect.ts';
 import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.ts';
 import { startOrderMailSequences } from './steps/start-mail-sequences.ts';
-import { notifyShopWebhooks } from './webhooks.ts';
+import { notifyShopWebhooks } from './steps/notify-shop-webhooks.ts';
 
 export type { ClearOrderInput };
 

@@ -1,18 +1,9 @@
-import { uuid4 } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
-import { clubWebhookWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import { db, webhook } from '../shared/activity-proxies.ts';
-import { startChildOnce } from '../shared/start-child-once.ts';
 import { attemptUntilSettled } from '../shared/webhook-delivery.ts';
-import type { EffectOutcome } from '../../domain/shop/effects.ts';
-import { runEffect, type OrderRef } from './order-effects.ts';
+import type { DeliverClubWebhookInput } from './contracts.ts';
 
-export interface DeliverClubWebhookInput {
-  shopId: string;
-  deliveryId: string;
-  /** A manual redelivery: one attempt, no retries (`POST .../club/deliveries/:id/redeliver`). */
-  manual?: boolean;
-}
+export type { DeliverClubWebhookInput };
 
 /**
  * The club webhook's delivery: the platform's attempt loop on the club's tables; once it is over,
@@ -23,34 +14,4 @@ export async function deliverClubWebhook({ shopId, deliveryId, manual = false }:
   const status = await attemptUntilSettled(() => webhook.attemptClubWebhookDelivery({ shopId, deliveryId, manual }));
   await db.recordClubWebhookOutcome({ shopId, deliveryId });
   return { deliveryId, status };
-}
-
-/**
- * The `club_webhook` effect of an order transition that reached `statusId` (null: the clearing,
- * which sets the Paid status). When the club integration asks for it, one delivery workflow per
- * order and status (`shop/<s>/order/<o>/club-webhook/at-status/<status>`, REJECT_DUPLICATE), recorded `done`
- * "under way" once started and then as the delivery ended (`done` delivered, `failed` with the reason); `skipped` with the reason otherwise (no integration, switched off, another status,
- * no listed product, or sent already when the order reached this status before); `failed` when
- * the order cannot be read (the transition's other effects go on).
- */
-export function notifyClub(ref: OrderRef, statusId: number | null): Promise<EffectOutcome> {
-  return runEffect(ref, 'club_webhook', () => startClubWebhook(ref, statusId));
-}
-
-async function startClubWebhook(ref: OrderRef, statusId: number | null): Promise<EffectOutcome> {
-  // Workflow code: uuid4 and the clock are recorded in history, so a replay opens the same event.
-  const opening = await db.openClubWebhookDelivery({ ...ref, statusId, eventId: uuid4(), occurredAt: new Date().toISOString() });
-  let outcome: EffectOutcome = { status: 'skipped', detail: 'skipped' in opening ? opening.skipped : '' };
-  if (!('skipped' in opening)) {
-    await startChildOnce(deliverClubWebhook, {
-      workflowId: clubWebhookWorkflowId({ shopId: ref.shopId, orderId: ref.orderId, statusId: opening.statusId }),
-      args: [{ shopId: ref.shopId, deliveryId: opening.deliveryId }],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-    // Until the delivery is over (deliverClubWebhook records its outcome over this entry): provisional,
-    // since the delivery may be over before this is recorded.
-    outcome = { status: 'done', detail: `club webhook to ${opening.host} under way` };
-  }
-  await db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
-  return outcome;
 }

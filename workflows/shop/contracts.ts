@@ -5,6 +5,8 @@
  * argument types against workflows/index.ts).
  */
 import type { MailSequenceRun } from '../../activities/shop/mail-sequences.ts';
+import type { ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
+import type { OrderRef } from './steps/run-effect.ts';
 
 export interface ClearOrderInput {
   shopId: string;
@@ -44,6 +46,22 @@ export interface SubscriberRenewalInput {
 
 export type { MailSequenceRun };
 
+export interface DeliverShopWebhookInput extends OrderRef {
+  webhookId: string;
+  type: ShopWebhookEvent;
+  /** The event's id (`webhook-id`), the same for every webhook the event goes to. */
+  eventId: string;
+  /** When the event happened (ISO 8601): the body's `timestamp`. */
+  occurredAt: string;
+}
+
+export interface DeliverClubWebhookInput {
+  shopId: string;
+  deliveryId: string;
+  /** A manual redelivery: one attempt, no retries (`POST .../club/deliveries/:id/redeliver`). */
+  manual?: boolean;
+}
+
 /** The shop workflows other workflows start as children: type name -> arguments. */
 export interface ShopChildWorkflows {
   clearOrder: [ClearOrderInput];
@@ -51,4 +69,6 @@ export interface ShopChildWorkflows {
   automaticOrderStatus: [AutomaticOrderStatusInput];
   subscriberRenewal: [SubscriberRenewalInput];
   mailSequence: [MailSequenceRun];
+  deliverShopWebhook: [DeliverShopWebhookInput];
+  deliverClubWebhook: [DeliverClubWebhookInput];
 }

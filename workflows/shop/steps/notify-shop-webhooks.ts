@@ -1,0 +1,35 @@
+import { uuid4 } from '@temporalio/workflow';
+import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import type { ShopWebhookEvent } from '../../../domain/shop/webhooks.ts';
+import { db } from '../../shared/activity-proxies.ts';
+import { startChildOnce } from '../../shared/start-child-once.ts';
+import { skipEffect, type OrderRef } from './run-effect.ts';
+
+/**
+ * The `webhook` effect of an order transition: one delivery workflow per active shop webhook
+ * subscribed to `type` (id `shop/<s>/webhook/<w>/order/<o>/<source>`, REJECT_DUPLICATE, so a
+ * repeat never doubles a delivery), each recorded in the effect log with the webhook as target:
+ * `done` "under way" once its workflow is started, then as the delivery ended (`done` delivered,
+ * `failed` with the reason); `skipped` when no webhook is subscribed. The deliveries outlive the
+ * transition's workflow (they may retry for days).
+ */
+export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent): Promise<void> {
+  const targets = await db.shopWebhookTargets({ shopId: ref.shopId, type });
+  if (targets.length === 0) return skipEffect(ref, 'webhook', `no shop webhook subscribed to ${type}`);
+  // Workflow code: uuid4 and the clock are deterministic (recorded in history), so a replay
+  // passes every webhook the same event id and time.
+  const eventId = uuid4();
+  const occurredAt = new Date().toISOString();
+  await Promise.all(
+    targets.map(async ({ webhookId, host }) => {
+      await startChildOnce('deliverShopWebhook', {
+        workflowId: shopWebhookDeliveryWorkflowId({ ...ref, webhookId }),
+        args: [{ ...ref, webhookId, type, eventId, occurredAt }],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+      // Provisional: the delivery may be over (and its outcome recorded) before this is.
+      const outcome = { status: 'done' as const, detail: `${type} delivery to webhook ${webhookId} (${host}) under way` };
+      await db.recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome, provisional: true });
+    }),
+  );
+}
