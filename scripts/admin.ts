@@ -36,6 +36,24 @@ function parseAttribute(spec: string) {
   return { name: spec.slice(0, at), value: spec.slice(at + 1) };
 }
 
+/** A secret read from the environment, never from the command line (shell history, process list). */
+function secretFromEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`set ${name} in the environment (secrets are not taken as arguments)`);
+  return value;
+}
+
+/** `--product-tag 12=atlas-buyer` (repeatable) -> `{"12": ["atlas-buyer"]}`. */
+function parseProductTags(specs: string[] = []): Record<string, string[]> {
+  const tags: Record<string, string[]> = {};
+  for (const spec of specs) {
+    const at = spec.indexOf('=');
+    if (at <= 0) throw new Error(`--product-tag ${spec}: expected product_id=tag`);
+    (tags[spec.slice(0, at)] ??= []).push(spec.slice(at + 1));
+  }
+  return tags;
+}
+
 const optionalNumber = (value: unknown) => (value === undefined ? undefined : Number(value));
 
 /** `--section "Basics:0:Intro|First steps"` -> a section at level 0 with two lessons. */
@@ -147,6 +165,43 @@ const commands: Record<string, Command> = {
     usage: 'add-note <shop_id> <order_id> <content>',
     request: (args) => ({ method: 'POST', path: shopPath(args, `/orders/${need(args[1], 'order_id')}/notes`), body: { content: need(args[2], 'content') } }),
   },
+  'payment-gateway': {
+    usage: 'payment-gateway <shop_id> approve|decline|stripe [--dunning-day N]...   (stripe: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET from the environment)',
+    request: (args, o) => {
+      const mode = need(args[1], 'mode (approve, decline or stripe)');
+      const dunning = (o['dunning-day'] as string[] | undefined)?.map(Number);
+      const secrets = mode === 'stripe' ? { secret_key: secretFromEnv('STRIPE_SECRET_KEY'), webhook_secret: secretFromEnv('STRIPE_WEBHOOK_SECRET') } : {};
+      return { method: 'PUT', path: shopPath(args, '/payment_gateway'), body: { mode, ...secrets, dunning_days: dunning } };
+    },
+  },
+  'payment-gateway-show': {
+    usage: 'payment-gateway-show <shop_id>',
+    request: (args) => ({ method: 'GET', path: shopPath(args, '/payment_gateway') }),
+  },
+  analytics: {
+    usage: 'analytics <shop_id> <measurement_id>   (GA4: the Measurement Protocol secret from GA4_API_SECRET in the environment)',
+    request: (args) => ({
+      method: 'PUT',
+      path: shopPath(args, '/integrations/analytics'),
+      body: { measurement_id: need(args[1], 'measurement_id'), api_secret: secretFromEnv('GA4_API_SECRET') },
+    }),
+  },
+  marketing: {
+    usage: 'marketing <shop_id> <list_id> [--tag t]... [--product-tag <product_id>=<tag>]...   (Mailchimp: the API key from MAILCHIMP_API_KEY in the environment)',
+    request: (args, o) => ({
+      method: 'PUT',
+      path: shopPath(args, '/integrations/marketing'),
+      body: { provider: 'mailchimp', api_key: secretFromEnv('MAILCHIMP_API_KEY'), list_id: need(args[1], 'list_id'), tags: o.tag ?? [], product_tags: parseProductTags(o['product-tag'] as string[] | undefined) },
+    }),
+  },
+  'analytics-show': {
+    usage: 'analytics-show <shop_id>',
+    request: (args) => ({ method: 'GET', path: shopPath(args, '/integrations/analytics') }),
+  },
+  'marketing-show': {
+    usage: 'marketing-show <shop_id>',
+    request: (args) => ({ method: 'GET', path: shopPath(args, '/integrations/marketing') }),
+  },
   'audit-log': {
     usage: 'audit-log <platform_id>',
     request: (args) => ({ method: 'GET', path: platformPath(args, '/audit_log') }),
@@ -196,6 +251,9 @@ async function main(argv: string[]): Promise<number> {
       'invoice-recipient': { type: 'string' },
       'transaction-id': { type: 'string' },
       attribute: { type: 'string', multiple: true },
+      'dunning-day': { type: 'string', multiple: true },
+      tag: { type: 'string', multiple: true },
+      'product-tag': { type: 'string', multiple: true },
       url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -12,6 +12,7 @@ import type { ActivityDeps } from '../shared/deps.ts';
 import { orderEffects } from '../shared/metrics.ts';
 import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import { integrationsFromSettings } from './integrations/index.ts';
+import { IntegrationRefused } from '../../adapters/integration-error.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 
 export interface OrderEffectInput {
@@ -21,6 +22,19 @@ export interface OrderEffectInput {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A tool's call whose refusal a retry cannot change (bad credentials, invalid request) ends the
+ * activity's retries at once: the workflow records the effect `failed` with the tool's reason.
+ */
+async function toolCall(call: Promise<void>): Promise<void> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof IntegrationRefused) throw ApplicationFailure.nonRetryable(error.message, 'IntegrationRefused');
+    throw error;
+  }
+}
 
 /** The shop's tags, then each bought product's, each once. */
 export function buyerTags(always: readonly string[], byProduct: Record<string, string[]>, productIds: readonly (number | null | undefined)[]): string[] {
@@ -132,14 +146,14 @@ export function orderEffectActivities({
         const { analytics } = await integrationsOf(em);
         if (!analytics) return skipped('no analytics integration configured');
         const { order, items } = await facts(em, input.orderId);
-        await analytics.purchase({
+        await toolCall(analytics.purchase({
           transactionId: `${input.shopId}:${order.ordinalNumber}`,
           // Not the order's uuid: that is the secret cart key.
           clientId: `${input.shopId}.${order.id}`,
           currency: order.currency,
           value: order.total,
           items: items.map((i) => ({ item_id: i.sku || String(i.productId ?? i.id), item_name: i.name, price: i.unitPrice, quantity: i.quantity })),
-        });
+        }));
         return done(`purchase of order ${order.ordinalNumber} sent`);
       });
     },
@@ -152,7 +166,7 @@ export function orderEffectActivities({
         const { order, items } = await facts(em, input.orderId);
         const tags = buyerTags(marketing.tags, marketing.productTags, items.map((i) => i.productId));
         if (tags.length === 0) return skipped('no tags for this order');
-        await marketing.client.tagContact(order.email, tags);
+        await toolCall(marketing.client.tagContact(order.email, tags));
         return done(tags.join(', '));
       });
     },

@@ -4,6 +4,8 @@
  * repeated `transaction_id`, so a retried send does not count twice. The collect address is
  * Google's unless `GA4_MP_URL` names a local receiver.
  */
+import { httpFailure } from '../integration-error.ts';
+
 export const GA4_COLLECT_URL = 'https://www.google-analytics.com/mp/collect';
 
 export interface PurchaseEvent {
@@ -44,7 +46,7 @@ export function ga4Client({ endpoint = GA4_COLLECT_URL, measurementId, apiSecret
       };
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
       // The error names the status only: the address carries the api_secret.
-      if (!response.ok) throw new Error(`GA4 Measurement Protocol answered HTTP ${response.status}`);
+      if (!response.ok) throw httpFailure(response.status, `GA4 Measurement Protocol answered HTTP ${response.status}`);
     },
   };
 }

@@ -7,6 +7,7 @@
  * audience is added first (`PUT .../members/{hash}` with `status_if_new: transactional`).
  */
 import { createHash } from 'node:crypto';
+import { httpFailure, IntegrationRefused } from '../integration-error.ts';
 
 export interface MarketingClient {
   tagContact(email: string, tags: string[]): Promise<void>;
@@ -32,7 +33,7 @@ export function mailchimpClient({ apiKey, listId, baseUrl, timeoutMs = 10_000 }:
   const base = (baseUrl ?? mailchimpBaseUrl(apiKey))?.replace(/\/+$/, '');
   const authorization = `Basic ${Buffer.from(`coursehub:${apiKey}`).toString('base64')}`;
   async function call(method: string, path: string, body: unknown): Promise<void> {
-    if (!base) throw new Error('the Mailchimp API key has no data-center suffix (-usNN)');
+    if (!base) throw new IntegrationRefused('the Mailchimp API key has no data-center suffix (-usNN)');
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { 'content-type': 'application/json', authorization },
@@ -41,7 +42,7 @@ export function mailchimpClient({ apiKey, listId, baseUrl, timeoutMs = 10_000 }:
     });
     if (!response.ok) {
       const problem = (await response.json().catch(() => null)) as { title?: string; detail?: string } | null;
-      throw new Error(`Mailchimp answered HTTP ${response.status}${problem?.title ? `: ${problem.title}` : ''}${problem?.detail ? ` (${problem.detail})` : ''}`);
+      throw httpFailure(response.status, `Mailchimp answered HTTP ${response.status}${problem?.title ? `: ${problem.title}` : ''}${problem?.detail ? ` (${problem.detail})` : ''}`);
     }
   }
   return {

@@ -271,6 +271,8 @@ export interface Checkout {
   automaticDiscounts: readonly AutomaticDiscountSnapshot[];
   buyer: Buyer;
   now: Date;
+  /** `free_delivery_minimum_amount` of the plans the buyer is an active subscriber of (subscriberFreeDelivery). */
+  subscriberPlanMinimums?: readonly string[];
 }
 
 export type CheckoutResult =
@@ -327,8 +329,16 @@ export function priceCheckout(input: Checkout): CheckoutResult {
     if (worth(alone).greaterThanOrEqualTo(worth(automatic))) [adjustments, used] = [alone, code];
   }
 
-  const priced = priceCart(input.context, adjustments);
+  let priced = priceCart(input.context, adjustments);
   if (!priced.ok) return priced;
+  // A subscriber's free delivery comes after the discounts: its minimum counts the products at
+  // what the discounts left of them, and it takes what of the delivery they did not.
+  const afterDiscounts = priced.cart.lines.reduce((sum, line) => sum.plus(line.finalPrice), ZERO);
+  const free = subscriberFreeDelivery(input.subscriberPlanMinimums ?? [], toMoneyString(afterDiscounts), priced.cart.deliveryCost);
+  if (free) {
+    priced = priceCart(input.context, [...adjustments, free]);
+    if (!priced.ok) return priced;
+  }
   const labels = new Set(priced.cart.lines.flatMap((line) => line.adjustments.map((a) => a.code)));
   const automaticDiscountIds = applying.filter((d) => labels.has(automaticLabel(d))).map((d) => d.id);
   return { ok: true, cart: priced.cart, code: used, automaticDiscountIds };

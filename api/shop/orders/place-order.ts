@@ -12,7 +12,7 @@ import { automaticRulesAfter } from '../../../db/repositories/shop/automatic-sta
 import { needsNoClearing, storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
 import { activeDeliveryType, activePaymentType, insertOrder, newOrderStatus, ProductPricesChanged, ProductsUnavailable, productsForCart } from '../../../db/repositories/shop/orders.ts';
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
-import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
+import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout, subscriberDeliveryMinimums } from '../../../db/repositories/shop/checkout.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
 import { priceCheckout, type CartLine, type Checkout, type PricingError } from '../../../domain/shop/pricing.ts';
 import { productSetLines } from '../../../domain/shop/product-set-pricing.ts';
@@ -92,6 +92,7 @@ async function checkoutOf(em: EntityManager, shop: IShop, body: PlaceOrderInput,
   if (Object.keys(errors).length > 0) throw unprocessable(errors);
 
   const typed = body.discount_code?.trim() ?? '';
+  const now = new Date();
   const checkout = {
     context: {
       lines,
@@ -101,7 +102,8 @@ async function checkoutOf(em: EntityManager, shop: IShop, body: PlaceOrderInput,
     code: typed ? { typed, snapshot: await codeSnapshot(em, shop.id, typed) } : null,
     automaticDiscounts: (await automaticDiscountsForCheckout(em, email)).map(automaticDiscountSnapshot),
     buyer: { email, newsletter: body.newsletter || (await isNewsletterSubscriber(em, email)) },
-    now: new Date(),
+    now,
+    subscriberPlanMinimums: await subscriberDeliveryMinimums(em, shop.id, email, now),
   } satisfies Checkout;
   return { email, lines, delivery, payment, checkout };
 }

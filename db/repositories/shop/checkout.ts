@@ -57,3 +57,20 @@ export async function countAutomaticDiscountUses(tx: EntityManager, shopId: stri
     if (taken.length === 0) throw new AutomaticDiscountUsedUp(id);
   }
 }
+
+/**
+ * The `free_delivery_minimum_amount` of each plan (with one set) of which the address holds an
+ * active subscriber of this shop: status active and the latest period not over at `now` (as the
+ * subscribers list's `active`). One query; the pure pricing picks the lowest minimum reached.
+ */
+export async function subscriberDeliveryMinimums(em: EntityManager, shopId: string, email: string, now: Date): Promise<string[]> {
+  const rows = await em.execute<{ minimum: string }[]>(
+    `select distinct pl.free_delivery_minimum_amount::text as minimum
+       from shop_subscribers s join shop_subscription_plans pl on pl.id = s.plan_id and pl.shop_id = s.shop_id
+      where s.shop_id = ? and lower(s.email) = lower(?) and s.status = 'active'
+        and pl.free_delivery_minimum_amount is not null
+        and (select max(p.ends_at) from shop_subscriber_periods p where p.subscriber_id = s.id) > ?`,
+    [shopId, email, now],
+  );
+  return rows.map((row) => row.minimum);
+}

@@ -182,3 +182,23 @@ describe('properties of every checkout', () => {
     );
   });
 });
+
+describe('priceCheckout: a subscriber\'s free delivery', () => {
+  it('frees the delivery when the products after the discounts reach the lowest minimum of the buyer\'s plans', () => {
+    // 140.00 of products, 10% newsletter discount: 126.00 left.
+    expect(priced(checkout({ automaticDiscounts: [tenPercentNewsletter], subscriberPlanMinimums: ['126.00', '500.00'] })).cart).toMatchObject({
+      deliveryDiscount: '15.00',
+      totalDiscount: '29.00',
+      total: '126.00',
+      deliveryAdjustments: [{ code: 'subscriber_free_delivery', amount: '15.00' }],
+    });
+    expect(priced(checkout({ automaticDiscounts: [tenPercentNewsletter], subscriberPlanMinimums: ['126.01'] })).cart).toMatchObject({ deliveryDiscount: '0.00', total: '141.00' });
+    expect(priced(checkout({ subscriberPlanMinimums: [] })).cart).toMatchObject({ deliveryDiscount: '0.00', total: '155.00' });
+  });
+
+  it('takes only what a free-delivery code left of the delivery', () => {
+    const free = code('free_delivery_discount', null, { combineWithOtherDiscount: false });
+    const result = priced(checkout({ ...withCode(free), subscriberPlanMinimums: ['0.00'] }));
+    expect(result.cart).toMatchObject({ deliveryDiscount: '15.00', totalDiscount: '15.00', total: '140.00' });
+  });
+});
