@@ -11,8 +11,11 @@
  *       stays under 1 s (scripts/bench/grants-steady.ts);
  *   (c) the shop's sales report by month over 1 000 000 orders against its one SQL statement
  *       (scripts/bench/shop-reports.ts).
+ *   (d) issue 26's shop parts (scripts/bench/shop-parts.ts): `shop-clearing`, `shop-checkout`,
+ *       `shop-webhooks`, `shop-orders-1m`, `shop-subscriptions`, each beside a baseline of the run.
  * `npm run bench -- shop-reports` runs (c) alone, `-- courses` (a) alone, `-- noop` (b) alone,
- * `-- grants` (b) and (b') (the grants beside the no-op rate of the same run).
+ * `-- grants` (b) and (b') (the grants beside the no-op rate of the same run); naming one or more
+ * shop parts runs those (and the no-op baseline when one of them needs it).
  * BENCH_QUICK=1 shortens every part (fewer and smaller rounds, 10 s of steady load, 5 s ladder
  * steps) to check that the bench works; its figures are not the issue's.
  * DATABASE_URL and TEMPORAL_ADDRESS: running servers to use instead of embedded ones.

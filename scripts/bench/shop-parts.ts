@@ -14,7 +14,7 @@ import { measureOrderLists } from './shop-orders.ts';
 import { measureSubscriptions } from './shop-subscriptions.ts';
 import { measureWebhooks } from './shop-webhooks.ts';
 import type { BenchStack, StopList } from './stack.ts';
-import { round } from './stats.ts';
+import { rounded } from './stats.ts';
 import { measureTemporalNoop, type NoopComparison } from './temporal-noop.ts';
 
 export const SHOP_PARTS = ['shop-clearing', 'shop-checkout', 'shop-webhooks', 'shop-orders-1m', 'shop-subscriptions'] as const;
@@ -33,14 +33,6 @@ export interface ShopPartsOptions {
   /** The run's HTTP load thread and no-op figures, when it has them already. */
   http?: HttpLoad;
   noopFigures?: NoopComparison;
-}
-
-/** Numbers rounded for the `bench` line: 3 decimals under 10 (ratios), else 1; NaN -> null. */
-export function rounded(value: unknown): unknown {
-  if (typeof value === 'number') return round(value, Math.abs(value) < 10 ? 3 : 1);
-  if (Array.isArray(value)) return value.map(rounded);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]));
-  return value;
 }
 
 export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: Record<string, unknown>; text: string }> {
