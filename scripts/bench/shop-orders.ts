@@ -13,6 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { openOrm } from '../../db/orm.ts';
+import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { listOrders, type OrderListFilters } from '../../db/repositories/shop/orders.ts';
 import { paymentsStatement, salesStatement } from '../../db/repositories/shop/reports.ts';
 import { dayNumber, dayText, REPORT_MAX_DAYS } from '../../domain/shop/reports.ts';
 import { createBenchShop } from './shop-fixtures.ts';
@@ -34,6 +37,8 @@ interface QueryFigures {
   api_p99_ms: number;
   raw_p50_ms: number;
   raw_p99_ms: number;
+  /** Lists only: the repository's listOrders called in the bench's process (ORM, no HTTP): where the API's time goes. */
+  orm_p50_ms?: number;
   ratio_p99: number;
   ratio_median: number;
 }
@@ -96,19 +101,21 @@ export async function measureOrderLists(o: OrderListsOptions): Promise<OrderList
     const productWhere = ` and o.id in (select i.order_id from shop_order_items i where i.shop_id = ${shopLit} and i.product_id in (${PRODUCT}))`;
     const report = (statement: { sql: string; params: unknown[] }) => [new PostgreSqlPlatform().formatQuery(statement.sql, statement.params)];
     const filter = { shopId: shop.id, dateFrom: DATE_FROM, dateTo: DATE_TO };
-    const cases: Record<string, { path: string; sql: string[]; total: (data: { buckets?: unknown[] }, meta: { total?: number } | undefined) => number }> = {
-      first_page: { path: '/orders', sql: page(''), total: (_d, m) => m?.total ?? Number.NaN },
-      customer_email: { path: `/orders?customer_email=${encodeURIComponent(EMAIL)}`, sql: page(` and o.email = ${lit(EMAIL)}`), total: (_d, m) => m?.total ?? Number.NaN },
+    const cases: Record<string, { path: string; sql: string[]; orm?: OrderListFilters; total: (data: { buckets?: unknown[] }, meta: { total?: number } | undefined) => number }> = {
+      first_page: { path: '/orders', sql: page(''), orm: {}, total: (_d, m) => m?.total ?? Number.NaN },
+      customer_email: { path: `/orders?customer_email=${encodeURIComponent(EMAIL)}`, sql: page(` and o.email = ${lit(EMAIL)}`), orm: { email: EMAIL }, total: (_d, m) => m?.total ?? Number.NaN },
       date_range: {
         path: `/orders?date_from=${monthFrom}&date_to=${monthTo}`,
         sql: page(` and o.placed_at >= ${lit(`${monthFrom}T00:00:00Z`)} and o.placed_at < ${lit('2026-07-01T00:00:00Z')}`),
+        orm: { placedFrom: new Date(`${monthFrom}T00:00:00Z`), placedBefore: new Date('2026-07-01T00:00:00Z') },
         total: (_d, m) => m?.total ?? Number.NaN,
       },
-      product_id: { path: `/orders?product_id=${PRODUCT}`, sql: page(productWhere), total: (_d, m) => m?.total ?? Number.NaN },
+      product_id: { path: `/orders?product_id=${PRODUCT}`, sql: page(productWhere), orm: { productIds: [PRODUCT] }, total: (_d, m) => m?.total ?? Number.NaN },
       sales_report_month: { path: `/reports/sales?date_from=${DATE_FROM}&date_to=${DATE_TO}&group_by=month`, sql: report(salesStatement(filter, 'month')), total: (d) => d.buckets?.length ?? Number.NaN },
       payments_report_month: { path: `/reports/payments?date_from=${DATE_FROM}&date_to=${DATE_TO}&group_by=month`, sql: report(paymentsStatement(filter, 'month')), total: (d) => d.buckets?.length ?? Number.NaN },
     };
 
+    const orm = await openOrm({ databaseUrl: o.stack.databaseUrl, poolMax: 1 });
     const queries: Record<string, QueryFigures> = {};
     for (const [name, c] of Object.entries(cases)) {
       let total = Number.NaN;
@@ -142,8 +149,16 @@ export async function measureOrderLists(o: OrderListsOptions): Promise<OrderList
           apiMs.push(await timed(api));
         }
       }
+      const ormMs: number[] = [];
+      const filters = c.orm;
+      if (filters) {
+        const viaOrm = async () => void (await listOrders(shopEm(orm, shop.id), shop.id, filters, { limit: 25, offset: 0 }));
+        await viaOrm();
+        for (let i = 0; i < Math.min(o.runs, 5); i++) ormMs.push(await timed(viaOrm));
+      }
       queries[name] = {
         total,
+        ...(ormMs.length > 0 && { orm_p50_ms: median(ormMs) }),
         api_p50_ms: median(apiMs),
         api_p99_ms: percentile(apiMs, 99),
         raw_p50_ms: median(rawMs),
@@ -151,8 +166,9 @@ export async function measureOrderLists(o: OrderListsOptions): Promise<OrderList
         ratio_p99: percentile(apiMs, 99) / percentile(rawMs, 99),
         ratio_median: median(apiMs) / median(rawMs),
       };
-      o.log(`shop orders ${name}: API p50 ${median(apiMs).toFixed(1)} ms p99 ${percentile(apiMs, 99).toFixed(1)} ms; raw p50 ${median(rawMs).toFixed(1)} ms p99 ${percentile(rawMs, 99).toFixed(1)} ms (total ${total})`);
+      o.log(`shop orders ${name}: API p50 ${median(apiMs).toFixed(1)} ms p99 ${percentile(apiMs, 99).toFixed(1)} ms; ${ormMs.length ? `ORM p50 ${median(ormMs).toFixed(1)} ms; ` : ''}raw p50 ${median(rawMs).toFixed(1)} ms p99 ${percentile(rawMs, 99).toFixed(1)} ms (total ${total})`);
     }
+    await orm.close();
     return { orders: o.orders, lines_per_order: 3, seed_s: seedS, runs: o.runs, queries };
   } finally {
     await client.end();
