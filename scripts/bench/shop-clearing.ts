@@ -74,6 +74,8 @@ async function setUp(o: ClearingOptions): Promise<Setup> {
   });
   const db = new pg.Client({ connectionString: o.stack.databaseUrl });
   await db.connect();
+  // A stop mid-run drops the database under us: logged, not an unhandled error.
+  db.on('error', (error) => o.log(`shop-clearing: database connection: ${error.message}`));
   return { shop, productId, db };
 }
 

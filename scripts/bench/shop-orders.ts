@@ -84,6 +84,8 @@ export async function measureOrderLists(o: OrderListsOptions): Promise<OrderList
   const shop = await createBenchShop(o.stack.apiUrl, o.stack.adminToken, `orders-${randomUUID().slice(0, 4)}`);
   const client = new pg.Client({ connectionString: o.stack.databaseUrl, statement_timeout: 1_800_000 });
   await client.connect();
+  // A stop mid-run drops the database under us: logged, not an unhandled error.
+  client.on('error', (error) => o.log(`shop-orders: database connection: ${error.message}`));
   try {
     const seedStart = performance.now();
     await seed(client, shop.id, shop.statuses, o.orders);

@@ -69,10 +69,10 @@ function rssMb(select: { pgid?: number; match?: string }): number | null {
 
 async function insertSubscribers(db: pg.Client, shop: BenchShop, planId: number, productId: number, n: number): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>(
-    `insert into shop_subscribers (shop_id, service_ref, email, plan_id, product_id, payment_reference, status, created_at, updated_at)
-     select $1, 'sub_' || gen_random_uuid(), 'sub' || g || '-' || $5 || '@bench.example.com', $2, $3, 'tok_test_saved_card', 'active', now(), now()
+    `insert into shop_subscribers (shop_id, service_ref, email, plan_id, product_id, renewal_items, payment_reference, status, created_at, updated_at)
+     select $1, 'sub_' || gen_random_uuid(), 'sub' || g || '-' || $5 || '@bench.example.com', $2, $3, $6, 'tok_test_saved_card', 'active', now(), now()
        from generate_series(1, $4) g returning id`,
-    [shop.id, planId, productId, n, randomUUID().slice(0, 6)],
+    [shop.id, planId, productId, n, randomUUID().slice(0, 6), JSON.stringify([{ product_id: productId, quantity: 1, price: null }])],
   );
   const ids = rows.map((r) => r.id).sort((a, b) => a - b);
   await db.query(
@@ -113,6 +113,8 @@ export async function measureSubscriptions(o: SubscriptionsOptions): Promise<Sub
   await shop.operator('PUT', '/shops/:shop/payment_gateway', { mode: 'approve' });
   const db = new pg.Client({ connectionString: o.stack.databaseUrl });
   await db.connect();
+  // A stop mid-run drops the database under us: logged, not an unhandled error.
+  db.on('error', (error) => o.log(`shop-subscriptions: database connection: ${error.message}`));
   try {
     const ids = await insertSubscribers(db, shop, plan.id, productId, o.subscribers);
     o.log(`shop subscriptions: ${ids.length} subscribers written; starting their workflows`);

@@ -113,6 +113,8 @@ export async function measureWebhooks(o: WebhooksOptions): Promise<WebhooksFigur
   for (let i = 0; i < WEBHOOKS; i++) hooks.push({ id: await hook(`/hook-${i}`), path: `/hook-${i}` });
   const db = new pg.Client({ connectionString: o.stack.databaseUrl });
   await db.connect();
+  // A stop mid-run drops the database under us: logged, not an unhandled error.
+  db.on('error', (error) => o.log(`shop-webhooks: database connection: ${error.message}`));
   try {
     const perHook = Math.ceil(o.deliveries / WEBHOOKS);
     const orderIds = await seedOrders(db, shop, perHook + 2 * o.slowDeliveries);
