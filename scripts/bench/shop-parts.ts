@@ -45,7 +45,7 @@ export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: 
   }
   const receiver = await startReceiver();
   o.stops.add('webhook receiver', () => receiver.close());
-  const noop = o.parts.some((part) => NEEDS_NOOP.includes(part)) ? (o.noopFigures ?? (await measureTemporalNoop({ stack, concurrency: o.concurrency, log, ...o.noop }))) : undefined;
+  const noop = o.parts.some((part) => NEEDS_NOOP.includes(part)) ? (o.noopFigures ?? (await measureTemporalNoop({ stack, concurrency: o.concurrency, log, ...o.noop, oursOnly: true }))) : undefined;
   const noopPerSecond = noop?.ours.per_second ?? Number.NaN;
   const summary: Record<string, unknown> = {};
   if (noop && !o.noopFigures) summary.shop_noop_baseline = rounded({ per_second: noopPerSecond, rounds_per_second: noop.ours.rounds_per_second, n: noop.ours.n });
