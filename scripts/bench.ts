@@ -11,8 +11,11 @@
  *       stays under 1 s (scripts/bench/grants-steady.ts);
  *   (c) the shop's sales report by month over 1 000 000 orders against its one SQL statement
  *       (scripts/bench/shop-reports.ts).
+ *   (d) issue 26's shop parts (scripts/bench/shop-parts.ts): `shop-clearing`, `shop-checkout`,
+ *       `shop-webhooks`, `shop-orders-1m`, `shop-subscriptions`, each beside a baseline of the run.
  * `npm run bench -- shop-reports` runs (c) alone, `-- courses` (a) alone, `-- noop` (b) alone,
- * `-- grants` (b) and (b') (the grants beside the no-op rate of the same run).
+ * `-- grants` (b) and (b') (the grants beside the no-op rate of the same run); naming one or more
+ * shop parts runs those (and the no-op baseline when one of them needs it).
  * BENCH_QUICK=1 shortens every part (fewer and smaller rounds, 10 s of steady load, 5 s ladder
  * steps) to check that the bench works; its figures are not the issue's.
  * DATABASE_URL and TEMPORAL_ADDRESS: running servers to use instead of embedded ones.
@@ -29,7 +32,9 @@ import { formatShopReports, measureShopReports, shopReportsSummary } from './ben
 import { startHttpLoadThread, type HttpLoad } from './bench/http-load.ts';
 import { formatReport, summary, TARGETS, type GrantsResults } from './bench/report.ts';
 import { startBenchStack, StopList, type BenchStack } from './bench/stack.ts';
+import { round } from './bench/stats.ts';
 import { measureTemporalNoop } from './bench/temporal-noop.ts';
+import { measureShopParts, SHOP_PARTS } from './bench/shop-parts.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const CONCURRENCY = 32;
@@ -42,6 +47,8 @@ const SHOP_REPORTS = QUICK ? { orders: 100_000, warmups: 1, runs: 3 } : { orders
 const ARGS = process.argv.slice(2);
 const ONLY_SHOP_REPORTS = ARGS.includes('shop-reports');
 const ONLY = (['courses', 'noop', 'grants'] as const).find((part) => ARGS.includes(part));
+/** Issue 26's parts, named on the command line (scripts/bench/shop-parts.ts); all of them in a full run. */
+const SHOP_ONLY = SHOP_PARTS.filter((part) => ARGS.includes(part));
 
 const started = performance.now();
 const loadAtStart = os.loadavg()[0] ?? 0;
@@ -59,6 +66,15 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 async function main(): Promise<void> {
   const stack = await startBenchStack(log, stops);
   const measureReports = () => measureShopReports({ apiUrl: stack.apiUrl, adminToken: stack.adminToken, databaseUrl: stack.databaseUrl, log, ...SHOP_REPORTS });
+  if (SHOP_ONLY.length > 0) {
+    const shop = await measureShopParts({ stack, parts: SHOP_ONLY, quick: QUICK, concurrency: CONCURRENCY, noop: NOOP, log, stops });
+    log('stopping the stack');
+    await stops.run();
+    console.log(shop.text);
+    const machine = { cores: os.availableParallelism(), loadavg_1m_start: round(loadAtStart, 2), loadavg_1m_end: round(os.loadavg()[0] ?? 0, 2) };
+    console.log(`bench ${JSON.stringify({ ...shop.summary, machine, duration_s: round((performance.now() - started) / 1000, 1) })}`);
+    return;
+  }
   if (ONLY_SHOP_REPORTS) {
     const reports = await measureReports();
     log('stopping the stack');
@@ -80,6 +96,7 @@ async function main(): Promise<void> {
   const grants = ONLY === 'courses' || ONLY === 'noop' ? undefined : await measureAllGrants(stack, http, fixtures);
   // Last: its million rows (and their vacuum) must not weigh on the other parts.
   const reports = ONLY ? undefined : await measureReports();
+  const shop = ONLY ? undefined : await measureShopParts({ stack, parts: [...SHOP_PARTS], quick: QUICK, concurrency: CONCURRENCY, noop: NOOP, log, stops, http, noopFigures: noop });
 
   log('stopping the stack');
   await stops.run();
@@ -87,7 +104,8 @@ async function main(): Promise<void> {
   const results = { courses, grants, noop, machine, durationS: (performance.now() - started) / 1000 };
   console.log(formatReport(results));
   if (reports) console.log(formatShopReports(reports));
-  console.log(`bench ${JSON.stringify({ ...summary(results), ...(reports && { shop_reports: shopReportsSummary(reports) }) })}`);
+  if (shop) console.log(shop.text);
+  console.log(`bench ${JSON.stringify({ ...summary(results), ...(reports && { shop_reports: shopReportsSummary(reports) }), ...shop?.summary })}`);
 }
 
 /** Bursts with one worker process, then two; then the steady load and the ladder with one. */

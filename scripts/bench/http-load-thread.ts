@@ -38,32 +38,36 @@ function send(url: URL, job: HttpJob, body: string | undefined): Promise<string>
 async function run(job: HttpJob): Promise<HttpJobReply> {
   const url = new URL(job.url);
   if (url.hostname !== '127.0.0.1') throw new Error(`the bench only targets 127.0.0.1, not ${url.hostname}`);
-  if (job.ratePerSecond !== undefined) return runOpenLoop(url, job, job.ratePerSecond);
+  const urls = job.urls?.map((u) => new URL(u));
+  if (urls?.some((u) => u.host !== url.host)) throw new Error('every url of a job must be on its url\'s host');
+  const urlOf = (index: number) => urls?.[index] ?? url;
+  if (job.ratePerSecond !== undefined) return runOpenLoop(urlOf, job, job.ratePerSecond);
   const startsEpochMs: number[] = [];
   const replies: string[] = [];
   const result = await closedLoop({
     concurrency: job.concurrency,
     durationMs: job.durationMs,
-    ...(job.bodies ? { maxOps: job.bodies.length } : {}),
+    ...(job.bodies || job.urls ? { maxOps: (job.bodies ?? job.urls)!.length } : {}),
     op: async (index) => {
       if (job.record) startsEpochMs[index] = epochMs();
-      const reply = await send(url, job, job.bodies?.[index]);
+      const reply = await send(urlOf(index), job, job.bodies?.[index]);
       if (job.record) replies[index] = reply;
     },
   });
   return { id: job.id, result, ...(job.record ? { startsEpochMs, replies } : {}) };
 }
 
-/** A request every 1/rate s, one per body, whatever the replies; starts are the scheduled times. */
-async function runOpenLoop(url: URL, job: HttpJob, ratePerSecond: number): Promise<HttpJobReply> {
+/** A request every 1/rate s, one per body (or url), whatever the replies; starts are the scheduled times. */
+async function runOpenLoop(urlOf: (index: number) => URL, job: HttpJob, ratePerSecond: number): Promise<HttpJobReply> {
   const bodies = job.bodies;
-  if (!bodies) throw new Error('an open-loop job needs its bodies (one request each)');
+  const count = bodies?.length ?? job.urls?.length;
+  if (count === undefined) throw new Error('an open-loop job needs its bodies or urls (one request each)');
   const replies: string[] = [];
   const { scheduledEpochMs, startLagP99Ms, ...result } = await openLoop({
     ratePerSecond,
-    count: bodies.length,
+    count,
     op: async (index) => {
-      const reply = await send(url, job, bodies[index]);
+      const reply = await send(urlOf(index), job, bodies?.[index]);
       if (job.record) replies[index] = reply;
     },
   });

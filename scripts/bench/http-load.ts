@@ -8,16 +8,18 @@ import type { LoadResult } from './load.ts';
 
 export interface HttpJob {
   id: number;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** Must point at 127.0.0.1. */
   url: string;
+  /** One URL per request (each on url's host), instead of `url` for all: the job makes exactly that many requests. */
+  urls?: string[];
   headers: Record<string, string>;
   /** One JSON body per request; the job then makes exactly that many requests (or fewer when the time is up). */
   bodies?: string[];
   /** Closed loop: this many requests in flight at a time. Ignored in open loop. */
   concurrency: number;
   /**
-   * Open loop: one request (one of `bodies`, which is required) every 1/ratePerSecond s whatever
+   * Open loop: one request (one of `bodies` or `urls`, one of them required) every 1/ratePerSecond s whatever
    * the replies; startsEpochMs then holds when each was due. Unset: closed loop.
    */
   ratePerSecond?: number;

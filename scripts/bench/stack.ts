@@ -34,6 +34,8 @@ export interface BenchStack {
   taskQueue: string;
   /** The bench's own client (no-op workflow starts, histories). */
   temporal: Client;
+  /** The process group of the stack's first worker process (its RSS: shop-subscriptions). */
+  workerPid: number | undefined;
   /** Starts one more worker process on the task queue; stop() ends it (it is also stopped with the stack). */
   startExtraWorker(): Promise<{ stop(): Promise<void> }>;
 }
@@ -122,6 +124,8 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'warn',
     PLATFORM_URL_TEMPLATE,
+    // The shop parts' webhook receiver listens on loopback (scripts/bench/receiver.ts).
+    WEBHOOK_PRIVATE_ALLOWLIST: '127.0.0.1/32',
   };
   delete env.NODE_OPTIONS;
 
@@ -138,7 +142,7 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
   };
   const api = started(startServiceProcess('api', 'api/main.ts', env));
   const apiUrl = `http://127.0.0.1:${port}`;
-  await Promise.all([startWorker(), untilHealthy(apiUrl, api)]);
+  const [firstWorker] = await Promise.all([startWorker(), untilHealthy(apiUrl, api)]);
   log(`api (pid ${api.pid}) on ${apiUrl}, worker on task queue ${taskQueue}`);
 
   return {
@@ -149,6 +153,7 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
     temporalAddress,
     taskQueue,
     temporal,
+    workerPid: firstWorker.pid,
     async startExtraWorker() {
       const worker = await startWorker();
       log(`${worker.name} (pid ${worker.pid}) polling task queue ${taskQueue}`);

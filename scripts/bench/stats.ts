@@ -49,3 +49,11 @@ export function round(value: number, digits = 1): number | null {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 }
+
+/** Every number in `value` (deeply) rounded for the `bench` line: 3 decimals under 10 (ratios), else 1; NaN -> null. */
+export function rounded(value: unknown): unknown {
+  if (typeof value === 'number') return round(value, Math.abs(value) < 10 ? 3 : 1);
+  if (Array.isArray(value)) return value.map(rounded);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rounded(v)]));
+  return value;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, percentile, round, summarize } from '../../../scripts/bench/stats.ts';
+import { median, percentile, round, rounded, summarize } from '../../../scripts/bench/stats.ts';
 
 describe('bench statistics', () => {
   it('percentile interpolates between closest ranks, whatever the input order', () => {
@@ -45,5 +45,16 @@ describe('bench statistics', () => {
     expect(round(12.5, 0)).toBe(13);
     expect(round(Number.NaN)).toBeNull();
     expect(round(Number.POSITIVE_INFINITY)).toBeNull();
+  });
+
+  it('rounds every number of a summary deeply: ratios to 3 decimals, larger figures to 1, NaN to null', () => {
+    expect(rounded({ ratio: 0.123456, per_second: 16.1234, p99: [1234.56, Number.NaN], nested: { x: 2.00049 }, label: 'x', flag: true })).toEqual({
+      ratio: 0.123,
+      per_second: 16.1,
+      p99: [1234.6, null],
+      nested: { x: 2 },
+      label: 'x',
+      flag: true,
+    });
   });
 });

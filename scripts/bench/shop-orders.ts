@@ -1,0 +1,178 @@
+/**
+ * Part `shop-orders-1m` (issue 26, item 4): one shop with `orders` orders of 3 lines each, seeded
+ * by SQL (spread evenly over a year in time order, 20 orders per buyer address, 100 products),
+ * then VACUUM ANALYZE as after a night's autovacuum. One request at a time, alternating API and
+ * raw SQL (the order flips every run), p99 and median over `runs` runs per query:
+ * - `GET /api/v1/orders`: first page; with customer_email; with a date range (one month); with
+ *   product_id. Raw: the page's select (status joined, newest first, 25 rows) and the count
+ *   `meta.total` needs, as one would write them, through `pg` on one connection;
+ * - the sales and payments reports by month over the whole range against their one statement
+ *   (db/repositories/shop/reports.ts, parameters inlined as MikroORM inlines them).
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { openOrm } from '../../db/orm.ts';
+import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { listOrders, type OrderListFilters } from '../../db/repositories/shop/orders.ts';
+import { paymentsStatement, salesStatement } from '../../db/repositories/shop/reports.ts';
+import { dayNumber, dayText, REPORT_MAX_DAYS } from '../../domain/shop/reports.ts';
+import { createBenchShop } from './shop-fixtures.ts';
+import type { BenchStack } from './stack.ts';
+import { median, percentile } from './stats.ts';
+
+export interface OrderListsOptions {
+  stack: BenchStack;
+  orders: number;
+  warmups: number;
+  runs: number;
+  log: (line: string) => void;
+}
+
+interface QueryFigures {
+  /** What the API answered as meta.total (lists) or the buckets (reports). */
+  total: number;
+  api_p50_ms: number;
+  api_p99_ms: number;
+  raw_p50_ms: number;
+  raw_p99_ms: number;
+  /** Lists only: the repository's listOrders called in the bench's process (ORM, no HTTP): where the API's time goes. */
+  orm_p50_ms?: number;
+  ratio_p99: number;
+  ratio_median: number;
+}
+
+export interface OrderListsFigures {
+  orders: number;
+  lines_per_order: 3;
+  seed_s: number;
+  runs: number;
+  queries: Record<string, QueryFigures>;
+}
+
+const DATE_TO = '2026-10-31';
+const DATE_FROM = dayText(dayNumber(DATE_TO)! - REPORT_MAX_DAYS + 1);
+const EMAIL = 'buyer4242@example.com';
+const PRODUCT = 42;
+
+async function seed(client: pg.Client, shopId: string, statuses: Record<string, number>, n: number): Promise<void> {
+  const lit = (value: string) => client.escapeLiteral(value);
+  await client.query(`
+    insert into shop_orders (shop_id, uuid, ordinal_number, internal_status, order_status_id, email, currency, products_cost,
+      delivery_cost, payment_cost, total_discount, total, payment_method, paid, paid_at, order_attributes, notes, placed_at, created_at, updated_at)
+    select ${lit(shopId)}, gen_random_uuid(), g,
+           case g % 20 when 0 then 'canceled' when 1 then 'returned' else 'placed' end,
+           case when g % 10 < 7 then ${statuses.Paid!} else ${statuses.New!} end,
+           'buyer' || (g % 50000) || '@example.com', 'PLN', t.total, 0, 0, 0, t.total,
+           case g % 3 when 0 then 'Przelewy24' when 1 then 'Transfer' else 'BLIK' end,
+           g % 10 < 7, case when g % 10 < 7 then t.placed_at + interval '1 hour' end, '[]', '[]', t.placed_at, t.placed_at, t.placed_at
+      from generate_series(1, ${n}) g
+     cross join lateral (select ${lit(DATE_FROM)}::timestamptz + (g - 0.5) / ${n}::float8 * interval '${REPORT_MAX_DAYS - 1} days' as placed_at,
+                                (((g::bigint * 7919) % 50000) / 100.0 + 10)::numeric(12,2) as total) t`);
+  await client.query(`update shops set next_ordinal_number = ${n + 1} where id = ${lit(shopId)}`);
+  // Three lines each, products 1..100 (ids the shop need not have: the filter reads the lines).
+  await client.query(`
+    insert into shop_order_items (shop_id, order_id, product_id, name, sku, quantity, unit_price, vat_rate, price, discount, final_price)
+    select o.shop_id, o.id, 1 + (o.id * 3 + k) % 100, 'Product', 'SKU-' || ((o.id * 3 + k) % 100), 1, round(o.total / 3, 2), 23, round(o.total / 3, 2), 0, round(o.total / 3, 2)
+      from shop_orders o cross join generate_series(0, 2) k where o.shop_id = ${lit(shopId)}`);
+  await client.query('vacuum analyze shop_orders');
+  await client.query('vacuum analyze shop_order_items');
+}
+
+export async function measureOrderLists(o: OrderListsOptions): Promise<OrderListsFigures> {
+  const shop = await createBenchShop(o.stack.apiUrl, o.stack.adminToken, `orders-${randomUUID().slice(0, 4)}`);
+  const client = new pg.Client({ connectionString: o.stack.databaseUrl, statement_timeout: 1_800_000 });
+  await client.connect();
+  // A stop mid-run drops the database under us: logged, not an unhandled error.
+  client.on('error', (error) => o.log(`shop-orders: database connection: ${error.message}`));
+  try {
+    const seedStart = performance.now();
+    await seed(client, shop.id, shop.statuses, o.orders);
+    const seedS = (performance.now() - seedStart) / 1000;
+    o.log(`shop orders: ${o.orders} orders with 3 lines each seeded and vacuumed in ${seedS.toFixed(1)} s`);
+    const lit = (value: string) => client.escapeLiteral(value);
+    const shopLit = lit(shop.id);
+    const monthFrom = '2026-06-01';
+    const monthTo = '2026-06-30';
+
+    const page = (where: string) => [
+      `select o.*, s.* from shop_orders o left join shop_order_statuses s on s.id = o.order_status_id where o.shop_id = ${shopLit}${where} order by o.placed_at desc, o.id desc limit 25 offset 0`,
+      `select count(*) from shop_orders o where o.shop_id = ${shopLit}${where}`,
+    ];
+    const productWhere = ` and o.id in (select i.order_id from shop_order_items i where i.shop_id = ${shopLit} and i.product_id in (${PRODUCT}))`;
+    const report = (statement: { sql: string; params: unknown[] }) => [new PostgreSqlPlatform().formatQuery(statement.sql, statement.params)];
+    const filter = { shopId: shop.id, dateFrom: DATE_FROM, dateTo: DATE_TO };
+    const cases: Record<string, { path: string; sql: string[]; orm?: OrderListFilters; total: (data: { buckets?: unknown[] }, meta: { total?: number } | undefined) => number }> = {
+      first_page: { path: '/orders', sql: page(''), orm: {}, total: (_d, m) => m?.total ?? Number.NaN },
+      customer_email: { path: `/orders?customer_email=${encodeURIComponent(EMAIL)}`, sql: page(` and o.email = ${lit(EMAIL)}`), orm: { email: EMAIL }, total: (_d, m) => m?.total ?? Number.NaN },
+      date_range: {
+        path: `/orders?date_from=${monthFrom}&date_to=${monthTo}`,
+        sql: page(` and o.placed_at >= ${lit(`${monthFrom}T00:00:00Z`)} and o.placed_at < ${lit('2026-07-01T00:00:00Z')}`),
+        orm: { placedFrom: new Date(`${monthFrom}T00:00:00Z`), placedBefore: new Date('2026-07-01T00:00:00Z') },
+        total: (_d, m) => m?.total ?? Number.NaN,
+      },
+      product_id: { path: `/orders?product_id=${PRODUCT}`, sql: page(productWhere), orm: { productIds: [PRODUCT] }, total: (_d, m) => m?.total ?? Number.NaN },
+      sales_report_month: { path: `/reports/sales?date_from=${DATE_FROM}&date_to=${DATE_TO}&group_by=month`, sql: report(salesStatement(filter, 'month')), total: (d) => d.buckets?.length ?? Number.NaN },
+      payments_report_month: { path: `/reports/payments?date_from=${DATE_FROM}&date_to=${DATE_TO}&group_by=month`, sql: report(paymentsStatement(filter, 'month')), total: (d) => d.buckets?.length ?? Number.NaN },
+    };
+
+    const orm = await openOrm({ databaseUrl: o.stack.databaseUrl, poolMax: 1 });
+    const queries: Record<string, QueryFigures> = {};
+    for (const [name, c] of Object.entries(cases)) {
+      let total = Number.NaN;
+      const api = async () => {
+        const res = await fetch(`${o.stack.apiUrl}/api/v1${c.path}`, { headers: { 'x-api-key': shop.key }, signal: AbortSignal.timeout(120_000) });
+        const text = await res.text();
+        if (res.status !== 200) throw new Error(`GET /api/v1${c.path}: HTTP ${res.status} ${text.slice(0, 300)}`);
+        const body = JSON.parse(text) as { data: { buckets?: unknown[] }; meta?: { total?: number } };
+        total = c.total(body.data, body.meta);
+      };
+      const raw = async () => {
+        for (const sql of c.sql) await client.query(sql);
+      };
+      const timed = async (op: () => Promise<void>) => {
+        const start = performance.now();
+        await op();
+        return performance.now() - start;
+      };
+      for (let i = 0; i < o.warmups; i++) {
+        await api();
+        await raw();
+      }
+      const apiMs: number[] = [];
+      const rawMs: number[] = [];
+      for (let i = 0; i < o.runs; i++) {
+        if (i % 2 === 0) {
+          apiMs.push(await timed(api));
+          rawMs.push(await timed(raw));
+        } else {
+          rawMs.push(await timed(raw));
+          apiMs.push(await timed(api));
+        }
+      }
+      const ormMs: number[] = [];
+      const filters = c.orm;
+      if (filters) {
+        const viaOrm = async () => void (await listOrders(shopEm(orm, shop.id), shop.id, filters, { limit: 25, offset: 0 }));
+        await viaOrm();
+        for (let i = 0; i < Math.min(o.runs, 5); i++) ormMs.push(await timed(viaOrm));
+      }
+      queries[name] = {
+        total,
+        ...(ormMs.length > 0 && { orm_p50_ms: median(ormMs) }),
+        api_p50_ms: median(apiMs),
+        api_p99_ms: percentile(apiMs, 99),
+        raw_p50_ms: median(rawMs),
+        raw_p99_ms: percentile(rawMs, 99),
+        ratio_p99: percentile(apiMs, 99) / percentile(rawMs, 99),
+        ratio_median: median(apiMs) / median(rawMs),
+      };
+      o.log(`shop orders ${name}: API p50 ${median(apiMs).toFixed(1)} ms p99 ${percentile(apiMs, 99).toFixed(1)} ms; ${ormMs.length ? `ORM p50 ${median(ormMs).toFixed(1)} ms; ` : ''}raw p50 ${median(rawMs).toFixed(1)} ms p99 ${percentile(rawMs, 99).toFixed(1)} ms (total ${total})`);
+    }
+    await orm.close();
+    return { orders: o.orders, lines_per_order: 3, seed_s: seedS, runs: o.runs, queries };
+  } finally {
+    await client.end();
+  }
+}
