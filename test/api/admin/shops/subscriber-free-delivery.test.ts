@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeliveryType, insertProduct } from '../../helpers/shop-catalogue.ts';
-import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
-import { insertSubscriber } from '../../helpers/shop-subscribers.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
-import { buyer, type Buyer } from '../../helpers/storefront.ts';
+import { createDeliveryType, insertProduct } from '../../../helpers/shop-catalogue.ts';
+import { createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
+import { insertSubscriber } from '../../../helpers/shop-subscribers.ts';
+import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
+import { buyer, type Buyer } from '../../../helpers/storefront.ts';
 
 /**
  * A plan's `free_delivery_minimum_amount`: an active subscriber of the plan gets the delivery free

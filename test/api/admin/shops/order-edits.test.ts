@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertProduct } from '../../helpers/shop-catalogue.ts';
-import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { insertProduct } from '../../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
+import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
 
 /** The panel's order edits (DESIGN.md section 8): PATCH /admin/v1/shops/:shop_id/orders/:order_id and POST .../notes. */
 let stack: TestStack;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscountCode, Order } from '../../../db/entities/shop/index.ts';
-import { createDeliveryType, insertProduct } from '../../helpers/shop-catalogue.ts';
-import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { DiscountCode, Order } from '../../../../db/entities/shop/index.ts';
+import { createDeliveryType, insertProduct } from '../../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
+import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
 
 let stack: TestStack;
 let shop: TestShop;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSecret } from '../../../adapters/secrets/secret-box.ts';
-import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { openSecret } from '../../../../adapters/secrets/secret-box.ts';
+import { createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
+import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
 
 /** The operator's shop webhooks (DESIGN.md section 8): the platform's rules for URLs and secrets. */
 let stack: TestStack;

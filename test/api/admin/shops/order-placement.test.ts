@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Order, OrderItem, Shop } from '../../../db/entities/shop/index.ts';
-import { createDeliveryType, createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
-import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { Order, OrderItem, Shop } from '../../../../db/entities/shop/index.ts';
+import { createDeliveryType, createPaymentType, insertProduct } from '../../../helpers/shop-catalogue.ts';
+import { createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
+import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
 
 let stack: TestStack;
 let shop: TestShop;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import { insertProduct } from '../../helpers/shop-catalogue.ts';
-import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { mailSequenceWorkflowId } from '../../../../domain/shop/workflow-ids.ts';
+import { insertProduct } from '../../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
+import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
 
 /** Newsletter consent through the operator API (DESIGN.md section 8). */
 let stack: TestStack;

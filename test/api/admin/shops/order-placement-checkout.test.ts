@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AutomaticDiscount, DiscountCode, Order } from '../../../db/entities/shop/index.ts';
-import { createDeliveryType, createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
-import { insertAutomaticDiscount, insertNewsletterSubscriber, insertProductSet } from '../../helpers/shop-checkout.ts';
-import { adminPost, operator } from '../../helpers/shop.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { AutomaticDiscount, DiscountCode, Order } from '../../../../db/entities/shop/index.ts';
+import { createDeliveryType, createPaymentType, insertProduct } from '../../../helpers/shop-catalogue.ts';
+import { insertAutomaticDiscount, insertNewsletterSubscriber, insertProductSet } from '../../../helpers/shop-checkout.ts';
+import { adminPost, operator } from '../../../helpers/shop.ts';
+import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
 
 let stack: TestStack;
 beforeAll(async () => {

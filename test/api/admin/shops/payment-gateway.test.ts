@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
-import { insertSubscriber } from '../../helpers/shop-subscribers.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
+import { insertSubscriber } from '../../../helpers/shop-subscribers.ts';
+import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
 
 /** The test payment gateway's settings and a subscriber's billing through the operator API (DESIGN.md section 8). */
 let stack: TestStack;
