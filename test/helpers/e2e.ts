@@ -58,7 +58,7 @@ export async function startWebhookEndToEnd(name: string, retrySchedule: number[]
   const activities = createActivities({
     orm: stack.orm,
     platformUrlTemplate: PLATFORM_URL_TEMPLATE,
-    webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule, timeoutMs: 1000, transport: guard.transport },
+    webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule, timeoutMs: 10_000, transport: guard.transport },
   });
   const worker = await startTestWorker({ taskQueue: stack.taskQueue, activities });
   const http = httpClient(await stack.app.listen({ port: 0, host: '127.0.0.1' }));

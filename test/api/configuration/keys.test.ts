@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCourse, createPlatform, operator, type TestPlatform } from '../../helpers/fixtures.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
-import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { eventually, startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 let stack: TestStack;
 let platform: TestPlatform;
@@ -93,11 +93,35 @@ describe('which keys are accepted', () => {
     expect(res.json().error).toMatch(/expired/);
   });
 
-  it('a key expiring in a moment works until then', async () => {
-    const key = await createConfigurationKey(stack.app, platform.id, ['read'], { expires_at: new Date(Date.now() + 1500).toISOString() });
-    expect((await get('/self', key.token)).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
-    expect((await get('/self', key.token)).statusCode).toBe(401);
+  it('a key with an expiry works until then', async () => {
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const key = await createConfigurationKey(stack.app, platform.id, ['read'], { expires_at: expiresAt });
+    const res = await get('/self', key.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.key.expires_at).toBe(expiresAt);
+  });
+
+  it('a key expiring in a moment stops at its expiry, unchanged', async () => {
+    // Load-proof (issue 28): each answer is checked against when its request was sent and answered,
+    // never against a pause; 200 only for a request sent before the expiry, 401 only after it.
+    const expiry = Date.now() + 1500;
+    const key = await createConfigurationKey(stack.app, platform.id, ['read'], { expires_at: new Date(expiry).toISOString() });
+    const seen: { status: number; sent: number; answered: number }[] = [];
+    await eventually(
+      async () => {
+        const sent = Date.now();
+        const res = await get('/self', key.token);
+        seen.push({ status: res.statusCode, sent, answered: Date.now() });
+        expect(res.statusCode).toBe(401);
+        expect(res.json().error).toMatch(/expired/);
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
+    for (const { status, sent, answered } of seen) {
+      if (status === 200) expect(sent).toBeLessThan(expiry);
+      else expect(answered).toBeGreaterThanOrEqual(expiry);
+    }
+    expect(seen.map((r) => r.status).filter((status, i) => status !== (i === seen.length - 1 ? 401 : 200))).toEqual([]);
   });
 
   it('a revoked key stops working at once', async () => {

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const activities = createActivities({
     orm: stack.orm,
     platformUrlTemplate: PLATFORM_URL_TEMPLATE,
-    webhooks: { allowlist: [], retrySchedule: [200, 200], timeoutMs: 1000, transport: guard.transport },
+    webhooks: { allowlist: [], retrySchedule: [200, 200], timeoutMs: 10_000, transport: guard.transport },
   });
   worker = await startTestWorker({ taskQueue: stack.taskQueue, activities });
   http = httpClient(await stack.app.listen({ port: 0, host: '127.0.0.1' }));

@@ -75,7 +75,8 @@ describe('a subscription bought in the shop', () => {
     const soon = new Date(Date.now() + 3000).toISOString();
     const moved = await e2e.http('PATCH', `/api/v1/subscribers/${subscriber.id}/period`, { key: shop.keys.write_subscriptions, body: { active_until: soon } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    await eventually(async () => expect((await handle.query(subscriberStateQuery)).nextChargeAt).toBe(soon));
+    // No check of the moved charge instant in between: on a loaded machine the charge may already
+    // be done. The renewal period starting at the moved end (below) shows the move was taken.
 
     const renewed = await eventually(
       async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
 import type { timeLimitedDiscount } from '../../../workflows/index.ts';
 import {
@@ -12,13 +12,19 @@ import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /**
- * The price schedule of a time-limited price-history discount, with fake activities and schedules
- * of a few hundred milliseconds (production: days): apply at the start, restore at the end, a
- * change inside the window re-applies in one step (no full-price gap), a removal restores and ends.
+ * The price schedule of a time-limited price-history discount, with fake activities: apply at the
+ * start, restore at the end, a change inside the window re-applies in one step (no full-price gap),
+ * a removal restores and ends. Load-proof (issue 28): a window the test does not close itself ends
+ * ten minutes away, so no busy CPU can make a timer fire before the step the test waits for; the
+ * test waits for an outcome (polls up to 90 s, an upper bound only) and checks the order of the
+ * steps, and only lower bounds of their times (a step never comes before its instant).
  */
 const taskQueue = uniqueTaskQueue('shop-time-limited-discount-wf');
 const calls: { step: 'apply' | 'restore' | 'reapply'; discountId: number; at: number }[] = [];
 let failApplyOnce = false;
+/** Far beyond any delay a loaded machine adds: a window end the test never waits for. */
+const LATER = 10 * 60_000;
+const SLOW = { timeoutMs: 90_000 };
 
 const fakeActivities: Partial<Activities> = {
   async applyDiscountPrices({ discountId }) {
@@ -40,10 +46,7 @@ const fakeActivities: Partial<Activities> = {
 };
 
 const temporal = useFakeWorker(taskQueue, fakeActivities);
-afterEach(() => {
-  calls.length = 0;
-});
-// The first workflow task of a file loads the bundle: warm up once so the windows below measure the workflow, not the start.
+// The first workflow task of a file loads the bundle: warm up once.
 beforeAll(async () => {
   await temporal.client().workflow.execute<typeof timeLimitedDiscount>('timeLimitedDiscount', {
     taskQueue,
@@ -71,17 +74,32 @@ function start(s: DiscountSchedule) {
   };
 }
 const steps = (discountId: number) => calls.filter((c) => c.discountId === discountId).map((c) => c.step);
+const stepsAt = (discountId: number) => calls.filter((c) => c.discountId === discountId);
+/** The window closes a second from now (a newer revision: the workflow may re-apply before it restores). */
+const endingSoon = (s: DiscountSchedule): DiscountSchedule => ({ ...s, endDate: new Date(Date.now() + 1000).toISOString(), revision: s.revision + 1 });
+type Handle = Awaited<ReturnType<typeof start>['handle']>;
+/** Closes the window of an applied discount and waits for the run to end: the last step is the restore, at or after the end. */
+async function closeWindow(h: Handle, discountId: number, s: DiscountSchedule) {
+  const closing = endingSoon(s);
+  await h.signal(discountChangedSignal, closing);
+  await h.result();
+  // Before the new end the run re-applies the newer revision; on a machine slow enough to see the
+  // signal after the end, it restores at once. Either way nothing follows the restore.
+  expect(steps(discountId).at(-1)).toBe('restore');
+  expect(steps(discountId).filter((step) => step === 'restore')).toHaveLength(1);
+  expect(stepsAt(discountId).at(-1)!.at).toBeGreaterThanOrEqual(Date.parse(closing.endDate));
+}
 
-describe('timeLimitedDiscount', () => {
+describe('timeLimitedDiscount', { timeout: 180_000 }, () => {
   it('applies the prices at the start and restores them at the end, then completes', async () => {
-    const s = schedule(1000, 2500);
+    const s = schedule(1000, LATER);
     const { discountId, handle } = start(s);
     const h = await handle;
-    await h.result();
-    expect(steps(discountId)).toEqual(['apply', 'restore']);
-    const [apply, restore] = calls.filter((c) => c.discountId === discountId);
-    expect(apply!.at).toBeGreaterThanOrEqual(Date.parse(s.startDate));
-    expect(restore!.at).toBeGreaterThanOrEqual(Date.parse(s.endDate));
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply']), SLOW);
+    expect(stepsAt(discountId)[0]!.at).toBeGreaterThanOrEqual(Date.parse(s.startDate));
+    expect((await h.query(discountPriceStateQuery)).appliedRevision).toBe(1);
+    await closeWindow(h, discountId, s);
+    expect(steps(discountId)[0]).toBe('apply');
   });
 
   it('does nothing for a window already over', async () => {
@@ -91,57 +109,67 @@ describe('timeLimitedDiscount', () => {
   });
 
   it('a change while applied re-applies in one step (never a bare restore in between); a moved end restores then', async () => {
-    const { discountId, handle } = start(schedule(0, 60_000));
+    const { discountId, handle } = start(schedule(0, LATER));
     const h = await handle;
-    await eventually(async () => expect(steps(discountId)).toEqual(['apply']));
-    const later = schedule(-1, 4000, 2);
-    await h.signal(discountChangedSignal, later);
-    await eventually(async () => expect(steps(discountId)).toEqual(['apply', 'reapply']));
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply']), SLOW);
+    const changed = schedule(-1, LATER, 2);
+    await h.signal(discountChangedSignal, changed);
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply', 'reapply']), SLOW);
     expect((await h.query(discountPriceStateQuery)).appliedRevision).toBe(2);
-    await h.result();
-    expect(steps(discountId)).toEqual(['apply', 'reapply', 'restore']);
-    expect(calls.filter((c) => c.discountId === discountId).at(-1)!.at).toBeGreaterThanOrEqual(Date.parse(later.endDate));
+    await closeWindow(h, discountId, changed);
+    expect(steps(discountId).slice(0, 2)).toEqual(['apply', 'reapply']);
+    expect(steps(discountId).slice(2, -1).every((step) => step === 'reapply')).toBe(true);
   });
 
   it('a start moved before it came changes nothing yet and applies at the new start', async () => {
-    const { discountId, handle } = start(schedule(10_000, 60_000));
+    const { discountId, handle } = start(schedule(LATER, 2 * LATER));
     const h = await handle;
-    const moved = schedule(1000, 2000, 2);
+    const moved = schedule(1000, LATER, 2);
     await h.signal(discountChangedSignal, moved);
+    // Without the move nothing would happen for ten minutes.
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply']), SLOW);
+    expect(stepsAt(discountId)[0]!.at).toBeGreaterThanOrEqual(Date.parse(moved.startDate));
+    await h.signal(discountRemovedSignal);
     await h.result();
     expect(steps(discountId)).toEqual(['apply', 'restore']);
-    expect(calls.find((c) => c.discountId === discountId && c.step === 'apply')!.at).toBeGreaterThanOrEqual(Date.parse(moved.startDate));
   });
 
   it('ignores a late signal with an older revision', async () => {
-    const { discountId, handle } = start(schedule(0, 3000, 5));
+    const current = schedule(0, LATER, 5);
+    const { discountId, handle } = start(current);
     const h = await handle;
-    await eventually(async () => expect(steps(discountId)).toEqual(['apply']));
-    await h.signal(discountChangedSignal, schedule(0, 60_000, 4));
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply']), SLOW);
+    // Taken, the older revision would restore and end the run (a type without price history).
+    await h.signal(discountChangedSignal, { ...schedule(0, LATER, 4), priceHistory: false });
+    // A query after a signal is answered once the signal was handled.
+    expect(await h.query(discountPriceStateQuery)).toMatchObject({ schedule: current, appliedRevision: 5, removed: false });
+    expect((await h.describe()).status.name).toBe('RUNNING');
+    expect(steps(discountId)).toEqual(['apply']);
+    await h.signal(discountRemovedSignal);
     await h.result();
     expect(steps(discountId)).toEqual(['apply', 'restore']);
   });
 
   it('a change to a type without price history restores what was applied and ends', async () => {
-    const { discountId, handle } = start(schedule(0, 60_000));
+    const { discountId, handle } = start(schedule(0, LATER));
     const h = await handle;
-    await eventually(async () => expect(steps(discountId)).toEqual(['apply']));
-    await h.signal(discountChangedSignal, { ...schedule(0, 60_000, 2), priceHistory: false });
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply']), SLOW);
+    await h.signal(discountChangedSignal, { ...schedule(0, LATER, 2), priceHistory: false });
     await h.result();
     expect(steps(discountId)).toEqual(['apply', 'restore']);
   });
 
   it('a removal restores what was applied and ends at once', async () => {
-    const { discountId, handle } = start(schedule(0, 60_000));
+    const { discountId, handle } = start(schedule(0, LATER));
     const h = await handle;
-    await eventually(async () => expect(steps(discountId)).toEqual(['apply']));
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply']), SLOW);
     await h.signal(discountRemovedSignal);
     await h.result();
     expect(steps(discountId)).toEqual(['apply', 'restore']);
   });
 
   it('a removal before the start applies nothing (restore is a safe no-op) and ends', async () => {
-    const { discountId, handle } = start(schedule(60_000, 120_000));
+    const { discountId, handle } = start(schedule(LATER, 2 * LATER));
     const h = await handle;
     await h.signal(discountRemovedSignal);
     await h.result();
@@ -150,8 +178,11 @@ describe('timeLimitedDiscount', () => {
 
   it('a failed apply is retried, and the prices are still restored at the end', async () => {
     failApplyOnce = true;
-    const { discountId, handle } = start(schedule(0, 2500));
-    await (await handle).result();
-    expect(steps(discountId)).toEqual(['apply', 'restore']);
+    const s = schedule(0, LATER);
+    const { discountId, handle } = start(s);
+    const h = await handle;
+    await eventually(async () => expect(steps(discountId)).toEqual(['apply']), SLOW);
+    expect(failApplyOnce).toBe(false);
+    await closeWindow(h, discountId, s);
   });
 });
