@@ -3,7 +3,7 @@ import { orderDetail } from '../../api/shop/orders/serialize.ts';
 import type { IOrder, IOrderItem } from '../../db/entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-deliveries.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
-import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { openShopDelivery, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
 import type { EffectSource } from '../../domain/shop/effects.ts';
 import { shopEventKey, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OrderStatus } from '../../../db/entities/shop/index.ts';
-import { changeOrderStatus, clearOrder, clearRefusal } from '../../../db/repositories/shop/order-transitions.ts';
+import { recordStatusChange, markOrderCleared, clearRefusal } from '../../../db/repositories/shop/order-transitions.ts';
 import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
 import { clearOrderWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
@@ -61,7 +61,7 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
       if (!(await request.em.count(OrderStatus, { id: statusId }))) throw unprocessable({ order_status_id: ['is not an order status of this shop'] });
       // Also when the status was set already: the change's workflow is started again, a no-op when
       // it ran, so a crash between the change and its first start heals on the client's retry.
-      const change = await changeOrderStatus(request.em, shopId, orderId, statusId);
+      const change = await recordStatusChange(request.em, shopId, orderId, statusId);
       if (change) {
         const { changeId } = change;
         await startOnce('changeOrderStatus', orderStatusWorkflowId({ shopId, orderId, changeId }), [{ shopId, orderId, changeId, statusId }]);
@@ -87,7 +87,7 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const orderId = request.params.id;
-      const cleared = await clearOrder(request.em, shopId, orderId, new Date());
+      const cleared = await markOrderCleared(request.em, shopId, orderId, new Date());
       if (!cleared) {
         const refusal = await clearRefusal(request.em, shopId, orderId);
         if (refusal === 'missing') throw notFound('order');
