@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { OrderStatus } from '../../../db/entities/shop/index.ts';
+import { isShopOrderStatus } from '../../../db/repositories/shop/order-status-config.ts';
 import { recordStatusChange, markOrderCleared, clearRefusal } from '../../../db/repositories/shop/order-transitions.ts';
 import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
 import { clearOrderWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
@@ -58,7 +58,7 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
       const orderId = request.params.id;
       const statusId = request.body.order_status_id;
       if (!(await findOrderDetail(request.em, orderId))) throw notFound('order');
-      if (!(await request.em.count(OrderStatus, { id: statusId }))) throw unprocessable({ order_status_id: ['is not an order status of this shop'] });
+      if (!(await isShopOrderStatus(request.em, statusId))) throw unprocessable({ order_status_id: ['is not an order status of this shop'] });
       // Also when the status was set already: the change's workflow is started again, a no-op when
       // it ran, so a crash between the change and its first start heals on the client's retry.
       const change = await recordStatusChange(request.em, shopId, orderId, statusId);

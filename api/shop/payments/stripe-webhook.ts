@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { toMinorUnits, verifyStripeWebhook, type VerifiedEvent } from '../../../adapters/payments/stripe.ts';
 import { markPaymentSucceeded, paymentByIntent } from '../../../db/repositories/shop/integrations.ts';
 import { markOrderCleared } from '../../../db/repositories/shop/order-transitions.ts';
+import { recordOrderTransactionId } from '../../../db/repositories/shop/orders.ts';
 import { useShop } from '../../../db/repositories/shop/shops.ts';
 import { gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { openSecret } from '../../../db/secret-box.ts';
@@ -40,7 +41,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<{ taskQueue: string }> =
     const now = new Date();
     const cleared = await em.transactional(async (tx) => {
       await markPaymentSucceeded(tx, shopId, intent.id, payment.saveForLater ? intent.paymentMethod : null, now);
-      await tx.execute('update shop_orders set transaction_id = ? where shop_id = ? and id = ? and paid = false', [intent.id, shopId, orderId]);
+      await recordOrderTransactionId(tx, shopId, orderId, intent.id);
       return markOrderCleared(tx, shopId, orderId, now);
     });
     // Also when it was cleared before: joins (or re-runs, a no-op) the clearing's workflow.
