@@ -1,17 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isShopOrderStatus } from '../../../db/repositories/shop/order-status-config.ts';
-import { recordStatusChange, markOrderCleared, clearRefusal } from '../../../db/repositories/shop/order-transitions.ts';
+import { recordStatusChange } from '../../../db/repositories/shop/order-transitions.ts';
 import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
 import { clearOrderWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import { HttpError, notFound } from '../../shared/errors.ts';
+import { notFound } from '../../shared/errors.ts';
 import { startOnceOn } from '../../shared/start-once.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
+import { clearOrder } from './clear-order.ts';
 import { OrderDetailReply, OrderParams } from './schemas.ts';
 import { orderDetail } from './serialize.ts';
 
+/** The order's list fields the clearing reports (picked by the serializer from `clearOrder`'s answer). */
 const ClearReply = z.object({
   id: z.number(),
   ordinal_number: z.number(),
@@ -87,39 +89,8 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod<{ taskQueue: string }>
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const orderId = request.params.id;
-      const cleared = await markOrderCleared(request.em, shopId, orderId, new Date());
-      if (!cleared) {
-        const refusal = await clearRefusal(request.em, shopId, orderId);
-        if (refusal === 'missing') throw notFound('order');
-        if (refusal === 'paid') {
-          // Joins (or re-runs, a no-op) the clearing workflow, so effects lost to a crash after the
-          // clearing committed are started by the retry.
-          await startOnce('clearOrder', clearOrderWorkflowId({ shopId, orderId }), [{ shopId, orderId }]);
-          throw new HttpError(422, 'Already Cleared', { error: 'Already Cleared', message: 'the order is already paid' });
-        }
-        if (refusal === 'zero') throw new HttpError(422, 'Nothing to clear', { error: 'Nothing to clear', message: 'the order total is zero: no clearing is needed' });
-        throw new HttpError(422, 'Not clearable', { error: 'Not clearable', message: 'only a placed order can be cleared' });
-      }
-      await startOnce('clearOrder', clearOrderWorkflowId({ shopId, orderId }), [{ shopId, orderId }]);
-      const found = await findOrderDetail(request.em, orderId);
-      const o = orderDetail(found!.order, found!.items);
-      return {
-        data: {
-          id: o.id,
-          ordinal_number: o.ordinal_number,
-          internal_status: o.internal_status,
-          order_status: o.order_status,
-          email: o.email,
-          total: o.total,
-          currency: o.currency,
-          paid: o.paid,
-          cleared_at: new Date(cleared.cleared_at).toISOString(),
-          delivery_method: o.delivery_method,
-          placed_at: o.placed_at,
-          created_at: o.created_at,
-          updated_at: o.updated_at,
-        },
-      };
+      const startClearing = (ids: { shopId: string; orderId: number }) => startOnce('clearOrder', clearOrderWorkflowId(ids), [ids]);
+      return { data: await clearOrder(request.em, startClearing, shopId, orderId) };
     },
   );
 };
