@@ -9,7 +9,7 @@ import { platformLoginUrl } from '../../domain/access/platform-url.ts';
 import { owesReinvitation } from '../../domain/access/reinvitation.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { sendMail, type QueuedMail } from '../mail/render.ts';
-import { tenantEm } from '../shared/tenant-em.ts';
+import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
 import { mailFreshLoginLink } from './participants.ts';
 
 export interface CourseMailTarget {

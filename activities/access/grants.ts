@@ -7,7 +7,7 @@ import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { currentOperationKey } from '../shared/events.ts';
-import { tenantEm } from '../shared/tenant-em.ts';
+import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
 import { applyAudiobookGrantIn } from './audiobook-access.ts';
 import { applyCourseGrantIn, type AccessChange } from './course-access.ts';
 import { completeOrderFulfilmentIn } from './orders.ts';

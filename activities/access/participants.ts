@@ -12,7 +12,7 @@ import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/ev
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
 import { sendMail } from '../mail/render.ts';
-import { tenantEm } from '../shared/tenant-em.ts';
+import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
 
 export interface EnsureParticipantInput {
   platformId: string;

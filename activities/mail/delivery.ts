@@ -8,7 +8,7 @@ import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailE
 import { platformDefaultTransport } from '../../adapters/mail/platform-default.ts';
 import type { MailTransport } from '../../adapters/mail/transport.ts';
 import { openProvider, providerRows, type ProviderSettings } from './provider-settings.ts';
-import { tenantEm } from '../shared/tenant-em.ts';
+import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
 import { heartbeat } from '../shared/activity-context.ts';
 import { keepLease } from '../shared/lease.ts';
 import { mails } from '../shared/metrics.ts';

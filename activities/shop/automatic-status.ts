@@ -1,7 +1,7 @@
 import { automaticRuleApplies, automaticStatusDueAt } from '../../domain/shop/automatic-status.ts';
 import type { AutomaticStatusSource } from '../../domain/shop/automatic-status.ts';
 import { automaticRulesAfter, orderStatusPosition, setStatusIfUnmoved, type ExpectedPosition } from '../../db/repositories/shop/automatic-statuses.ts';
-import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 
 export interface PlanAutomaticStatusesInput {

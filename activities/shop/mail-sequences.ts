@@ -7,7 +7,7 @@ import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } fr
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { erasedSince } from '../../db/repositories/shared/personal-data/erasures.ts';
 import { personalEmailHash } from '../../db/repositories/shared/personal-data/salt.ts';
-import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { recipientCode } from '../../db/repositories/shop/recipient-codes.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { orderStartsSequence, sendInstant, triggerStillSet, usesTag, type OrderTriggerFacts, type SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
-import { recordEffect, recordedEffect, shopEm, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
+import { recordEffect, recordedEffect, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
 import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';

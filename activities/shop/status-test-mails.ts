@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import { Order, OrderStatus } from '../../db/entities/shop/index.ts';
-import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';

@@ -2,7 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sender, Shop, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
-import { recordedEffect, shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
+import { recordedEffect } from '../../db/repositories/shop/order-effects.ts';
 import { insertOrder, paidStatusId } from '../../db/repositories/shop/orders.ts';
 import {
   activateFromOrder,

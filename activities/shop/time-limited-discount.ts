@@ -1,5 +1,5 @@
 import { applyDiscountPrices, reapplyDiscountPrices, restoreDiscountPrices } from '../../db/repositories/shop/automatic-discounts.ts';
-import { shopEm } from '../../db/repositories/shop/order-effects.ts';
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import type { DiscountRef } from '../../workflows/shop/time-limited-discount-signals.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 

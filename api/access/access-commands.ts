@@ -16,7 +16,7 @@ import {
 import { badRequest } from '../shared/errors.ts';
 import { platformOf } from './api-key-auth.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { knownItemIds, type ItemKind } from './items.ts';
+import { knownItemIds, type ItemKind } from '../../db/repositories/access/catalogue.ts';
 import { EntryProblem, GrantQueuedReply } from './schemas.ts';
 
 type Wrapper = 'subscriptions' | 'unsubscriptions';

@@ -5,7 +5,7 @@ import { OrderInput, orderedCourses } from '../../domain/access/order-contents.t
 import { badRequest, notFound } from '../shared/errors.ts';
 import { platformOf } from './api-key-auth.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { knownItemIds } from './items.ts';
+import { knownItemIds } from '../../db/repositories/access/catalogue.ts';
 
 const OrderIdReply = z.object({ id: z.uuid() });
 const CancelledReply = z.object({ id: z.uuid(), status: z.literal('cancelled') });

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { Course, Lesson, Section } from '../../db/entities/index.ts';
+import { courseWithLessons } from '../../db/repositories/access/catalogue.ts';
 import { slugify } from '../../domain/shared/slug.ts';
 import { HttpError } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
@@ -12,7 +13,7 @@ import { AudiobookReply, CourseParams, CourseReply, CreateAudiobookBody, CreateC
 import { Audiobook } from '../../db/entities/index.ts';
 
 async function courseReply(em: EntityManager, courseId: string): Promise<z.infer<typeof CourseReply>> {
-  const course = await em.findOneOrFail(Course, courseId, { populate: ['sections', 'sections.lessons'] });
+  const course = await courseWithLessons(em, courseId);
   return {
     id: course.id,
     slug: course.slug,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AuditLogEntry, ConfigurationKey } from '../../db/entities/index.ts';
+import { ConfigurationKey } from '../../db/entities/index.ts';
+import { latestAuditLogEntries } from '../../db/repositories/access/audit-log.ts';
 import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { ownedOr404 } from './owned.ts';
@@ -72,7 +73,7 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
-      const entries = await request.em.find(AuditLogEntry, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 1000 });
+      const entries = await latestAuditLogEntries(request.em);
       return { data: auditLogReply(entries) };
     },
   );

@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Course, Enrolment, Lesson, Participant, type IEnrolment, type ILesson, type IParticipant } from '../../db/entities/index.ts';
+import type { IEnrolment, ILesson, IParticipant } from '../../db/entities/index.ts';
+import { findCourse, findLessonWithSection } from '../../db/repositories/access/catalogue.ts';
+import { findActiveEnrolment } from '../../db/repositories/access/enrolments.ts';
+import { findParticipantByEmail } from '../../db/repositories/access/participants.ts';
 import { canSeeSection, type AccessLevel } from '../../domain/access/access-level.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';
 import { HttpError, notFound } from '../shared/errors.ts';
@@ -11,9 +14,9 @@ import { HttpError, notFound } from '../shared/errors.ts';
  * cannot complete or pass it; nothing is recorded and no event or mail follows).
  */
 export async function learnerInLesson(em: EntityManager, email: string, lessonId: string): Promise<{ participant: IParticipant; lesson: ILesson; courseId: string; enrolment: IEnrolment }> {
-  const participant = await em.findOne(Participant, { email: normalizeEmail(email) });
+  const participant = await findParticipantByEmail(em, normalizeEmail(email));
   if (!participant) throw notFound('participant');
-  const lesson = await em.findOne(Lesson, lessonId, { populate: ['section'] });
+  const lesson = await findLessonWithSection(em, lessonId);
   if (!lesson) throw notFound('lesson');
   const section = lesson.section.getEntity();
   const courseId = section.course.id;
@@ -26,14 +29,14 @@ export async function learnerInLesson(em: EntityManager, email: string, lessonId
 
 /** The participant and course a "viewed" report names: 404 for an unknown one, 409 without active access. */
 export async function learnerInCourse(em: EntityManager, email: string, courseId: string): Promise<{ participant: IParticipant; enrolment: IEnrolment }> {
-  const participant = await em.findOne(Participant, { email: normalizeEmail(email) });
+  const participant = await findParticipantByEmail(em, normalizeEmail(email));
   if (!participant) throw notFound('participant');
-  if (!(await em.findOne(Course, courseId))) throw notFound('course');
+  if (!(await findCourse(em, courseId))) throw notFound('course');
   return { participant, enrolment: await activeEnrolment(em, participant, courseId, 'this course') };
 }
 
 async function activeEnrolment(em: EntityManager, participant: IParticipant, courseId: string, what: string): Promise<IEnrolment> {
-  const enrolment = await em.findOne(Enrolment, { participant, course: courseId, active: true });
+  const enrolment = await findActiveEnrolment(em, participant, courseId);
   if (!enrolment) throw new HttpError(409, `the participant has no active access to ${what}`);
   return enrolment;
 }

@@ -1,5 +1,6 @@
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findTenantRow } from '../../db/repositories/shared/tenant-rows.ts';
 import { notFound } from '../shared/errors.ts';
 
 /**
@@ -9,7 +10,7 @@ import { notFound } from '../shared/errors.ts';
  * tenant's id is a 404 like an unknown one (DESIGN.md section 8), never a reply about that row.
  */
 export async function ownedOr404<T extends object>(em: EntityManager, entity: EntityName<T>, where: FilterQuery<T>, what: string): Promise<T> {
-  const row = await em.findOne(entity, where);
+  const row = await findTenantRow(em, entity, where);
   if (!row) throw notFound(what);
   return row;
 }

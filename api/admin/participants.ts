@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AudiobookAccess, Enrolment, MailLogEntry, Participant, Section } from '../../db/entities/index.ts';
+import { findParticipantByEmail } from '../../db/repositories/access/participants.ts';
+import { latestMailLogEntries } from '../../db/repositories/shared/mail-log.ts';
 import type { LoginLinkTemplate } from '../../domain/access/mail-template-rules.ts';
-import type { AccessLevel } from '../../domain/access/access-level.ts';
-import { visibleLessonIds } from '../../domain/access/access-level.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';
 import { notFound } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
+import { readParticipant } from './participants/read-participant.ts';
 import { usePlatform } from './platform-scope.ts';
 import { EmailQuery, MailLogQuery, MailLogReply, ParticipantReply, PlatformParams, ReinviteBody, LoginLinkMailReply, data } from './schemas.ts';
 
@@ -18,39 +18,7 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { em } = request;
       await usePlatform(em, request.params.platform_id);
-      const participant = await em.findOne(Participant, { email: normalizeEmail(request.query.email) });
-      if (!participant) throw notFound('participant');
-
-      // Rows a revoke created only to remember its order (never granted) are not enrolments.
-      const enrolments = await em.find(Enrolment, { participant, $or: [{ active: true }, { grantedSeq: { $gt: 0 } }] }, { orderBy: { startedAt: 'asc' } });
-      const courseIds = enrolments.map((e) => e.course.id);
-      const sections = courseIds.length
-        ? await em.find(Section, { course: { $in: courseIds } }, { populate: ['lessons'], orderBy: { position: 'asc' } })
-        : [];
-      const audiobooks = await em.find(AudiobookAccess, { participant, active: true }, { orderBy: { grantedAt: 'asc' } });
-
-      return {
-        data: {
-          email: participant.email,
-          name: participant.name ?? null,
-          invited: participant.invitedAt != null,
-          courses: enrolments.map((e) => ({
-            course_id: e.course.id,
-            access_level: e.accessLevel,
-            active: e.active,
-            viewed_at: e.viewedAt?.toISOString() ?? null,
-            visible_lesson_ids: e.active
-              ? visibleLessonIds(
-                  e.accessLevel as AccessLevel,
-                  sections
-                    .filter((s) => s.course.id === e.course.id)
-                    .map((s) => ({ accessLevel: s.accessLevel, lessonIds: s.lessons.getItems().map((l) => l.id) })),
-                )
-              : [],
-          })),
-          audiobook_ids: audiobooks.map((a) => a.audiobook.id),
-        },
-      };
+      return { data: await readParticipant(em, request.query.email) };
     },
   );
 
@@ -66,7 +34,7 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       async (request, reply) => {
         const { em } = request;
         const platform = await usePlatform(em, request.params.platform_id);
-        const participant = await em.findOne(Participant, { email: normalizeEmail(request.body.email) });
+        const participant = await findParticipantByEmail(em, normalizeEmail(request.body.email));
         if (!participant) throw notFound('participant');
         await app.workflows.mailLoginLink({ platformId: platform.id, participantId: participant.id, template, requestId: once ? 'once' : randomUUID() });
         return reply.code(202).send({ data: { email: participant.email, template } });
@@ -94,7 +62,7 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
       const to = request.query.to ? normalizeEmail(request.query.to) : undefined;
-      const entries = await request.em.find(MailLogEntry, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 500 });
+      const entries = await latestMailLogEntries(request.em, to);
       return {
         data: entries.map((m) => ({
           to: m.to,

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { Platform, type IPlatform } from '../../db/entities/index.ts';
+import { findPlatform, findSandboxTwin } from '../../db/repositories/access/platforms.ts';
 import { copyIntoTwin, twinCourses } from '../../db/repositories/access/sandbox.ts';
 import { sandboxSubdomain } from '../../domain/access/sandbox.ts';
 import { HttpError, notFound } from '../shared/errors.ts';
@@ -24,7 +25,7 @@ async function sandboxView(em: EntityManager, twin: IPlatform, sourceId: string)
 }
 
 async function liveSource(em: EntityManager, platformId: string): Promise<IPlatform> {
-  const platform = await em.findOne(Platform, platformId);
+  const platform = await findPlatform(em, platformId);
   if (!platform) throw notFound('platform');
   if (platform.sandboxOf) throw new HttpError(409, 'this platform is itself a sandbox');
   return platform;
@@ -75,7 +76,7 @@ export const sandboxAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'admin.platforms.sandbox.read', summary: 'Reads the platform\'s sandbox twin', description: "The platform's sandbox twin; 404 when it has none.", params: PlatformParams, response: { 200: data(SandboxReply), 404: ErrorBody, 409: ErrorBody } } },
     async (request) => {
       const source = await liveSource(request.em, request.params.platform_id);
-      const twin = await request.em.findOne(Platform, { sandboxOf: source.id });
+      const twin = await findSandboxTwin(request.em, source.id);
       if (!twin) throw notFound('sandbox');
       return { data: await sandboxView(request.em, twin, source.id) };
     },

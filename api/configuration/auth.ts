@@ -1,10 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { ConfigurationKey, PlatformApiKey } from '../../db/entities/index.ts';
+import { findApiKeyByHash } from '../../db/repositories/access/api-keys.ts';
+import { findConfigurationKeyByHash } from '../../db/repositories/access/configuration-keys.ts';
+import { isSandboxPlatform } from '../../db/repositories/access/platforms.ts';
 import { keyUnusableReason, scopeAllows, type ConfigurationScope, type RequiredScope } from '../../domain/access/configuration-keys.ts';
 import type { ShopScope } from '../../domain/shop/scopes.ts';
 import { hashToken } from '../shared/tokens.ts';
 import { unauthorized } from '../shared/errors.ts';
-import { isSandboxPlatform, SANDBOX_ONLY } from '../shared/sandbox-only.ts';
+import { SANDBOX_ONLY } from '../shared/sandbox-only.ts';
 import { scopeToPlatform } from '../shared/orm-context.ts';
 import { scopedKeyOf, type ScopedKeyAuthOptions } from '../shared/scoped-key-auth.ts';
 
@@ -32,9 +34,9 @@ declare module 'fastify' {
 async function authenticate(request: FastifyRequest, token: string): Promise<AuthenticatedConfigurationKey> {
   const keyHash = hashToken(token);
   // Looked up before the request has a tenant, hence without the tenant filter.
-  const key = await request.em.findOne(ConfigurationKey, { keyHash }, { filters: false });
+  const key = await findConfigurationKeyByHash(request.em, keyHash);
   if (!key) {
-    const apiKey = await request.em.findOne(PlatformApiKey, { keyHash });
+    const apiKey = await findApiKeyByHash(request.em, keyHash);
     if (apiKey) {
       request.auditSubject = { tenantId: apiKey.platform.id, keyPrefix: apiKey.prefix };
       throw unauthorized('a platform API key is not accepted here; use a configuration key');

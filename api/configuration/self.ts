@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Platform } from '../../db/entities/index.ts';
+import { platformOf } from '../../db/repositories/access/platforms.ts';
 import { CONFIGURATION_SCOPES } from '../../domain/access/configuration-keys.ts';
 import { ErrorBody, data } from '../shared/schemas.ts';
 import { configurationKeyOf } from './auth.ts';
@@ -22,7 +22,7 @@ export const selfRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { scope: 'any' }, schema: { operationId: 'configuration.self.read', summary: 'Describes the configuration key in use', response: { 200: data(SelfReply), 401: ErrorBody } } },
     async (request) => {
       const key = configurationKeyOf(request);
-      const platform = await request.em.findOneOrFail(Platform, key.platformId);
+      const platform = await platformOf(request.em, key.platformId);
       return {
         data: {
           platform: { subdomain: platform.subdomain, title: platform.title },

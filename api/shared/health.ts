@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { databaseAnswers } from '../../db/repositories/shared/health.ts';
 
 const HealthBody = z.object({
   status: z.enum(['ok', 'unavailable']),
@@ -14,7 +15,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'public.health.check', summary: 'Checks that PostgreSQL and Temporal answer', response: { 200: HealthBody, 503: HealthBody } } },
     async (request, reply) => {
       const [postgres, temporal] = await Promise.all([
-        request.em.getConnection().execute('select 1').then(() => true, () => false),
+        databaseAnswers(request.em),
         app.temporal.connection
           .withDeadline(Date.now() + 2000, () => app.temporal.workflowService.getSystemInfo({}))
           .then(() => true, () => false),

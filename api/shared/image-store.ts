@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { StoredFile } from '../../db/entities/index.ts';
+import { findStoredFile } from '../../db/repositories/shared/stored-files.ts';
 import type { ImageInput } from './schemas.ts';
 
 /**
@@ -29,7 +30,7 @@ export function createImageStore(storageDir: string) {
     },
 
     async read(em: EntityManager, platformId: string, fileId: string): Promise<{ contentType: string; bytes: Buffer } | null> {
-      const stored = await em.findOne(StoredFile, fileId);
+      const stored = await findStoredFile(em, fileId);
       if (!stored) return null;
       const bytes = await readFile(fileOf(platformId, stored.id)).catch(() => null);
       return bytes ? { contentType: stored.contentType, bytes } : null;

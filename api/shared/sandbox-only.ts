@@ -1,6 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { Platform } from '../../db/entities/index.ts';
-
 declare module 'fastify' {
   interface FastifyInstance {
     /**
@@ -13,9 +10,3 @@ declare module 'fastify' {
 
 /** The 401 a production platform's key gets at the test environment's address. */
 export const SANDBOX_ONLY = "this address serves sandbox platforms only: use the sandbox twin's key here, or this key at the platform's own address";
-
-/** Whether the platform is a sandbox twin (looked up before the request has a tenant). */
-export async function isSandboxPlatform(em: EntityManager, platformId: string): Promise<boolean> {
-  const platform = await em.findOne(Platform, platformId, { filters: false, fields: ['sandboxOf'] });
-  return platform?.sandboxOf != null;
-}

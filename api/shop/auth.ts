@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ShopApiKey } from '../../db/entities/shop/index.ts';
+import { findShopApiKeyByHash } from '../../db/repositories/shop/shops.ts';
 import { SHOP_FILTER } from '../../db/tenant.ts';
 import { shopScopeAllows, type ShopScope } from '../../domain/shop/scopes.ts';
 import { unauthorized } from '../shared/errors.ts';
@@ -25,7 +25,7 @@ export interface AuthenticatedShopKey {
  */
 async function authenticate(request: FastifyRequest, token: string): Promise<AuthenticatedShopKey> {
   // Looked up before the request has a tenant, hence without the tenant filter.
-  const key = await request.em.findOne(ShopApiKey, { keyHash: hashToken(token) }, { filters: false, populate: ['shop'] });
+  const key = await findShopApiKeyByHash(request.em, hashToken(token));
   if (!key) throw unauthorized('invalid shop API key');
   const shop = key.shop.getEntity();
   // Configuration requests of a known shop land in its audit log, refused ones included.

@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { createPool, findPool, takenCodes } from '../../../db/repositories/shop/discount-codes.ts';
+import { createPool, findPool } from '../../../db/repositories/shop/discount-code-pools.ts';
+import { takenCodes } from '../../../db/repositories/shop/discount-codes.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, unprocessable, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { CreatePoolBody, PoolReply } from '../../shop/discount-code-pools/schemas.ts';

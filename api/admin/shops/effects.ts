@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Order, ShopAuditLogEntry, ShopMail } from '../../../db/entities/shop/index.ts';
+import { Order } from '../../../db/entities/shop/index.ts';
+import { latestShopAuditLogEntries } from '../../../db/repositories/shop/audit-log.ts';
 import { listOrderEffects } from '../../../db/repositories/shop/order-effects.ts';
+import { latestShopMails } from '../../../db/repositories/shop/shop-mails.ts';
 import { ORDER_EFFECTS } from '../../../domain/shop/effects.ts';
 import { AuditLogReply, auditLogReply } from '../schemas.ts';
 import { ErrorBody, data } from '../../shared/schemas.ts';
@@ -33,7 +35,7 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
       const to = request.query.to?.trim().toLowerCase();
-      const mails = await request.em.find(ShopMail, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 200 });
+      const mails = await latestShopMails(request.em, to);
       return { data: mails.map((m) => ({ to: m.to, subject: m.subject, html: m.html, kind: m.kind, sent_at: m.sentAt.toISOString() })) };
     },
   );
@@ -51,7 +53,7 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await shopOf(request.em, request.params.shop_id);
-      const entries = await request.em.find(ShopAuditLogEntry, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 1000 });
+      const entries = await latestShopAuditLogEntries(request.em);
       return { data: auditLogReply(entries) };
     },
   );

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DeliveryType, OrderStatus, PaymentType, ProductCategory, Sender, type IShop } from '../../../db/entities/shop/index.ts';
+import { lastOrderStatusPosition, listOrderStatuses } from '../../../db/repositories/shop/order-status-config.ts';
+import { existingIds } from '../../../db/repositories/shop/products.ts';
 import { createShop, createShopApiKey, revokeShopApiKey, useShop } from '../../../db/repositories/shop/shops.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { HttpError, notFound } from '../../shared/errors.ts';
@@ -102,7 +104,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const parentId = request.body.parent_id ?? null;
-      if (parentId !== null && !(await request.em.count(ProductCategory, { id: parentId }))) {
+      if (parentId !== null && !(await existingIds(request.em, 'product_categories', [parentId])).has(parentId)) {
         throw unprocessable({ parent_id: ['is not a category of this shop'] });
       }
       const category = request.em.create(ProductCategory, { shop, name: request.body.name, parentId });
@@ -157,7 +159,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/shops/:shop_id/order_statuses', { schema: { operationId: 'admin.shops.order_statuses.list', summary: 'Lists the shop\'s order statuses', params: ShopParams, response: { 200: data(z.array(OrderStatusAdminReply)), 404: ErrorBody } } }, async (request) => {
     await shopOf(request.em, request.params.shop_id);
-    const statuses = await request.em.find(OrderStatus, {}, { orderBy: { position: 'asc', id: 'asc' } });
+    const statuses = (await listOrderStatuses(request.em))[0];
     return { data: statuses.map(orderStatusReply) };
   });
 
@@ -166,8 +168,8 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'admin.shops.order_statuses.create', summary: 'Creates an order status', params: ShopParams, body: CreateOrderStatusBody, response: { 201: data(OrderStatusAdminReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const last = await request.em.findOne(OrderStatus, {}, { orderBy: { position: 'desc' } });
-      const status = request.em.create(OrderStatus, { shop, name: request.body.name, kind: 'UserOrderStatus', visible: request.body.visible, position: (last?.position ?? 0) + 1 });
+      const position = (await lastOrderStatusPosition(request.em)) + 1;
+      const status = request.em.create(OrderStatus, { shop, name: request.body.name, kind: 'UserOrderStatus', visible: request.body.visible, position });
       await request.em.flush();
       return reply.code(201).send({ data: orderStatusReply(status) });
     },

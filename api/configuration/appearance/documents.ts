@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PlatformAppearance } from '../../../db/entities/index.ts';
-import { lockedAppearance } from '../../../db/repositories/access/appearance.ts';
+import { findAppearance, lockedAppearance } from '../../../db/repositories/access/appearance.ts';
 import { applyPatch, withDefaults } from '../../../domain/access/appearance.ts';
 import type { ImageStore } from '../../shared/image-store.ts';
 import type { ImageInput } from '../../shared/schemas.ts';
@@ -19,7 +18,7 @@ export interface AppearanceDocument {
 const isImage = (value: unknown): value is ImageInput => typeof value === 'object' && value !== null && Buffer.isBuffer((value as ImageInput).bytes);
 
 export async function readDocument(em: EntityManager, document: AppearanceDocument): Promise<Json> {
-  const appearance = await em.findOne(PlatformAppearance, {});
+  const appearance = await findAppearance(em);
   return appearance?.[document.column] ?? {};
 }
 

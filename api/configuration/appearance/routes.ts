@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { Platform } from '../../../db/entities/index.ts';
+import { platformOf } from '../../../db/repositories/access/platforms.ts';
 import type { ImageStore } from '../../shared/image-store.ts';
 import { appearanceDocumentRoutes, type OwnFields } from './document-routes.ts';
 import type { AppearanceDocument } from './documents.ts';
@@ -20,10 +20,10 @@ const WELCOME_SECTION: AppearanceDocument = { column: 'welcome', defaults: WELCO
 /** The title is the platform's own; "saving requires that the platform has a title" (an empty one is a 422). */
 const platformTitle: OwnFields = {
   async read(em, platformId) {
-    return { title: (await em.findOneOrFail(Platform, platformId)).title };
+    return { title: (await platformOf(em, platformId)).title };
   },
   async write(em, platformId, { title, ...rest }) {
-    if (typeof title === 'string') (await em.findOneOrFail(Platform, platformId)).title = title;
+    if (typeof title === 'string') (await platformOf(em, platformId)).title = title;
     return rest;
   },
 };

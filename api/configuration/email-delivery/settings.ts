@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { openSecret, sealSecret } from '../../../adapters/secrets/secret-box.ts';
-import { Platform, type IMailDeliveryProvider } from '../../../db/entities/index.ts';
+import type { IMailDeliveryProvider } from '../../../db/entities/index.ts';
+import { platformOf } from '../../../db/repositories/access/platforms.ts';
 import {
   lockMailDeliveryProvider,
   mailDeliveryProvider,
@@ -144,7 +145,7 @@ async function check(em: EntityManager, name: MailProviderName, before: Stored, 
   if (!hasCredentials(name, merged) || !(merged.active || Object.keys(merged.sent).length > 0)) return undefined;
   const secrets: Record<string, string> = {};
   for (const secretName of PROVIDER_SHAPES[name].secrets) secrets[secretName] = merged.sent[secretName] ?? openStored(before.sealed, secretName, context.secretsKey);
-  const platform = await em.findOneOrFail(Platform, context.platformId);
+  const platform = await platformOf(em, context.platformId);
   const result = await checkProvider({ provider: name, fields: merged.fields, secrets }, context.endpoints, { mailId: randomUUID(), platformTitle: platform.title });
   if (!result.ok) throw unprocessable(result.errors, `${name} did not accept these settings`);
   return result.testMail;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { Platform } from '../../../db/entities/index.ts';
+import { platformOf } from '../../../db/repositories/access/platforms.ts';
 import { normalizeEmail } from '../../../domain/shared/email.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
@@ -81,7 +81,7 @@ export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOption
       const templates = await owner(request);
       const slug = slugOf(request);
       await templates.get(slug);
-      const platform = await request.em.findOneOrFail(Platform, platformId);
+      const platform = await platformOf(request.em, platformId);
       const to = normalizeEmail(request.body.email);
       if (!platform.adminEmail || normalizeEmail(platform.adminEmail) !== to) {
         throw unprocessable({ email: ["test mails go only to the platform administrator's address"] });

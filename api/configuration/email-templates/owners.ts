@@ -1,12 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { CourseMailTemplate, Lesson, PlatformMailTemplate, type ICourse, type ICourseMailTemplate } from '../../../db/entities/index.ts';
+import { CourseMailTemplate, type ICourse, type ICourseMailTemplate } from '../../../db/entities/index.ts';
+import { findLessonOfCourse } from '../../../db/repositories/access/catalogue.ts';
 import {
   courseInvitationDefault,
   courseInvitationDefaults,
+  courseTemplatesOf,
   courseTemplateView,
   ensureCourseInvitations,
+  findCourseTemplate,
+  findPlatformTemplateCopy,
   platformTemplate,
   savePlatformTemplateCopy,
   type EffectiveTemplate,
@@ -87,7 +91,7 @@ export function platformTemplates(em: EntityManager, platformId: string, host: s
       return templateView(await platformTemplate(em, slug), host);
     },
     async restore(slug) {
-      const copy = await em.findOne(PlatformMailTemplate, { slug: known(slug) });
+      const copy = await findPlatformTemplateCopy(em, known(slug));
       if (!copy) throw notFound(`a customized copy of ${slug}`);
       await em.remove(copy).flush();
       return templateView(await platformTemplate(em, slug), host);
@@ -97,7 +101,7 @@ export function platformTemplates(em: EntityManager, platformId: string, host: s
 
 async function checkLessonOfCourse(em: EntityManager, courseId: string, lessonId: string | null | undefined): Promise<void> {
   if (!lessonId) return;
-  const lesson = await em.findOne(Lesson, { id: lessonId, section: { course: courseId } });
+  const lesson = await findLessonOfCourse(em, courseId, lessonId);
   if (!lesson) throw unprocessable({ send_after_lesson: ['must be a lesson of this course'] });
 }
 
@@ -112,12 +116,12 @@ export type CourseMailRollout = (change: { templateId: string; notifyPrevious: b
 
 export function courseTemplates(em: EntityManager, platformId: string, course: ICourse, host: string, rollout: CourseMailRollout = async () => {}) {
   const find = async (slug: string) => {
-    const template = await em.findOne(CourseMailTemplate, { course: course.id, slug });
+    const template = await findCourseTemplate(em, course.id, slug);
     if (!template) throw notFound(`e-mail template ${slug} of this course`);
     return template;
   };
   const list = async () =>
-    (await em.find(CourseMailTemplate, { course: course.id }, { orderBy: { createdAt: 'asc', slug: 'asc' } })).map((t) => courseView(t, host));
+    (await courseTemplatesOf(em, course.id)).map((t) => courseView(t, host));
 
   const owner = {
     courseId: course.id,
@@ -198,7 +202,7 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
 
     /** On: the course's own `course_invitation` and `course_reinvitation` exist (default text); off: they are removed. */
     async setCustomInvitation(enabled: boolean): Promise<{ enabled: boolean; templates: CourseTemplateView[] }> {
-      const existing = await em.find(CourseMailTemplate, { course: course.id, slug: { $in: courseInvitationDefaults().map((t) => t.slug) } });
+      const existing = await courseTemplatesOf(em, course.id, courseInvitationDefaults().map((t) => t.slug));
       if (enabled) {
         await ensureCourseInvitations(em, platformId, course.id);
       } else {

@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Course, Platform, type ICourse } from '../../../db/entities/index.ts';
+import type { ICourse } from '../../../db/entities/index.ts';
+import { findCourseByIdOrSlug } from '../../../db/repositories/access/catalogue.ts';
+import { platformOf } from '../../../db/repositories/access/platforms.ts';
 import { platformAppUrl } from '../../../domain/access/platform-url.ts';
 import { notFound } from '../../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
@@ -28,7 +30,7 @@ import { courseTemplates, platformTemplates } from './owners.ts';
 /** A course of the key's platform by id or slug (spec: `:course_id` is a course id or slug). */
 async function findCourse(em: EntityManager, idOrSlug: string): Promise<ICourse> {
   const byId = z.uuid().safeParse(idOrSlug).success;
-  const course = await em.findOne(Course, byId ? { id: idOrSlug.toLowerCase() } : { slug: idOrSlug });
+  const course = await findCourseByIdOrSlug(em, byId ? { id: idOrSlug.toLowerCase() } : { slug: idOrSlug });
   if (!course) throw notFound('course');
   return course;
 }
@@ -39,7 +41,7 @@ const writeErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 415: Error
 export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: string }> = async (app, { platformUrlTemplate }) => {
   const context = async (request: FastifyRequest) => {
     const { platformId } = configurationKeyOf(request);
-    const platform = await request.em.findOneOrFail(Platform, platformId);
+    const platform = await platformOf(request.em, platformId);
     return { platformId, host: new URL(platformAppUrl(platformUrlTemplate, platform.subdomain)).host };
   };
   const forCourse = async (request: FastifyRequest) => {

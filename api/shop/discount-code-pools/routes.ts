@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { drawCodes, findPool, listPools, NotEnoughCodes, type PoolWithCounters } from '../../../db/repositories/shop/discount-codes.ts';
+import { drawCodes, findPool, listPools, NotEnoughCodes, type PoolWithCounters } from '../../../db/repositories/shop/discount-code-pools.ts';
 import { pathId } from '../../../domain/shop/product-rules.ts';
 import { badRequest, notFound } from '../../shared/errors.ts';
 import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { OrderStatus } from '../../../db/entities/shop/index.ts';
-import { changeOrderStatus, clearOrder, clearRefusal } from '../../../db/repositories/shop/order-transitions.ts';
+import { isShopOrderStatus } from '../../../db/repositories/shop/order-status-config.ts';
+import { recordStatusChange } from '../../../db/repositories/shop/order-transitions.ts';
 import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
-import { HttpError, notFound } from '../../shared/errors.ts';
+import { notFound } from '../../shared/errors.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
+import { clearOrder } from './clear-order.ts';
 import { OrderDetailReply, OrderParams } from './schemas.ts';
 import { orderDetail } from '../../../domain/shop/order-document.ts';
 
+/** The order's list fields the clearing reports (picked by the serializer from `clearOrder`'s answer). */
 const ClearReply = z.object({
   id: z.number(),
   ordinal_number: z.number(),
@@ -54,10 +56,10 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod = async (app) => {
       const orderId = request.params.id;
       const statusId = request.body.order_status_id;
       if (!(await findOrderDetail(request.em, orderId))) throw notFound('order');
-      if (!(await request.em.count(OrderStatus, { id: statusId }))) throw unprocessable({ order_status_id: ['is not an order status of this shop'] });
+      if (!(await isShopOrderStatus(request.em, statusId))) throw unprocessable({ order_status_id: ['is not an order status of this shop'] });
       // Also when the status was set already: the change's workflow is started again, a no-op when
       // it ran, so a crash between the change and its first start heals on the client's retry.
-      const change = await changeOrderStatus(request.em, shopId, orderId, statusId);
+      const change = await recordStatusChange(request.em, shopId, orderId, statusId);
       if (change) {
         const { changeId } = change;
         await app.workflows.shop.changeOrderStatus({ shopId, orderId, changeId, statusId });
@@ -83,39 +85,7 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const orderId = request.params.id;
-      const cleared = await clearOrder(request.em, shopId, orderId, new Date());
-      if (!cleared) {
-        const refusal = await clearRefusal(request.em, shopId, orderId);
-        if (refusal === 'missing') throw notFound('order');
-        if (refusal === 'paid') {
-          // Joins (or re-runs, a no-op) the clearing workflow, so effects lost to a crash after the
-          // clearing committed are started by the retry.
-          await app.workflows.shop.clearOrder({ shopId, orderId });
-          throw new HttpError(422, 'Already Cleared', { error: 'Already Cleared', message: 'the order is already paid' });
-        }
-        if (refusal === 'zero') throw new HttpError(422, 'Nothing to clear', { error: 'Nothing to clear', message: 'the order total is zero: no clearing is needed' });
-        throw new HttpError(422, 'Not clearable', { error: 'Not clearable', message: 'only a placed order can be cleared' });
-      }
-      await app.workflows.shop.clearOrder({ shopId, orderId });
-      const found = await findOrderDetail(request.em, orderId);
-      const o = orderDetail(found!.order, found!.items);
-      return {
-        data: {
-          id: o.id,
-          ordinal_number: o.ordinal_number,
-          internal_status: o.internal_status,
-          order_status: o.order_status,
-          email: o.email,
-          total: o.total,
-          currency: o.currency,
-          paid: o.paid,
-          cleared_at: new Date(cleared.cleared_at).toISOString(),
-          delivery_method: o.delivery_method,
-          placed_at: o.placed_at,
-          created_at: o.created_at,
-          updated_at: o.updated_at,
-        },
-      };
+      return { data: await clearOrder(request.em, (ids) => app.workflows.shop.clearOrder(ids), shopId, orderId) };
     },
   );
 };

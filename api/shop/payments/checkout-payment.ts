@@ -6,14 +6,14 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { stripeAdapter } from '../../../adapters/payments/stripe.ts';
-import { Order } from '../../../db/entities/shop/index.ts';
+import { freshOrder } from '../../../db/repositories/shop/orders.ts';
 import { paymentOfOrder } from '../../../db/repositories/shop/integrations.ts';
 import { gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { startOrderPayment, type OrderPaymentStart, type PaymentDeps } from './start-order-payment.ts';
 
 export async function checkoutPayment(em: EntityManager, deps: PaymentDeps, shopId: string, orderId: number): Promise<OrderPaymentStart | null> {
-  const order = await em.findOne(Order, orderId, { refresh: true });
+  const order = await freshOrder(em, orderId);
   if (!order || Number(order.total) <= 0) return null;
   const settings = await gatewaySettings(em);
   if (settings.mode !== 'stripe' || !settings.secretKeySealed) return null;

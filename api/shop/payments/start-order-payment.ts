@@ -7,7 +7,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { stripeAdapter } from '../../../adapters/payments/stripe.ts';
-import { Order } from '../../../db/entities/shop/index.ts';
+import { freshOrder } from '../../../db/repositories/shop/orders.ts';
 import { paymentOfOrder, recordOrderPayment, storedStripeCustomer, storeStripeCustomer } from '../../../db/repositories/shop/integrations.ts';
 import { gatewaySettings, subscriptionLinksOf } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { loadOrderFacts } from '../../../db/repositories/shop/order-facts.ts';
@@ -31,7 +31,7 @@ export interface PaymentDeps {
 const conflict = (message: string) => new HttpError(409, message);
 
 export async function startOrderPayment(em: EntityManager, deps: PaymentDeps, { shopId, orderId }: { shopId: string; orderId: number }): Promise<OrderPaymentStart> {
-  const order = await em.findOne(Order, orderId, { refresh: true });
+  const order = await freshOrder(em, orderId);
   if (!order) throw notFound('order');
   if (order.paid) throw conflict('the order is already paid');
   if (order.internalStatus !== 'placed') throw conflict('only a placed order can be paid');

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toMinorUnits, verifyStripeWebhook, type VerifiedEvent } from '../../../adapters/payments/stripe.ts';
 import { markPaymentSucceeded, paymentByIntent } from '../../../db/repositories/shop/integrations.ts';
-import { clearOrder } from '../../../db/repositories/shop/order-transitions.ts';
+import { markOrderCleared } from '../../../db/repositories/shop/order-transitions.ts';
+import { recordOrderTransactionId } from '../../../db/repositories/shop/orders.ts';
 import { useShop } from '../../../db/repositories/shop/shops.ts';
 import { gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { openSecret } from '../../../adapters/secrets/secret-box.ts';
@@ -37,8 +38,8 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
     const now = new Date();
     const cleared = await em.transactional(async (tx) => {
       await markPaymentSucceeded(tx, shopId, intent.id, payment.saveForLater ? intent.paymentMethod : null, now);
-      await tx.execute('update shop_orders set transaction_id = ? where shop_id = ? and id = ? and paid = false', [intent.id, shopId, orderId]);
-      return clearOrder(tx, shopId, orderId, now);
+      await recordOrderTransactionId(tx, shopId, orderId, intent.id);
+      return markOrderCleared(tx, shopId, orderId, now);
     });
     // Also when it was cleared before: joins (or re-runs, a no-op) the clearing's workflow.
     await app.workflows.shop.clearOrder({ shopId, orderId });

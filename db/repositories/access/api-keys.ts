@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { PlatformApiKey, type IPlatformApiKey } from '../../entities/index.ts';
 
 export interface ApiKeyPlatform {
   platform_id: string;
@@ -33,4 +34,9 @@ export const API_KEY_CHANGES_CHANNEL = 'platform_api_key_changes';
  */
 export async function announceApiKeyChange(em: EntityManager, platformId: string): Promise<void> {
   await em.execute('select pg_notify(?, ?)', [API_KEY_CHANGES_CHANNEL, platformId]);
+}
+
+/** The platform API key with this hash, or null (the configuration interface refuses it by name). */
+export function findApiKeyByHash(em: EntityManager, keyHash: string): Promise<IPlatformApiKey | null> {
+  return em.findOne(PlatformApiKey, { keyHash });
 }

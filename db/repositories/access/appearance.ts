@@ -18,3 +18,8 @@ export async function lockedAppearance(em: EntityManager, platformId: string): P
     .execute();
   return em.findOneOrFail(PlatformAppearance, { platform: platformId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
+
+/** The platform's appearance row, or null before its first write; the manager is scoped to the platform. */
+export function findAppearance(em: EntityManager): Promise<IPlatformAppearance | null> {
+  return em.findOne(PlatformAppearance, {});
+}

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AudiobookAccess, type IAudiobookAccess, type IParticipant } from '../../entities/index.ts';
 
 /** Audiobook access as the grant and revoke activities change it, inside the caller's transaction. */
 
@@ -41,4 +42,9 @@ export async function activateAudiobookAccess(tx: EntityManager, accessId: strin
 /** Inactive, remembering the revoke's sequence number. */
 export async function deactivateAudiobookAccess(tx: EntityManager, accessId: string, seq: number): Promise<void> {
   await tx.execute('update audiobook_accesses set active = false, revoked_seq = greatest(revoked_seq, ?), updated_at = now() where id = ?', [seq, accessId]);
+}
+
+/** The participant's active audiobook access, oldest grant first. */
+export function activeAudiobookAccessOf(em: EntityManager, participant: IParticipant): Promise<IAudiobookAccess[]> {
+  return em.find(AudiobookAccess, { participant, active: true }, { orderBy: { grantedAt: 'asc' } });
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AuditLogEntry } from '../../entities/index.ts';
+import { AuditLogEntry, type IAuditLogEntry } from '../../entities/index.ts';
 
 /** A configuration request in its platform's audit log (flushed by the caller). */
 export function recordConfigurationRequest(
@@ -8,4 +8,9 @@ export function recordConfigurationRequest(
   entry: { at: Date; method: string; path: string; status: number; keyPrefix: string },
 ): void {
   em.create(AuditLogEntry, { platform: platformId, ...entry });
+}
+
+/** The platform's latest audit log entries, newest first (at most 1000). */
+export function latestAuditLogEntries(em: EntityManager): Promise<IAuditLogEntry[]> {
+  return em.find(AuditLogEntry, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 1000 });
 }

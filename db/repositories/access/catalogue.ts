@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { Course, Lesson, Section, type ICourse, type ILesson, type ISection } from '../../entities/index.ts';
 
 export type CatalogueKind = 'courses' | 'audiobooks';
 
@@ -29,4 +30,46 @@ export async function activeCatalogueItems(em: EntityManager, platformId: string
   } finally {
     pool.releaseConnection(connection);
   }
+}
+
+export type ItemKind = 'course' | 'audiobook';
+
+const ITEM_TABLES: Record<ItemKind, string> = { course: 'courses', audiobook: 'audiobooks' };
+
+/** The ids among `ids` (valid uuids) that are items of the platform, in one statement (a grant's path). */
+export async function knownItemIds(em: EntityManager, platformId: string, kind: ItemKind, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows: { id: string }[] = await em.execute(`select id from ${ITEM_TABLES[kind]} where platform_id = ? and id = any(?::uuid[])`, [platformId, `{${ids.join(',')}}`]);
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The course by id, or null. */
+export function findCourse(em: EntityManager, courseId: string): Promise<ICourse | null> {
+  return em.findOne(Course, courseId);
+}
+
+/** The course by (lower-cased) id or by slug, or null. */
+export function findCourseByIdOrSlug(em: EntityManager, where: { id: string } | { slug: string }): Promise<ICourse | null> {
+  return em.findOne(Course, where);
+}
+
+/** A course that exists, with its sections and their lessons. */
+export function courseWithLessons(em: EntityManager, courseId: string): Promise<ICourse> {
+  return em.findOneOrFail(Course, courseId, { populate: ['sections', 'sections.lessons'] });
+}
+
+/** The lesson by id with its section, or null. */
+export function findLessonWithSection(em: EntityManager, lessonId: string): Promise<ILesson | null> {
+  return em.findOne(Lesson, lessonId, { populate: ['section'] });
+}
+
+/** The lesson when it belongs to the course, or null. */
+export function findLessonOfCourse(em: EntityManager, courseId: string, lessonId: string): Promise<ILesson | null> {
+  return em.findOne(Lesson, { id: lessonId, section: { course: courseId } });
+}
+
+/** The sections of these courses with their lessons, by position. */
+export function sectionsWithLessons(em: EntityManager, courseIds: readonly string[]): Promise<ISection[]> {
+  if (courseIds.length === 0) return Promise.resolve([]);
+  return em.find(Section, { course: { $in: [...courseIds] } }, { populate: ['lessons'], orderBy: { position: 'asc' } });
 }

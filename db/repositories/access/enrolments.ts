@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Enrolment, type IEnrolment, type IParticipant } from '../../entities/index.ts';
 
 export interface ActiveEnrolment {
   id: string;
@@ -30,4 +31,17 @@ export async function markCourseViewed(em: EntityManager, enrolmentId: string): 
   if (set[0]) return { viewedAt: new Date(set[0].viewed_at), first: true };
   const kept: { viewed_at: Date | null }[] = await em.execute('select viewed_at from enrolments where id = ?', [enrolmentId]);
   return kept[0]?.viewed_at ? { viewedAt: new Date(kept[0].viewed_at), first: false } : null;
+}
+
+/** The participant's active enrolment in the course, or null. */
+export function findActiveEnrolment(em: EntityManager, participant: IParticipant, courseId: string): Promise<IEnrolment | null> {
+  return em.findOne(Enrolment, { participant, course: courseId, active: true });
+}
+
+/**
+ * The participant's enrolments as the operator sees them, oldest first: active ones and ended
+ * ones that were granted (rows a revoke created only to remember its order are not enrolments).
+ */
+export function enrolmentsOfParticipant(em: EntityManager, participant: IParticipant): Promise<IEnrolment[]> {
+  return em.find(Enrolment, { participant, $or: [{ active: true }, { grantedSeq: { $gt: 0 } }] }, { orderBy: { startedAt: 'asc' } });
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { COURSE_INVITATION_SLUGS } from '../../../domain/access/mail-template-rules.ts';
 import { DEFAULT_TEMPLATES, type MailTemplate } from '../../../domain/access/mail-templates.ts';
-import { CourseMailTemplate, PlatformMailTemplate, type ICourseMailTemplate } from '../../entities/index.ts';
+import { CourseMailTemplate, PlatformMailTemplate, type ICourseMailTemplate, type IPlatformMailTemplate } from '../../entities/index.ts';
 
 /**
  * Which template text a mail uses: a course's own template, else the platform's copy, else the
@@ -157,4 +157,19 @@ export async function ensureCourseInvitations(em: EntityManager, platformId: str
     updatedAt: now,
   }));
   await em.createQueryBuilder(CourseMailTemplate).insert(rows).onConflict(['course', 'slug']).ignore().execute();
+}
+
+/** The platform's own copy of a template, or null while it uses the default. */
+export function findPlatformTemplateCopy(em: EntityManager, slug: string): Promise<IPlatformMailTemplate | null> {
+  return em.findOne(PlatformMailTemplate, { slug });
+}
+
+/** One of the course's own templates, or null. */
+export function findCourseTemplate(em: EntityManager, courseId: string, slug: string): Promise<ICourseMailTemplate | null> {
+  return em.findOne(CourseMailTemplate, { course: courseId, slug });
+}
+
+/** The course's own templates, oldest first; only those with the given slugs when `slugs` is given. */
+export function courseTemplatesOf(em: EntityManager, courseId: string, slugs?: readonly string[]): Promise<ICourseMailTemplate[]> {
+  return em.find(CourseMailTemplate, slugs ? { course: courseId, slug: { $in: [...slugs] } } : { course: courseId }, { orderBy: { createdAt: 'asc', slug: 'asc' } });
 }

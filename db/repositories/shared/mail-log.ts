@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { MailLogEntry, type IMailLogEntry } from '../../entities/index.ts';
 import type { MailSender, MailStatus } from '../../../domain/shared/mail-delivery.ts';
 
 /** The mail log (`mail_log`): every mail recorded once per dedupe key, then delivered. */
@@ -111,4 +112,9 @@ export async function platformSenderFacts(em: EntityManager, platformId: string)
   );
   if (!rows[0]) throw new Error(`platform ${platformId} not found`);
   return rows[0];
+}
+
+/** The platform's mail log, newest first (at most 500), to one address when `to` is given. */
+export function latestMailLogEntries(em: EntityManager, to: string | undefined): Promise<IMailLogEntry[]> {
+  return em.find(MailLogEntry, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 500 });
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ShopAuditLogEntry } from '../../entities/shop/index.ts';
+import { ShopAuditLogEntry, type IShopAuditLogEntry } from '../../entities/shop/index.ts';
 
 /** A configuration request in its shop's audit log (flushed by the caller). */
 export function recordShopConfigurationRequest(
@@ -8,4 +8,9 @@ export function recordShopConfigurationRequest(
   entry: { at: Date; method: string; path: string; status: number; keyPrefix: string },
 ): void {
   em.create(ShopAuditLogEntry, { shop: shopId, ...entry });
+}
+
+/** The shop's latest audit log entries, newest first (at most 1000). */
+export function latestShopAuditLogEntries(em: EntityManager): Promise<IShopAuditLogEntry[]> {
+  return em.find(ShopAuditLogEntry, {}, { orderBy: { at: 'desc', id: 'desc' }, limit: 1000 });
 }

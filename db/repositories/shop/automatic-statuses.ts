@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedAutomaticRule, type AutomaticStatusRule } from '../../../domain/shop/automatic-status.ts';
 import { OrderStatus } from '../../entities/shop/index.ts';
-import { changeOrderStatus } from './order-transitions.ts';
+import { recordStatusChange } from './order-transitions.ts';
 
 export interface OrderStatusPosition {
   statusId: number;
@@ -61,7 +61,7 @@ export async function setStatusIfUnmoved(em: EntityManager, shopId: string, orde
     const [last, before] = changes;
     const lastId = last?.id ?? null;
     if (order.order_status_id === expected.fromStatusId && lastId === expected.expectedChangeId) {
-      const change = await changeOrderStatus(tx, shopId, orderId, toStatusId);
+      const change = await recordStatusChange(tx, shopId, orderId, toStatusId);
       return change?.changed ? change.changeId : null;
     }
     const mine = last && last.from_status_id === expected.fromStatusId && last.to_status_id === toStatusId && (before?.id ?? null) === expected.expectedChangeId;

@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EffectOutcome, EffectSource, OrderEffectName } from '../../../domain/shop/effects.ts';
-import { SHOP_FILTER } from '../../tenant.ts';
-import type { Orm } from '../../orm.ts';
 
 export interface EffectKey {
   shopId: string;
@@ -10,13 +8,6 @@ export interface EffectKey {
   effect: OrderEffectName;
   /** A webhook or sequence id when one transition has several effects of a kind; '' otherwise. */
   target?: string;
-}
-
-/** A fresh identity map scoped to one shop: every shop activity starts from one of these. */
-export function shopEm(orm: Orm, shopId: string): EntityManager {
-  const em = orm.em.fork() as EntityManager;
-  em.setFilterParams(SHOP_FILTER, { shopId });
-  return em;
 }
 
 /** The recorded outcome of an effect, or null when it has not been recorded yet. */

@@ -35,3 +35,14 @@ export async function shopDeliveryTypeIds(em: EntityManager): Promise<Set<number
 export async function isShopSender(em: EntityManager, id: number): Promise<boolean> {
   return (await em.count(Sender, { id })) > 0;
 }
+
+/** Whether the id is one of the request's shop's order statuses. */
+export async function isShopOrderStatus(em: EntityManager, id: number): Promise<boolean> {
+  return (await em.count(OrderStatus, { id })) > 0;
+}
+
+/** The highest position among the shop's order statuses (0 when it has none): a new status goes after it. */
+export async function lastOrderStatusPosition(em: EntityManager): Promise<number> {
+  const last = await em.findOne(OrderStatus, {}, { orderBy: { position: 'desc' } });
+  return last?.position ?? 0;
+}

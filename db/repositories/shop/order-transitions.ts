@@ -16,7 +16,7 @@ export interface ClearedOrder {
  * exactly one changes the row. Sets paid, `paid_at`, `cleared_at` and the shop's Paid status.
  * Null when nothing changed (already paid, zero total, or not this shop's order).
  */
-export async function clearOrder(em: EntityManager, shopId: string, orderId: number, now: Date): Promise<ClearedOrder | null> {
+export async function markOrderCleared(em: EntityManager, shopId: string, orderId: number, now: Date): Promise<ClearedOrder | null> {
   const rows = await em.execute<ClearedOrder[]>(
     `update shop_orders o set paid = true, paid_at = coalesce(o.paid_at, ?), cleared_at = ?, updated_at = ?,
        order_status_id = (select s.id from shop_order_statuses s where s.shop_id = o.shop_id and s.kind = 'PaidDefaultOrderStatus')
@@ -52,7 +52,7 @@ export interface StatusChange {
  * set it, so the caller can start that change's workflow again (a no-op when it ran) and a crash
  * between the first commit and its workflow start heals on the client's retry.
  */
-export async function changeOrderStatus(em: EntityManager, shopId: string, orderId: number, statusId: number): Promise<StatusChange | null> {
+export async function recordStatusChange(em: EntityManager, shopId: string, orderId: number, statusId: number): Promise<StatusChange | null> {
   return em.transactional(async (tx) => {
     const [order] = await tx.execute<{ order_status_id: number }[]>('select order_status_id from shop_orders where shop_id = ? and id = ? for update', [shopId, orderId]);
     if (!order) return null;

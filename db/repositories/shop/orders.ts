@@ -231,3 +231,13 @@ export async function listOrders(em: EntityManager, shopId: string, filters: Ord
     .offset(window.offset)
     .getResultAndCount();
 }
+
+/** The order read anew from the database (not the identity map's copy), or null. */
+export function freshOrder(em: EntityManager, id: number): Promise<IOrder | null> {
+  return em.findOne(Order, id, { refresh: true });
+}
+
+/** Records the payment's transaction id on an order still unpaid (inside the payment's transaction). */
+export async function recordOrderTransactionId(tx: EntityManager, shopId: string, orderId: number, transactionId: string): Promise<void> {
+  await tx.execute('update shop_orders set transaction_id = ? where shop_id = ? and id = ? and paid = false', [transactionId, shopId, orderId]);
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ShopMailKind, ShopMailStatus } from '../../entities/shop/index.ts';
+import { ShopMail, type IShopMail, type ShopMailKind, type ShopMailStatus } from '../../entities/shop/index.ts';
 
 export interface ShopMailRow {
   shopId: string;
@@ -42,4 +42,9 @@ export async function claimShopMail(em: EntityManager, mail: ShopMailRow, staleB
   if (claimed.length > 0) return null;
   const [row] = await em.execute<{ status: ShopMailStatus }[]>('select status from shop_mails where shop_id = ? and key = ?', [mail.shopId, mail.key]);
   return row!.status;
+}
+
+/** The shop's mail log, newest first (at most 200), to one address when `to` is given. */
+export function latestShopMails(em: EntityManager, to: string | undefined): Promise<IShopMail[]> {
+  return em.find(ShopMail, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 200 });
 }

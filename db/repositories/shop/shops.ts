@@ -45,3 +45,8 @@ export async function revokeShopApiKey(em: EntityManager, shopId: string, keyId:
   const revoked = await em.nativeUpdate(ShopApiKey, { id: keyId, shop: shopId, revokedAt: null }, { revokedAt: new Date() });
   return revoked > 0;
 }
+
+/** The shop API key with this hash and its shop, of any shop (looked up before the request has a tenant), or null. */
+export function findShopApiKeyByHash(em: EntityManager, keyHash: string) {
+  return em.findOne(ShopApiKey, { keyHash }, { filters: false, populate: ['shop'] });
+}

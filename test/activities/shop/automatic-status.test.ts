@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { automaticStatusActivities } from '../../../activities/shop/automatic-status.ts';
-import { shopEm } from '../../../db/repositories/shop/order-effects.ts';
-import { changeOrderStatus, clearOrder } from '../../../db/repositories/shop/order-transitions.ts';
+import { shopEm } from '../../../db/repositories/shared/tenant-em.ts';
+import { recordStatusChange, markOrderCleared } from '../../../db/repositories/shop/order-transitions.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
@@ -26,7 +26,7 @@ const status = async (name: string) => (await adminPost(stack.app, `/admin/v1/sh
 const rule = (statusId: number, automatically_set: object | null) =>
   stack.app.inject({ method: 'PATCH', url: `/api/v1/configuration/order_statuses/${statusId}`, headers: shop.headers(), payload: { automatically_set } }).then((r) => expect(r.statusCode, r.body).toBe(200));
 const place = async (fields: object = {}) => (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'x@example.com', items: [{ product_id: paidProduct }], ...fields })).id as number;
-const move = async (orderId: number, statusId: number) => (await changeOrderStatus(shopEm(stack.orm, shop.id), shop.id, orderId, statusId))!.changeId;
+const move = async (orderId: number, statusId: number) => (await recordStatusChange(shopEm(stack.orm, shop.id), shop.id, orderId, statusId))!.changeId;
 const statusOf = async (orderId: number) => Number((await stack.orm.em.fork().getConnection().execute('select order_status_id from shop_orders where id = ?', [orderId]))[0]!.order_status_id);
 
 describe('planAutomaticStatuses', () => {
@@ -64,7 +64,7 @@ describe('planAutomaticStatuses', () => {
     const b = await status('After paid');
     await rule(b, { automatically_set_after_status_id: shop.statuses.Paid, automatically_set_offset_hours: 1 });
     const orderId = await place();
-    const cleared = await clearOrder(stack.orm.em.fork(), shop.id, orderId, new Date('2026-05-01T10:00:00Z'));
+    const cleared = await markOrderCleared(stack.orm.em.fork(), shop.id, orderId, new Date('2026-05-01T10:00:00Z'));
     expect(cleared).not.toBeNull();
     expect(await activities.planAutomaticStatuses({ shopId: shop.id, orderId, source: 'clear' })).toEqual([
       { fromStatusId: shop.statuses.Paid, expectedChangeId: null, toStatusId: b, dueAt: '2026-05-01T11:00:00.000Z' },

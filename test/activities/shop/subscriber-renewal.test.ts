@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriberRenewalActivities } from '../../../activities/shop/subscriber-renewal.ts';
-import { shopEm } from '../../../db/repositories/shop/order-effects.ts';
-import { clearOrder } from '../../../db/repositories/shop/order-transitions.ts';
+import { shopEm } from '../../../db/repositories/shared/tenant-em.ts';
+import { markOrderCleared } from '../../../db/repositories/shop/order-transitions.ts';
 import { gatewaySettings, saveGatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
 import type { ChargeRequest, PaymentGateway } from '../../../domain/shop/payment-gateway.ts';
 import { testGateway } from '../../../adapters/payments/test-gateway.ts';
@@ -60,7 +60,7 @@ const input = (orderId: number) => ({ shopId: shop.id, orderId, source: 'clear' 
 /** A placed and cleared order (clearing as PATCH .../clear writes it). */
 async function paidOrder(items: object[], email = 'reader@example.com') {
   const order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email, items, placed_ip: '203.0.113.9' });
-  await clearOrder(shopEm(stack.orm, shop.id), shop.id, order.id, new Date());
+  await markOrderCleared(shopEm(stack.orm, shop.id), shop.id, order.id, new Date());
   return order.id as number;
 }
 

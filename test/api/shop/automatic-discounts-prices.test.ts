@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyDiscountPrices, reapplyDiscountPrices, restoreDiscountPrices } from '../../../db/repositories/shop/automatic-discounts.ts';
-import { shopEm } from '../../../db/repositories/shop/order-effects.ts';
+import { shopEm } from '../../../db/repositories/shared/tenant-em.ts';
 import { timeLimitedDiscountWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
