@@ -27,7 +27,7 @@ export const SHOP_MAIL_CLAIM_MS = 10 * 60_000;
 
 /**
  * Sends one shop mail through the platform's default transport, once per key in the shop's mail
- * log (docs/decisions.md "Shop mails: claim before sending"). The attempt first claims the key (a
+ * log (docs/decisions/ "Shop mails: claim before sending"). The attempt first claims the key (a
  * `sending` row), then sends, then records `sent`/`recorded`, or `failed` with the error and
  * rethrows so the activity is retried. A mail already sent under the key is answered, not sent
  * again; a claim of an attempt still running (one that timed out for Temporal but may yet send)

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * Signatures of a webhook delivery (docs/decisions.md, "Webhooks: signing"):
+ * Signatures of a webhook delivery (docs/decisions/, "Webhooks: signing"):
  *
  * - `X-Webhook-Signature: sha256=<hex>`: HMAC-SHA256 of the exact request body (UTF-8 bytes),
  *   keyed with the UTF-8 bytes of the webhook's `secret_key` as it was saved.

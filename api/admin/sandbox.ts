@@ -34,7 +34,7 @@ async function liveSource(em: EntityManager, platformId: string): Promise<IPlatf
 /**
  * The test environment (spec: `{beta_base_url}`, "the same paths"): a sandbox twin of a platform,
  * a platform of its own with its own keys and data, answering every path of the access and
- * configuration interfaces like the platform it copies (docs/decisions.md).
+ * configuration interfaces like the platform it copies (docs/decisions/).
  */
 export const sandboxAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(

@@ -71,7 +71,7 @@ const configSchema = z.object({
   SECRETS_KEY_PREVIOUS: z.string().optional(),
   /** CIDRs webhook delivery may reach although private (local receivers in tests only); empty: none. */
   WEBHOOK_PRIVATE_ALLOWLIST: z.string().default(''),
-  /** Delays before webhook retries, comma-separated (`5s,5m,30m,2h,...`); docs/decisions.md, "Webhooks". */
+  /** Delays before webhook retries, comma-separated (`5s,5m,30m,2h,...`); docs/decisions/, "Webhooks". */
   WEBHOOK_RETRY_SCHEDULE: z.string().optional(),
   /** A webhook attempt succeeds on a 2xx within this many milliseconds. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),

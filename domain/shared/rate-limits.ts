@@ -63,7 +63,7 @@ export function tightestQuota(quotas: readonly Quota[]): Quota | undefined {
 
 /**
  * The shop interface's limits (shop-service.md, Limits), both counted per shop API key: every
- * request, and POST/PATCH/PUT/DELETE on top (docs/decisions.md: counting basis).
+ * request, and POST/PATCH/PUT/DELETE on top (docs/decisions/: counting basis).
  */
 export const SHOP_RATE_LIMITS = {
   general: { name: 'shop', max: 100, windowMs: MINUTE, description: '100 requests per minute per shop API key' },

@@ -1,5 +1,5 @@
 /**
- * Rules of webhook delivery (spec: Webhook, Events; docs/decisions.md "Webhooks"). Pure code: the
+ * Rules of webhook delivery (spec: Webhook, Events; docs/decisions/ "Webhooks"). Pure code: the
  * delivery activities and the configuration routes share it.
  */
 import type { DomainEventType } from './events.ts';

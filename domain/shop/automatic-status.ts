@@ -3,7 +3,7 @@ import { money } from '../shared/money.ts';
 
 /**
  * Automatic status assignment (spec: Order status configuration, `automatically_set`; shape
- * documented in docs/decisions.md). Set on status B, it reads: once an order reaches status
+ * documented in docs/decisions/). Set on status B, it reads: once an order reaches status
  * `automatically_set_after_status_id` (A), set B after the offset, when the conditions hold and the
  * order is still at A by the same change.
  */

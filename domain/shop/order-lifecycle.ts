@@ -2,7 +2,7 @@ import type { InternalStatus } from './order.ts';
 import type { OrderStatusKind } from './order-statuses.ts';
 
 /**
- * The life of an order after placing (issue 22, docs/decisions.md): which internal status a
+ * The life of an order after placing (issue 22, docs/decisions/): which internal status a
  * status change gives, what a placement keeps of the buyer's address, which lines an automatic
  * invoice holds, and the identifiers of a subscription line's units.
  */

@@ -299,7 +299,7 @@ function discountCart(context: CartContext, cart: PricedCart, before: readonly A
 const worth = (adjustments: readonly Adjustment[]) => adjustments.reduce((sum, a) => sum.plus(a.amount), ZERO);
 
 /**
- * Checkout: the cart priced with the discount code and the automatic discounts (docs/decisions.md,
+ * Checkout: the cart priced with the discount code and the automatic discounts (docs/decisions/,
  * "Checkout pricing"). The code is checked against the cart at catalogue (or set, or buyer) prices
  * (422 naming `discount_code`); the automatic discounts that apply give each line the best one.
  * A code with `combine_with_other_discount` then comes on top, computed on what the automatic

@@ -1,7 +1,7 @@
 /**
  * A local mail catcher for `npm start` and the tests: MailDev (npm `maildev`), an SMTP server that
  * keeps every message it receives and shows them in a web UI, with a REST API (`/api/email`).
- * docs/decisions.md (issue 27) says why MailDev rather than Mailpit.
+ * docs/decisions/ (issue 27) says why MailDev rather than Mailpit.
  *
  * Installed once per machine, outside the checkout and the project's node_modules:
  * `npm install maildev@<version>` into ${XDG_CACHE_HOME:-~/.cache}/coursehub/tools/maildev-<version>

@@ -7,7 +7,7 @@ import type { AutomaticOrderStatusInput } from './contracts.ts';
 export type { AutomaticOrderStatusInput };
 
 /**
- * Order at status A -> status B after B's `automatically_set` offset (docs/decisions.md). Sleeps
+ * Order at status A -> status B after B's `automatically_set` offset (docs/decisions/). Sleeps
  * until the due instant it was given (so tests pass instants milliseconds away), then sets B only
  * when the order is still at A by the same change; a status change in between makes the timer
  * obsolete, and it ends without a change. The change then runs exactly like one made through the

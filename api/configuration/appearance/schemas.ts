@@ -12,7 +12,7 @@ interface Field<W extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType
 }
 
 const text = z.string().trim().max(255);
-/** HTML is stored as sent (docs/decisions.md, "HTML content of the configuration interface"). */
+/** HTML is stored as sent (docs/decisions/, "HTML content of the configuration interface"). */
 const html = z.string().max(200_000);
 const color = z.string().refine(isHexColor, 'must be a colour in #RRGGBB format');
 /** A link, or `null` / `""` to remove it. */

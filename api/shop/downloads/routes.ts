@@ -77,7 +77,7 @@ export const downloadRoutes: FastifyPluginAsyncZod = async (app) => {
       return Buffer.from(await watermarkPdf(bytes, text, use.watermarkInterval));
     } catch (error) {
       if (!(error instanceof UnreadablePdf)) throw error;
-      // A PDF pdf-lib cannot open (damaged, encrypted) is served as stored (docs/decisions.md, Downloads).
+      // A PDF pdf-lib cannot open (damaged, encrypted) is served as stored (docs/decisions/, Downloads).
       app.log.warn({ codeId: use.id, err: error }, 'download served without its watermark');
       return bytes;
     }

@@ -95,7 +95,7 @@ async function discardBytes(request: FastifyRequest, storageKey: string | null) 
 
 /**
  * Product files (spec: Product files). Reads need `read`; adding, changing and deleting need
- * `write_data` (docs/decisions.md, "Product files"). The writes take bodies up to a 50 MB file in
+ * `write_data` (docs/decisions/, "Product files"). The writes take bodies up to a 50 MB file in
  * base64; Fastify refuses a larger body with 413 while reading it (a larger Content-Length before
  * reading anything). Per write, in order: 404 for the product (and content), 400 for the file
  * envelope, 413 for a file over 50 MB, then 422 for the fields and the content type.

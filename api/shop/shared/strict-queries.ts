@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 
 /**
- * One rule for the query strings of the shop's lists and reports (docs/decisions.md, issue 22):
+ * One rule for the query strings of the shop's lists and reports (docs/decisions/, issue 22):
  * a parameter the route does not know is refused, 422 naming `querystring.<name>`, so a typo
  * (`?stauts=3`) never widens a list or a report silently. Applied here to every route of the
  * interface, so a new list cannot forget it.

@@ -37,7 +37,7 @@ async function saved(em: EntityManager, shopId: string, planId: number | null, w
 /**
  * Subscription plans (spec: Endpoints / Subscription plans). Reads need `read`; writes need
  * `write_data`: a plan is part of the shop's offer like a product, while `write_subscriptions`
- * opens only subscribers and their periods (Authentication item 5; docs/decisions.md). Error keys
+ * opens only subscribers and their periods (Authentication item 5; docs/decisions/). Error keys
  * name the fields inside the `subscription_plan` wrapper, like product sets and upsell groups.
  */
 export const subscriptionPlanRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /**
  * When the participant was invited, and whether they have used the platform since: viewed a course, completed a lesson or
  * submitted a quiz. The service records no sign-in, so this is how "invited but never came" is
- * told apart from an active learner (the reinvitation on a new grant, docs/decisions.md).
+ * told apart from an active learner (the reinvitation on a new grant, docs/decisions/).
  */
 export async function invitationAnswer(em: EntityManager, participantId: string): Promise<{ invitedAt: Date | null; usedPlatform: boolean }> {
   const [row] = await em.execute<{ invited_at: string | Date | null; used: boolean }[]>(

@@ -18,7 +18,7 @@ import { connectTemporal, eventually, startTestWorker, uniqueTaskQueue, type Run
 
 /**
  * The renewal workflow with fake activities over an in-memory subscriber, on the real server with
- * periods of seconds (no time skipping here, docs/decisions.md): the fake is the database the
+ * periods of seconds (no time skipping here, docs/decisions/): the fake is the database the
  * workflow reads through `loadRenewalSchedule`, and the test changes it before signalling, as
  * the API does. Load-proof (issue 28): a step the test must see before the next one has seconds
  * of room or waits behind an instant an hour away that the test moves itself; "not charged" is
