@@ -3,11 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import type { RequiredEntityData } from '@mikro-orm/core';
-import { ElectronicContent, Product, type IProduct, type IShopFile } from '../../../db/entities/shop/index.ts';
+import { Product, type IProduct, type IShopFile } from '../../../db/entities/shop/index.ts';
 import {
   addShopFile,
   categoryNames,
-  contentsOf,
   existingIds,
   findProduct,
   listProducts,
@@ -15,7 +14,7 @@ import {
   lockFiles,
   unusedFiles,
 } from '../../../db/repositories/shop/products.ts';
-import { cloneName, minimalPriceProblem, pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
+import { minimalPriceProblem, pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
 import { notFound } from '../../shared/errors.ts';
 import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data, sniffImages, type ImageInput } from '../../shared/schemas.ts';
@@ -31,8 +30,9 @@ import {
   ProductReply,
   type ProductPatch,
 } from './schemas.ts';
+import { cloneProduct } from './clone-product.ts';
 import { courseAccessErrors } from './course-access.ts';
-import { PRODUCT_FIELD_PROPERTIES, photoUrlFor, productReply, productValues } from './serialize.ts';
+import { photoUrlFor, productReply, productValues } from './serialize.ts';
 
 /** A photo of 5 MB in base64 is about 6.7 MB of JSON. */
 const PHOTO_BODY_LIMIT = 8 * 1024 * 1024;
@@ -187,43 +187,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
     '/products/:id/clone',
     { config: write, schema: { operationId: 'shop.products.clone', summary: 'Copies a product', params: ProductParams, body: CloneProductBody, response: { 201: data(ProductReply), ...errors } } },
     async (request, reply) => {
-      const { em } = request;
-      const source = await productOr404(em, request.params.id);
-      const clone = await em.transactional(async (tx) => {
-        const settings = Object.fromEntries(Object.values(PRODUCT_FIELD_PROPERTIES).map((property) => [property, source[property]]));
-        // The shared files locked (FOR SHARE) so a concurrent release cannot remove one under the copy.
-        const contents = await contentsOf(tx, source.id);
-        const files = new Set(
-          (await lockFiles(tx, [...(source.photo ? [source.photo.id] : []), ...contents.map((content) => content.file.id)], 'share')).map((file) => file.id),
-        );
-        const copy = tx.create(Product, {
-          ...settings,
-          shop: source.shop,
-          photo: source.photo && files.has(source.photo.id) ? source.photo : null,
-          deliveryTypeIds: [...source.deliveryTypeIds],
-          paymentTypeIds: [...source.paymentTypeIds],
-          productCategoryIds: [...source.productCategoryIds],
-          name: cloneName(source.name, request.body?.name),
-          active: request.body?.active ?? false,
-        } as RequiredEntityData<IProduct>);
-        for (const content of contents.filter((c) => files.has(c.file.id))) {
-          tx.create(ElectronicContent, {
-            shop: content.shop,
-            product: copy,
-            file: content.file,
-            kind: content.kind,
-            contentTitle: content.contentTitle,
-            daysToExpire: content.daysToExpire,
-            usagesToExpire: content.usagesToExpire,
-            watermark: content.watermark,
-            watermarkInterval: content.watermarkInterval,
-            description: content.description,
-            distributeViaShopCas: content.distributeViaShopCas,
-          });
-        }
-        await tx.flush();
-        return copy;
-      });
+      const source = await productOr404(request.em, request.params.id);
+      const clone = await cloneProduct(request.em, source, request.body);
       return reply.code(201).send(await one(request, clone));
     },
   );
