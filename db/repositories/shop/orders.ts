@@ -1,12 +1,12 @@
 /**
  * Orders of a shop: what placing reads (products, delivery and payment types, the New status),
- * the placing write (ordinal number and rows in one transaction), the list and the detail. The
- * entity manager is scoped to the shop; the list also names the shop in its SQL.
+ * the placing write (ordinal number and rows in one transaction) and the detail (the list:
+ * order-list.ts). The entity manager is scoped to the shop.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { DeliveryType, Order, OrderItem, OrderStatus, PaymentType, Product, type IOrder, type IOrderItem } from '../../entities/shop/index.ts';
-import type { InternalStatus, OrderAddress } from '../../../domain/shop/order.ts';
+import type { OrderAddress } from '../../../domain/shop/order.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { money } from '../../../domain/shared/money.ts';
 import { countCodeUse, DiscountCodeRefused } from './discount-codes.ts';
@@ -181,55 +181,6 @@ export async function findOrderDetail(em: EntityManager, id: number): Promise<Or
   if (!order) return null;
   const items = await em.find(OrderItem, { order: id }, { orderBy: { id: 'asc' } });
   return { order, items };
-}
-
-export interface OrderListFilters {
-  statusId?: number;
-  internalStatus?: InternalStatus;
-  paid?: boolean;
-  /** Inclusive lower bound on placed_at. */
-  placedFrom?: Date;
-  /** Exclusive upper bound on placed_at. */
-  placedBefore?: Date;
-  /** Lower-case; addresses are stored lower-case. */
-  email?: string;
-  ordinalNumber?: number;
-  productIds?: number[];
-  skus?: string[];
-}
-
-/**
- * A page of the shop's orders, newest first: one select (with the status joined) and one count,
- * both on the (shop_id, placed_at) index; product and SKU filters go through the order items'
- * (shop_id, product_id) and (shop_id, sku) indexes in a sub-select.
- */
-export async function listOrders(em: EntityManager, shopId: string, filters: OrderListFilters, window: { limit: number; offset: number }): Promise<[IOrder[], number]> {
-  const where: Record<string, unknown> = { shop: shopId };
-  if (filters.statusId !== undefined) where.orderStatus = filters.statusId;
-  if (filters.internalStatus !== undefined) where.internalStatus = filters.internalStatus;
-  if (filters.paid !== undefined) where.paid = filters.paid;
-  if (filters.email !== undefined) where.email = filters.email;
-  if (filters.ordinalNumber !== undefined) where.ordinalNumber = filters.ordinalNumber;
-  if (filters.placedFrom || filters.placedBefore) {
-    where.placedAt = { ...(filters.placedFrom ? { $gte: filters.placedFrom } : {}), ...(filters.placedBefore ? { $lt: filters.placedBefore } : {}) };
-  }
-  const lineMatches = [
-    ...(filters.productIds?.length ? [{ productId: { $in: filters.productIds } }] : []),
-    ...(filters.skus?.length ? [{ sku: { $in: filters.skus } }] : []),
-  ];
-  if (lineMatches.length > 0) {
-    const lines = em.createQueryBuilder(OrderItem, 'i').select('i.order_id').where({ shop: shopId, $or: lineMatches });
-    where.id = { $in: lines.getKnexQuery() };
-  }
-  return em
-    .createQueryBuilder(Order, 'o')
-    .select('*')
-    .leftJoinAndSelect('o.orderStatus', 's')
-    .where(where)
-    .orderBy({ placedAt: 'desc', id: 'desc' })
-    .limit(window.limit)
-    .offset(window.offset)
-    .getResultAndCount();
 }
 
 /** The order read anew from the database (not the identity map's copy), or null. */
