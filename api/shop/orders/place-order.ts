@@ -8,17 +8,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IProduct, IShop } from '../../../db/entities/shop/index.ts';
-import { automaticRulesAfter } from '../../../db/repositories/shop/automatic-statuses.ts';
+import { placementStatuses } from '../../../db/repositories/shop/automatic-statuses.ts';
 import { needsNoClearing, storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
-import { activeDeliveryType, activePaymentType, insertOrder, newOrderStatus, ProductPricesChanged, ProductsUnavailable, productsForCart } from '../../../db/repositories/shop/orders.ts';
-import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
-import { automaticDiscountsForCheckout, AutomaticDiscountUsedUp, isNewsletterSubscriber, productSetForCheckout, subscriberDeliveryMinimums } from '../../../db/repositories/shop/checkout.ts';
+import { activeDeliveryType, activePaymentType, productsForCart } from '../../../db/repositories/shop/orders.ts';
+import { insertOrder, ProductPricesChanged, ProductsUnavailable } from '../../../db/repositories/shop/order-placement.ts';
+import { codeForCheckout, DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
+import { AutomaticDiscountUsedUp, buyerOffers, productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
 import { priceCheckout, type CartLine, type Checkout, type PricingError } from '../../../domain/shop/pricing.ts';
 import { productSetLines } from '../../../domain/shop/product-set-pricing.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
 import type { WorkflowStarter } from '../../shared/workflow-starter.ts';
-import { automaticDiscountSnapshot, codeSnapshot, productSetSnapshot, productSnapshot } from '../../admin/shops/checkout-inputs.ts';
+import { productSetSnapshot, productSnapshot } from '../../admin/shops/checkout-inputs.ts';
 import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
 import { signUpWithSequences, unlessSequencesUnstarted } from '../../admin/shops/newsletter-sign-up.ts';
 
@@ -82,7 +83,7 @@ function unavailable(lines: readonly CartLine[], productIds: readonly number[]):
 }
 
 /** What the pricing module is given for a placement, read from the shop (422 for unknown products, set, delivery or payment). */
-async function checkoutOf(em: EntityManager, shop: IShop, body: PlaceOrderInput, errors: FieldErrors) {
+async function checkoutOf(em: EntityManager, shop: PlacingShop, body: PlaceOrderInput, errors: FieldErrors) {
   const email = body.email.toLowerCase();
   const lines = await cartLines(em, body, errors);
   const delivery = body.delivery_type_id != null ? await activeDeliveryType(em, body.delivery_type_id) : null;
@@ -93,32 +94,36 @@ async function checkoutOf(em: EntityManager, shop: IShop, body: PlaceOrderInput,
 
   const typed = body.discount_code?.trim() ?? '';
   const now = new Date();
+  const offers = await buyerOffers(em, shop.id, email, now);
   const checkout = {
     context: {
       lines,
       delivery: delivery && { id: delivery.id, defaultPrice: delivery.defaultPrice, vatRate: delivery.vatRate, domestic: delivery.domestic },
       payment: payment && { id: payment.id, defaultPrice: payment.defaultPrice, vatRate: payment.vatRate },
     },
-    code: typed ? { typed, snapshot: await codeSnapshot(em, shop.id, typed) } : null,
-    automaticDiscounts: (await automaticDiscountsForCheckout(em, email)).map(automaticDiscountSnapshot),
-    buyer: { email, newsletter: body.newsletter || (await isNewsletterSubscriber(em, email)) },
+    code: typed ? { typed, snapshot: await codeForCheckout(em, shop.id, typed) } : null,
+    automaticDiscounts: offers.automaticDiscounts,
+    buyer: { email, newsletter: body.newsletter || offers.newsletterSubscriber },
     now,
-    subscriberPlanMinimums: await subscriberDeliveryMinimums(em, shop.id, email, now),
+    subscriberPlanMinimums: offers.subscriberPlanMinimums,
   } satisfies Checkout;
   return { email, lines, delivery, payment, checkout };
 }
 
 /**
  * The placement priced without storing anything: what `placeOrder` would charge for `body` now
- * (the storefront's cart shows it). A refusal is the placement's 422.
+ * (the storefront's cart shows it), with the products of its lines as read. A refusal is the placement's 422.
  */
-export async function priceOrder(em: EntityManager, shop: IShop, body: PlaceOrderInput) {
+export async function priceOrder(em: EntityManager, shop: PlacingShop, body: PlaceOrderInput) {
   const errors = fieldErrorMap();
-  const { checkout } = await checkoutOf(em, shop, body, errors);
+  const { checkout, lines } = await checkoutOf(em, shop, body, errors);
   const priced = priceCheckout(checkout);
   if (!priced.ok) throw unprocessable(addErrors(errors, priced.errors));
-  return priced;
+  return { ...priced, products: lines.map((line) => line.product) };
 }
+
+/** What the placement needs of the shop (the storefront passes what it keeps of it, api/storefront/shop.ts). */
+export type PlacingShop = Pick<IShop, 'id' | 'currency'>;
 
 export interface PlacementDeps {
   workflows: WorkflowStarter;
@@ -126,38 +131,45 @@ export interface PlacementDeps {
 }
 
 export interface PlacementOptions {
-  /** The order's `uuid` (the storefront's cart id); a random one when unset. */
-  uuid?: string;
+  /** The storefront cart placed: its id becomes the order's `uuid` (a random one when unset) and it is marked checked out with the order. */
+  cartId?: string;
+}
+
+/** The order a placement stored. */
+export interface PlacedOrder {
+  id: number;
+  ordinalNumber: number;
+  total: string;
 }
 
 /**
  * Places an order at catalogue prices (or the buyer's price for allow_price_change products), placed,
- * unpaid, at the New status: usage limits counted in the order's transaction, the shop's next ordinal
- * number. Returns the order's id.
+ * unpaid, at the New status: usage limits counted with the order, the shop's next ordinal number.
  */
-export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: IShop, body: PlaceOrderInput, options: PlacementOptions = {}): Promise<number> {
+export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: PlacingShop, body: PlaceOrderInput, options: PlacementOptions = {}): Promise<PlacedOrder> {
   const errors = fieldErrorMap();
   const prepared = await checkoutOf(em, shop, body, errors);
   const { email, delivery, payment, checkout } = prepared;
   let { lines } = prepared;
-  const status = await newOrderStatus(em);
+  const statuses = await placementStatuses(em);
   const placedAt = body.placed_at ? new Date(body.placed_at) : new Date();
   // An automatic discount used up by a concurrent order is left out and the cart priced again
   // (the buyer did not ask for it); each round leaves out one more, so this ends. A catalogue
   // price changed since the read (a time-limited discount began or ended) reads the lines again.
   const usedUp = new Set<number>();
-  let orderId: number | null = null;
+  let placed: { id: number; ordinalNumber: number } | null = null;
   let total = '0.00';
-  while (orderId === null) {
+  while (placed === null) {
     const priced = priceCheckout({ ...checkout, automaticDiscounts: checkout.automaticDiscounts.filter((d) => !usedUp.has(d.id)) });
     if (!priced.ok) throw unprocessable(addErrors(errors, priced.errors));
     const { code } = priced;
     total = priced.cart.total;
-    orderId = await insertOrder(em, {
+    placed = await insertOrder(em, {
       shopId: shop.id,
-      uuid: options.uuid,
+      uuid: options.cartId,
+      cartId: options.cartId,
       currency: shop.currency,
-      statusId: status.id,
+      statusId: statuses.newStatusId,
       email,
       cart: priced.cart,
       delivery: delivery && { id: delivery.id, name: delivery.name, vatRate: delivery.vatRate },
@@ -184,7 +196,7 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: I
         checkout.context.lines = lines;
         return null;
       }
-      // A limit reached by a concurrent order: the transaction rolled back, nothing is stored.
+      // A limit reached by a concurrent order: nothing is stored.
       if (error instanceof DiscountCodeRefused) throw unprocessable({ discount_code: [error.message] });
       if (error instanceof ProductsUnavailable) throw unprocessable(unavailable(lines, error.productIds));
       throw error;
@@ -196,8 +208,9 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: I
   if (body.newsletter) await signUpWithSequences(deps.workflows, em, deps.log, shop.id, email).catch(unlessSequencesUnstarted);
   // The statuses set automatically after New, when the shop has any, and a zero-total order's
   // fulfilment (no clearing needed); likewise only logged when Temporal is away.
-  if (needsNoClearing(total) || (await automaticRulesAfter(em, status.id)).length > 0) {
+  const orderId = placed.id;
+  if (needsNoClearing(total) || statuses.rulesAfterNew.length > 0) {
     await deps.workflows.shop.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (automatic statuses, zero-total fulfilment) could not be started"));
   }
-  return orderId;
+  return { ...placed, total };
 }

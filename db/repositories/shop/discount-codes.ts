@@ -4,9 +4,10 @@
  * discount-code-pools.ts); the discount-code endpoints see only the codes made one by one.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DeliveryType, DiscountCode, Product, ProductCategory, type IDiscountCode, type IDiscountCodePool } from '../../entities/shop/index.ts';
+import { DeliveryType, DiscountCode, Product, ProductCategory, type IDiscountCode } from '../../entities/shop/index.ts';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
 import type { DiscountType } from '../../../domain/shop/discount-rules.ts';
+import type { CodeSnapshot } from '../../../domain/shop/discount-code-pricing.ts';
 import type { ListWindow } from './reference.ts';
 
 export interface DiscountCodeFilter {
@@ -70,39 +71,72 @@ export async function deleteDiscountCode(em: EntityManager, code: IDiscountCode)
 
 // ---- Checkout ----------------------------------------------------------------------------------
 
-/** The shop's code (any, a pool's too) matching `typed` ignoring case, with its pool; the caller checks case. */
-export async function codeForCheckout(em: EntityManager, shopId: string, typed: string): Promise<{ code: IDiscountCode; pool: IDiscountCodePool | null } | null> {
-  const [row] = await em.execute<{ id: number }[]>('select id from shop_discount_codes where shop_id = ? and lower(code) = lower(?)', [shopId, typed]);
+interface CheckoutCodeRow {
+  id: number;
+  code: string;
+  case_sensitive: boolean;
+  discount_type: DiscountType;
+  value: string | null;
+  minimum_amount: string | null;
+  usages: number;
+  usages_limit: number | null;
+  usages_per_customer_limit: number | null;
+  active: boolean;
+  combine_with_other_discount: boolean;
+  start_date: string | null;
+  end_date: string | null;
+  relation_with_products: CodeSnapshot['relationWithProducts'];
+  product_ids: number[];
+  product_category_ids: number[];
+  relation_with_delivery_types: CodeSnapshot['relationWithDeliveryTypes'];
+  delivery_type_ids: number[];
+  drawn_at: string | null;
+  pool_id: number | null;
+  activate_on_draw: boolean | null;
+}
+
+/**
+ * The shop's code (any, a pool's too) matching `typed` ignoring case, as checkout sees it, with its
+ * pool's setting, in one statement; null when there is none. The caller checks case.
+ */
+export async function codeForCheckout(em: EntityManager, shopId: string, typed: string): Promise<CodeSnapshot | null> {
+  const [row] = await em.execute<CheckoutCodeRow[]>(
+    `select c.*, p.activate_on_draw from shop_discount_codes c left join shop_discount_code_pools p on p.id = c.pool_id
+      where c.shop_id = ? and lower(c.code) = lower(?)`,
+    [shopId, typed],
+  );
   if (!row) return null;
-  const code = await em.findOne(DiscountCode, row.id, { populate: ['pool'] });
-  return code ? { code, pool: code.pool ? (code.pool.getEntity() as IDiscountCodePool) : null } : null;
+  // Timestamps come as text from em.execute; parsed as the ORM parses them.
+  const date = (value: string | null) => (value === null ? null : new Date(em.getPlatform().parseDate(value)));
+  return {
+    id: row.id,
+    code: row.code,
+    caseSensitive: row.case_sensitive,
+    discountType: row.discount_type,
+    value: row.value,
+    minimumAmount: row.minimum_amount,
+    usages: row.usages,
+    usagesLimit: row.usages_limit,
+    usagesPerCustomerLimit: row.usages_per_customer_limit,
+    active: row.active,
+    combineWithOtherDiscount: row.combine_with_other_discount,
+    startDate: date(row.start_date),
+    endDate: date(row.end_date),
+    relationWithProducts: row.relation_with_products,
+    productIds: row.product_ids,
+    productCategoryIds: row.product_category_ids,
+    relationWithDeliveryTypes: row.relation_with_delivery_types,
+    deliveryTypeIds: row.delivery_type_ids,
+    pool: row.pool_id === null ? null : { activateOnDraw: row.activate_on_draw ?? false },
+    drawnAt: date(row.drawn_at),
+  };
 }
 
 export type UseRefusal = 'used_up' | 'used_up_by_customer';
 
-/** Thrown inside the placement's transaction when a code's use cannot be counted: nothing is stored. */
+/** Thrown by the placement (order-placement.ts) when a code's use cannot be counted: nothing is stored. */
 export class DiscountCodeRefused extends Error {
   constructor(readonly reason: UseRefusal) {
     super(reason === 'used_up' ? 'has been used up' : 'has been used as many times as one customer may');
   }
-}
-
-/**
- * Counts one use of a code inside the order placement's transaction (`tx`). The conditional
- * `UPDATE ... RETURNING` holds the code's row lock until the transaction ends, so placements with
- * the same code queue here and the total limit can never be passed; the per-customer count is read
- * after the lock is held (read committed: it sees every order committed before), so it cannot be
- * passed either. Returns why the use is refused, or null when it was counted.
- */
-export async function countCodeUse(tx: EntityManager, shopId: string, codeId: number, email: string, perCustomerLimit: number | null): Promise<UseRefusal | null> {
-  const taken = await tx.execute<{ id: number }[]>(
-    'update shop_discount_codes set usages = usages + 1 where shop_id = ? and id = ? and (usages_limit is null or usages < usages_limit) returning id',
-    [shopId, codeId],
-  );
-  if (taken.length === 0) return 'used_up';
-  if (perCustomerLimit !== null) {
-    const [row] = await tx.execute<{ n: string }[]>('select count(*) as n from shop_orders where shop_id = ? and email = ? and discount_code_id = ?', [shopId, email, codeId]);
-    if (Number(row!.n) >= perCustomerLimit) return 'used_up_by_customer';
-  }
-  return null;
 }
