@@ -1,30 +1,9 @@
 /**
- * What the order placement reads for the pricing module, turned into its snapshots (the pure
- * module never sees an entity): products and a set (the discount code and the automatic discounts
- * are read as snapshots: db/repositories/shop/discount-codes.ts `codeForCheckout`, checkout.ts `buyerOffers`).
+ * A product set as the pricing module sees it (the pure module never sees an entity; the rest of
+ * what a placement reads comes as snapshots: db/repositories/shop/checkout-reads.ts).
  */
-import type { IProduct, IProductSet } from '../../../db/entities/shop/index.ts';
-import type { ProductSnapshot } from '../../../domain/shop/pricing.ts';
+import type { IProductSet } from '../../../db/entities/shop/index.ts';
 import type { ProductSetSnapshot } from '../../../domain/shop/product-set-pricing.ts';
-
-export function productSnapshot(product: IProduct): ProductSnapshot {
-  return {
-    id: product.id,
-    name: product.name,
-    sku: product.sku,
-    price: product.price,
-    vatRate: product.vatRate,
-    active: product.active,
-    allowPriceChange: product.allowPriceChange,
-    minimalPrice: product.minimalPrice ?? null,
-    allowZeroMinimalPrice: product.allowZeroMinimalPrice,
-    electronic: product.electronic,
-    deliveryTypeIds: product.deliveryTypeIds,
-    paymentTypeIds: product.paymentTypeIds,
-    cartQuantityLimit: product.cartQuantityLimit ?? null,
-    categoryIds: product.productCategoryIds,
-  };
-}
 
 /** The set as checkout sees it; its items must be loaded. */
 export function productSetSnapshot(set: IProductSet): ProductSetSnapshot {

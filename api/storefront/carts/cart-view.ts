@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { StorefrontShop } from '../shop.ts';
 import { productsForCart } from '../../../db/repositories/shop/orders.ts';
-import { activeChargeTypes } from '../../../db/repositories/shop/reference.ts';
+import { activeChargeTypes, type ActiveChargeType } from '../../../db/repositories/shop/reference.ts';
 import { productSetBySlug, recommendationsFor } from '../../../db/repositories/shop/storefront.ts';
 import { allowedTypeIds, type CartState } from '../../../domain/shop/cart.ts';
 import type { PricedCart, ProductSnapshot } from '../../../domain/shop/pricing.ts';
@@ -54,18 +54,20 @@ export async function placementOf(em: EntityManager, state: CartState): Promise<
 
 const isEmpty = (state: CartState) => state.items.length === 0 && state.product_set === null;
 
-/** A cart priced: the amounts, and the products of its lines as the pricing read them. */
+/** A cart priced: the amounts, and what the pricing read: the products of its lines and the shop's active delivery and payment types. */
 export interface CartPricing {
   cart: PricedCart;
   products: readonly ProductSnapshot[];
+  deliveryTypes: readonly ActiveChargeType[];
+  paymentTypes: readonly ActiveChargeType[];
 }
 
 /** The cart priced as the placement would price it now; null for an empty cart. Throws the placement's 422 (fields as the cart names them). */
 export async function priceCart(em: EntityManager, shop: StorefrontShop, state: CartState): Promise<CartPricing | null> {
   if (isEmpty(state)) return null;
   try {
-    const { cart, products } = await priceOrder(em, shop, await placementOf(em, state));
-    return { cart, products };
+    const { cart, products, deliveryTypes, paymentTypes } = await priceOrder(em, shop, await placementOf(em, state));
+    return { cart, products, deliveryTypes, paymentTypes };
   } catch (error) {
     throw asCartRefusal(error);
   }
@@ -96,8 +98,8 @@ export async function cartReply(
   }
   const productIds = [...new Set(priced ? priced.cart.lines.map((line) => line.productId) : state.items.map((item) => item.product_id))];
   const products: readonly Pick<ProductSnapshot, 'deliveryTypeIds' | 'paymentTypeIds'>[] = priced ? priced.products : productIds.length > 0 ? await productsForCart(em, productIds) : [];
-  const { deliveries, payments } = await activeChargeTypes(em, shop.id);
-  const recommendations = await recommendationsFor(em, productIds);
+  const { deliveries, payments } = priced ? { deliveries: priced.deliveryTypes, payments: priced.paymentTypes } : await activeChargeTypes(em, shop.id);
+  const recommendations = await recommendationsFor(em, shop.id, productIds);
   const deliveryIds = new Set(allowedTypeIds(deliveries.map((d) => d.id), products.map((p) => p.deliveryTypeIds)));
   const paymentIds = new Set(allowedTypeIds(payments.map((p) => p.id), products.map((p) => p.paymentTypeIds)));
   return {

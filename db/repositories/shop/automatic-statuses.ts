@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { storedAutomaticRule, type AutomaticStatusRule } from '../../../domain/shop/automatic-status.ts';
+import { automaticRulesAfterIn, type AutomaticStatusRule } from '../../../domain/shop/automatic-status.ts';
 import { OrderStatus } from '../../entities/shop/index.ts';
 import { recordStatusChange } from './order-transitions.ts';
 
@@ -29,26 +29,9 @@ export async function orderStatusPosition(em: EntityManager, shopId: string, ord
   return { statusId: row.status_id, statusKind: row.kind, lastChangeId: row.change_id, lastChangeAt: date(row.change_at), clearedAt: date(row.cleared_at), placedAt: date(row.placed_at), total: String(row.total), placedIp: row.placed_ip };
 }
 
-type AutomaticRuleAfter = { statusId: number; rule: AutomaticStatusRule };
-
-function rulesAfter(statuses: readonly { id: number; automaticallySet?: unknown }[], statusId: number): AutomaticRuleAfter[] {
-  return statuses.flatMap((s) => {
-    const rule = storedAutomaticRule(s.automaticallySet);
-    return rule && rule.automatically_set_after_status_id === statusId && s.id !== statusId ? [{ statusId: s.id, rule }] : [];
-  });
-}
-
 /** The shop's statuses set automatically after `statusId`, with their rules. */
-export async function automaticRulesAfter(em: EntityManager, statusId: number): Promise<AutomaticRuleAfter[]> {
-  return rulesAfter(await em.find(OrderStatus, { automaticallySet: { $ne: null } }, { orderBy: { id: 'asc' } }), statusId);
-}
-
-/** What a placement needs of the statuses, in one read: the New status every order starts at (made with the shop) and the statuses set automatically after it. */
-export async function placementStatuses(em: EntityManager): Promise<{ newStatusId: number; rulesAfterNew: AutomaticRuleAfter[] }> {
-  const statuses = await em.find(OrderStatus, { $or: [{ kind: 'NewDefaultOrderStatus' }, { automaticallySet: { $ne: null } }] }, { orderBy: { id: 'asc' } });
-  const created = statuses.find((s) => s.kind === 'NewDefaultOrderStatus');
-  if (!created) throw new Error('the shop has no New status');
-  return { newStatusId: created.id, rulesAfterNew: rulesAfter(statuses, created.id) };
+export async function automaticRulesAfter(em: EntityManager, statusId: number): Promise<{ statusId: number; rule: AutomaticStatusRule }[]> {
+  return automaticRulesAfterIn(await em.find(OrderStatus, { automaticallySet: { $ne: null } }, { orderBy: { id: 'asc' } }), statusId);
 }
 
 export interface ExpectedPosition {

@@ -7,7 +7,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeliveryType, DiscountCode, Product, ProductCategory, type IDiscountCode } from '../../entities/shop/index.ts';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
 import type { DiscountType } from '../../../domain/shop/discount-rules.ts';
-import type { CodeSnapshot } from '../../../domain/shop/discount-code-pricing.ts';
 import type { ListWindow } from './reference.ts';
 
 export interface DiscountCodeFilter {
@@ -69,68 +68,7 @@ export async function deleteDiscountCode(em: EntityManager, code: IDiscountCode)
   em.getUnitOfWork().unsetIdentity(code);
 }
 
-// ---- Checkout ----------------------------------------------------------------------------------
-
-interface CheckoutCodeRow {
-  id: number;
-  code: string;
-  case_sensitive: boolean;
-  discount_type: DiscountType;
-  value: string | null;
-  minimum_amount: string | null;
-  usages: number;
-  usages_limit: number | null;
-  usages_per_customer_limit: number | null;
-  active: boolean;
-  combine_with_other_discount: boolean;
-  start_date: string | null;
-  end_date: string | null;
-  relation_with_products: CodeSnapshot['relationWithProducts'];
-  product_ids: number[];
-  product_category_ids: number[];
-  relation_with_delivery_types: CodeSnapshot['relationWithDeliveryTypes'];
-  delivery_type_ids: number[];
-  drawn_at: string | null;
-  pool_id: number | null;
-  activate_on_draw: boolean | null;
-}
-
-/**
- * The shop's code (any, a pool's too) matching `typed` ignoring case, as checkout sees it, with its
- * pool's setting, in one statement; null when there is none. The caller checks case.
- */
-export async function codeForCheckout(em: EntityManager, shopId: string, typed: string): Promise<CodeSnapshot | null> {
-  const [row] = await em.execute<CheckoutCodeRow[]>(
-    `select c.*, p.activate_on_draw from shop_discount_codes c left join shop_discount_code_pools p on p.id = c.pool_id
-      where c.shop_id = ? and lower(c.code) = lower(?)`,
-    [shopId, typed],
-  );
-  if (!row) return null;
-  // Timestamps come as text from em.execute; parsed as the ORM parses them.
-  const date = (value: string | null) => (value === null ? null : new Date(em.getPlatform().parseDate(value)));
-  return {
-    id: row.id,
-    code: row.code,
-    caseSensitive: row.case_sensitive,
-    discountType: row.discount_type,
-    value: row.value,
-    minimumAmount: row.minimum_amount,
-    usages: row.usages,
-    usagesLimit: row.usages_limit,
-    usagesPerCustomerLimit: row.usages_per_customer_limit,
-    active: row.active,
-    combineWithOtherDiscount: row.combine_with_other_discount,
-    startDate: date(row.start_date),
-    endDate: date(row.end_date),
-    relationWithProducts: row.relation_with_products,
-    productIds: row.product_ids,
-    productCategoryIds: row.product_category_ids,
-    relationWithDeliveryTypes: row.relation_with_delivery_types,
-    deliveryTypeIds: row.delivery_type_ids,
-    pool: row.pool_id === null ? null : { activateOnDraw: row.activate_on_draw ?? false },
-    drawnAt: date(row.drawn_at),
-  };
-}
+// ---- Checkout (the code is read by checkout-reads.ts) ---------------------------------------------
 
 export type UseRefusal = 'used_up' | 'used_up_by_customer';
 
