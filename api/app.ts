@@ -9,6 +9,7 @@ import type { Orm } from '../db/orm.ts';
 import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_PUBLIC_API_URL, DEFAULT_STORAGE_DIR, DEFAULT_STOREFRONT_URL_TEMPLATE } from '../domain/shared/config.ts';
 import { accessRoutes } from './access/index.ts';
 import { apiKeyCachePlugin } from './access/api-key-changes.ts';
+import { shopKeyCachePlugin } from './shop/key-cache.ts';
 import { adminRoutes } from './admin/index.ts';
 import { configurationRoutes } from './configuration/index.ts';
 import { fileRoutes } from './shared/file-routes.ts';
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(ormPlugin, { orm });
   // The access keys' cache, kept in step with key changes of every api instance.
   await app.register(apiKeyCachePlugin);
+  await app.register(shopKeyCachePlugin);
   await app.register(openapiPlugin, { publicUrl: deps.publicUrl ?? DEFAULT_PUBLIC_API_URL });
 
   await app.register(healthRoutes);

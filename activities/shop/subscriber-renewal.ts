@@ -4,7 +4,8 @@ import { Sender, Shop, SubscriberPeriod, type ISubscriberCharge, type IProduct }
 import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { recordedEffect } from '../../db/repositories/shop/order-effects.ts';
-import { insertOrder, paidStatusId } from '../../db/repositories/shop/orders.ts';
+import { paidStatusId } from '../../db/repositories/shop/orders.ts';
+import { insertOrder } from '../../db/repositories/shop/order-placement.ts';
 import {
   activateFromOrder,
   chargeByKey,
@@ -209,7 +210,7 @@ export function subscriberRenewalActivities(
           },
         },
         async (tx, state, charge) => {
-          const orderId = await insertOrder(tx, {
+          const { id: orderId } = await insertOrder(tx, {
             shopId,
             currency: charge.currency,
             statusId: await paidStatusId(tx, shopId),

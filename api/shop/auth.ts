@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { findShopApiKeyByHash } from '../../db/repositories/shop/shops.ts';
+import { shopKeyByHash } from '../../db/repositories/shop/shops.ts';
 import { SHOP_FILTER } from '../../db/tenant.ts';
 import { shopScopeAllows, type ShopScope } from '../../domain/shop/scopes.ts';
 import { unauthorized } from '../shared/errors.ts';
@@ -20,20 +20,21 @@ export interface AuthenticatedShopKey {
 
 /**
  * The shop key of a request, from `X-API-KEY`: unknown, revoked, or of a shop whose owner switched
- * the API off gives 401 (checked on every request, so the switch acts at once). The request's
- * entity manager is then scoped to the key's shop.
+ * the API off gives 401 (checked on every request, so the switch acts at once: a switch or a
+ * revocation is announced to the key cache of every instance, api/shop/key-cache.ts). The
+ * request's entity manager is then scoped to the key's shop.
  */
 async function authenticate(request: FastifyRequest, token: string): Promise<AuthenticatedShopKey> {
-  // Looked up before the request has a tenant, hence without the tenant filter.
-  const key = await findShopApiKeyByHash(request.em, hashToken(token));
+  const keyHash = hashToken(token);
+  // Looked up before the request has a tenant, hence naming no shop.
+  const key = await request.server.shopKeyCache.lookup(keyHash, () => shopKeyByHash(request.em, keyHash));
   if (!key) throw unauthorized('invalid shop API key');
-  const shop = key.shop.getEntity();
   // Configuration requests of a known shop land in its audit log, refused ones included.
-  if (isShopConfigurationPath(request.url)) request.auditSubject = { tenantId: shop.id, keyPrefix: key.prefix };
-  if (key.revokedAt) throw unauthorized('invalid shop API key');
-  if (!shop.apiEnabled) throw unauthorized('API access is switched off for this shop');
-  request.em.setFilterParams(SHOP_FILTER, { shopId: shop.id });
-  return { id: key.id, prefix: key.prefix, scopes: key.scopes, shopId: shop.id, subdomain: shop.subdomain, currency: shop.currency, timeZone: shop.timeZone };
+  if (isShopConfigurationPath(request.url)) request.auditSubject = { tenantId: key.shop_id, keyPrefix: key.prefix };
+  if (key.revoked) throw unauthorized('invalid shop API key');
+  if (!key.api_enabled) throw unauthorized('API access is switched off for this shop');
+  request.em.setFilterParams(SHOP_FILTER, { shopId: key.shop_id });
+  return { id: key.key_id, prefix: key.prefix, scopes: key.scopes, shopId: key.shop_id, subdomain: key.subdomain, currency: key.currency, timeZone: key.time_zone };
 }
 
 /** The shop's configuration paths (club, order statuses, mail sequences): the audited ones. */

@@ -10,6 +10,7 @@ import { storefrontCartRoutes } from './carts/routes.ts';
 import { storefrontFeedRoutes } from './feeds/routes.ts';
 import { storefrontOrderRoutes } from './orders/routes.ts';
 import { storefrontProductRoutes } from './products/routes.ts';
+import { StorefrontShops } from './shop.ts';
 
 export interface StorefrontOptions {
   rateLimits: RateLimitSettings;
@@ -22,6 +23,7 @@ export interface StorefrontOptions {
  * the body (422 `{error, errors}`). Carts and orders are reached only through their secret uuid.
  */
 export const storefrontRoutes: FastifyPluginAsync<StorefrontOptions> = async (app, { rateLimits }) => {
+  app.decorate('storefrontShops', new StorefrontShops());
   await app.register(jsonBodiesOnly, { interfaceName: 'storefront' });
   await app.register(keyRateLimits, {
     settings: rateLimits,

@@ -62,6 +62,14 @@ export function storedAutomaticRule(value: unknown): AutomaticStatusRule | null 
   };
 }
 
+/** The statuses among `statuses` set automatically after `statusId`, with their rules (in the order given). */
+export function automaticRulesAfterIn(statuses: readonly { id: number; automaticallySet?: unknown }[], statusId: number): { statusId: number; rule: AutomaticStatusRule }[] {
+  return statuses.flatMap((s) => {
+    const rule = storedAutomaticRule(s.automaticallySet);
+    return rule && rule.automatically_set_after_status_id === statusId && s.id !== statusId ? [{ statusId: s.id, rule }] : [];
+  });
+}
+
 /**
  * The rule after a PATCH of `automatically_set`: null turns it off; otherwise the sent fields over
  * the current rule (or the defaults: no offset, no conditions). Errors are keyed by the field; a

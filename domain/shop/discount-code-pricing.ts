@@ -3,7 +3,7 @@
  * the code may be used on this cart (`codeRefusal`), and what it takes off as Medusa-style
  * adjustment actions (`codeAdjustments`) that `priceCart` applies. No I/O, no clock: `now` and the
  * code's counters come in. The usage limits are settled for good when the order is stored
- * (db/repositories/shop/discount-codes.ts `countCodeUse`); the check here only refuses early.
+ * (the placement's statement, db/repositories/shop/order-placement.ts); the check here only refuses early.
  *
  * Amounts: lines are discounted on their gross `price` (unit × quantity, the buyer's unit price
  * where the product allows one, a set line's share; less what the automatic discounts took when

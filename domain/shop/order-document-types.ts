@@ -3,8 +3,8 @@ import type { ADDRESS_FIELDS, InternalStatus, OrderAddress, OrderAttribute, Orde
 
 type Nullable<T> = T | null | undefined;
 
-/** The stored order, as far as the document reads it; `orderStatus` must be loaded. */
-export interface OrderRecord {
+/** The stored order as far as the list item reads it; `orderStatus` must be loaded. */
+export interface OrderListRecord {
   id: number;
   uuid: string;
   ordinalNumber: number;
@@ -23,6 +23,10 @@ export interface OrderRecord {
   placedAt: Date;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** The stored order, as far as the document reads it; `orderStatus` must be loaded. */
+export interface OrderRecord extends OrderListRecord {
   productsCost: string;
   deliveryCost: string;
   paymentCost: string;

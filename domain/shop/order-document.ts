@@ -5,12 +5,12 @@
  * satisfies the record types), plain JSON goes out.
  */
 import { ADDRESS_FIELDS, type OrderAddress } from './order.ts';
-import type { AddressDocument, OrderDetailDocument, OrderItemDocument, OrderItemRecord, OrderListItemDocument, OrderRecord } from './order-document-types.ts';
+import type { AddressDocument, OrderDetailDocument, OrderItemDocument, OrderItemRecord, OrderListItemDocument, OrderListRecord, OrderRecord } from './order-document-types.ts';
 
 const iso = (date: Date) => date.toISOString();
 
 /** The list fields. The order's status must be loaded (populate `orderStatus`). */
-export function orderListItem(order: OrderRecord): OrderListItemDocument {
+export function orderListItem(order: OrderListRecord): OrderListItemDocument {
   const status = order.orderStatus.getEntity();
   return {
     id: order.id,

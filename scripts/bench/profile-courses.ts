@@ -7,16 +7,10 @@
  *                                                       self time of a profile by package/file
  * Needs DATABASE_URL (a server where a fresh database can be made); Temporal is not used.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Client, Connection } from '@temporalio/client';
-import pg from 'pg';
-import { buildApp } from '../../api/app.ts';
-import { migrate, openOrm } from '../../db/orm.ts';
-import { createFreshDatabase } from '../stack/postgres.ts';
 import { createFixtures } from './fixtures.ts';
 import { startHttpLoadThread } from './http-load.ts';
-import { POOL_MAX } from './stack.ts';
+import { countStatements, withProfiledApi } from './profile-app.ts';
 
 const LOAD_MS = 10_000;
 const CONCURRENCY = 32;
@@ -53,42 +47,24 @@ function summarise(file: string): void {
 }
 
 async function main(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error('DATABASE_URL is needed');
-  const database = await createFreshDatabase(serverUrl, 'coursehub_profile');
-  const orm = await openOrm({ databaseUrl: database.url, poolMax: POOL_MAX });
   const http = startHttpLoadThread();
   try {
-    await migrate(orm);
-    const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
-    const adminToken = randomBytes(24).toString('base64url');
-    const app = await buildApp({ orm, temporal, taskQueue: 'profile', adminToken, rateLimits: { enabled: false } });
-    const apiUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-    const fixtures = await createFixtures(apiUrl, adminToken);
+    await withProfiledApi('coursehub_profile', async ({ apiUrl, adminToken }) => {
+      const fixtures = await createFixtures(apiUrl, adminToken);
+      const statements = countStatements();
+      const headers = { 'x-api-key': fixtures.apiKey };
+      const sample = 50;
+      for (let i = 0; i < sample; i++) await fetch(`${apiUrl}/api/courses`, { headers });
+      console.log(`statements per GET /api/courses: ${(statements.count / sample).toFixed(2)}`);
+      statements.restore();
 
-    // Statements per request: every query of the process goes through pg.Client#query.
-    let statements = 0;
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      statements++;
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    const headers = { 'x-api-key': fixtures.apiKey };
-    const sample = 50;
-    for (let i = 0; i < sample; i++) await fetch(`${apiUrl}/api/courses`, { headers });
-    console.log(`statements per GET /api/courses: ${(statements / sample).toFixed(2)}`);
-    pg.Client.prototype.query = query;
-
-    const job = { method: 'GET' as const, url: `${apiUrl}/api/courses`, headers, concurrency: CONCURRENCY, expectStatus: 200 };
-    await http.run({ ...job, durationMs: 2_000 });
-    const { result } = await http.run({ ...job, durationMs: LOAD_MS });
-    console.log(`${Math.round(result.ok / (result.elapsedMs / 1000))} req/s at ${CONCURRENCY} concurrent, ${result.errors} errors`);
-    await app.close();
-    await temporal.connection.close().catch(() => undefined);
+      const job = { method: 'GET' as const, url: `${apiUrl}/api/courses`, headers, concurrency: CONCURRENCY, expectStatus: 200 };
+      await http.run({ ...job, durationMs: 2_000 });
+      const { result } = await http.run({ ...job, durationMs: LOAD_MS });
+      console.log(`${Math.round(result.ok / (result.elapsedMs / 1000))} req/s at ${CONCURRENCY} concurrent, ${result.errors} errors`);
+    });
   } finally {
     await http.close();
-    await orm.close();
-    await database.drop();
   }
 }
 

@@ -15,7 +15,7 @@ import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { openOrm } from '../../db/orm.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { listOrders, type OrderListFilters } from '../../db/repositories/shop/orders.ts';
+import { listOrders, type OrderListFilters } from '../../db/repositories/shop/order-list.ts';
 import { paymentsStatement, salesStatement } from '../../db/repositories/shop/reports.ts';
 import { dayNumber, dayText, REPORT_MAX_DAYS } from '../../domain/shop/reports.ts';
 import { createBenchShop } from './shop-fixtures.ts';

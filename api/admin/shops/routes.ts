@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DeliveryType, OrderStatus, PaymentType, ProductCategory, Sender, type IShop } from '../../../db/entities/shop/index.ts';
 import { lastOrderStatusPosition, listOrderStatuses } from '../../../db/repositories/shop/order-status-config.ts';
 import { existingIds } from '../../../db/repositories/shop/products.ts';
-import { createShop, createShopApiKey, revokeShopApiKey, useShop } from '../../../db/repositories/shop/shops.ts';
+import { announceShopKeyChange, createShop, createShopApiKey, revokeShopApiKey, useShop } from '../../../db/repositories/shop/shops.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { HttpError, notFound } from '../../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
@@ -73,6 +73,11 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     if (api_enabled !== undefined) shop.apiEnabled = api_enabled;
     if (automatic_invoicing !== undefined) shop.automaticInvoicing = automatic_invoicing;
     await request.em.flush();
+    if (api_enabled !== undefined) {
+      // The shop interface keeps the shop's keys with the switch for a while: every instance forgets them (committed already).
+      await announceShopKeyChange(request.em, shop.id);
+      app.shopKeyCache.forgetTenant(shop.id);
+    }
     return { data: shopReply(shop) };
   });
 
@@ -94,6 +99,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       if (!(await revokeShopApiKey(request.em, shop.id, request.params.key_id))) throw notFound('API key');
+      app.shopKeyCache.forgetTenant(shop.id);
       return { data: { id: request.params.key_id, revoked: true as const } };
     },
   );

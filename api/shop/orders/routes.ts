@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { findOrderDetail, listOrders, type OrderListFilters } from '../../../db/repositories/shop/orders.ts';
+import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
+import { listOrders, type OrderListFilters } from '../../../db/repositories/shop/order-list.ts';
 import { copyUrl } from '../../../domain/shop/cart.ts';
 import { nextDay, startOfDayIn } from '../../../domain/shared/time-zones.ts';
 import { notFound } from '../../shared/errors.ts';

@@ -13,10 +13,10 @@ import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { startOrderPayment, type OrderPaymentStart, type PaymentDeps } from './start-order-payment.ts';
 
 export async function checkoutPayment(em: EntityManager, deps: PaymentDeps, shopId: string, orderId: number): Promise<OrderPaymentStart | null> {
-  const order = await freshOrder(em, orderId);
-  if (!order || Number(order.total) <= 0) return null;
   const settings = await gatewaySettings(em);
   if (settings.mode !== 'stripe' || !settings.secretKeySealed) return null;
+  const order = await freshOrder(em, orderId);
+  if (!order || Number(order.total) <= 0) return null;
   if (!order.paid && order.internalStatus === 'placed') return startOrderPayment(em, deps, { shopId, orderId: order.id });
   // Paid (or moved on) since: the payment it was paid with, when it was paid through Stripe.
   const known = await paymentOfOrder(em, order.id);

@@ -5,12 +5,12 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import type { IShop } from '../../../db/entities/shop/index.ts';
+import type { StorefrontShop } from '../shop.ts';
 import { productsForCart } from '../../../db/repositories/shop/orders.ts';
-import { listActiveDeliveryTypes, listActivePaymentTypes } from '../../../db/repositories/shop/reference.ts';
+import { activeChargeTypes, type ActiveChargeType } from '../../../db/repositories/shop/reference.ts';
 import { productSetBySlug, recommendationsFor } from '../../../db/repositories/shop/storefront.ts';
 import { allowedTypeIds, type CartState } from '../../../domain/shop/cart.ts';
-import type { PricedCart } from '../../../domain/shop/pricing.ts';
+import type { PricedCart, ProductSnapshot } from '../../../domain/shop/pricing.ts';
 import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
 import { HttpError } from '../../shared/errors.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
@@ -54,11 +54,20 @@ export async function placementOf(em: EntityManager, state: CartState): Promise<
 
 const isEmpty = (state: CartState) => state.items.length === 0 && state.product_set === null;
 
+/** A cart priced: the amounts, and what the pricing read: the products of its lines and the shop's active delivery and payment types. */
+export interface CartPricing {
+  cart: PricedCart;
+  products: readonly ProductSnapshot[];
+  deliveryTypes: readonly ActiveChargeType[];
+  paymentTypes: readonly ActiveChargeType[];
+}
+
 /** The cart priced as the placement would price it now; null for an empty cart. Throws the placement's 422 (fields as the cart names them). */
-export async function priceCart(em: EntityManager, shop: IShop, state: CartState): Promise<PricedCart | null> {
+export async function priceCart(em: EntityManager, shop: StorefrontShop, state: CartState): Promise<CartPricing | null> {
   if (isEmpty(state)) return null;
   try {
-    return (await priceOrder(em, shop, await placementOf(em, state))).cart;
+    const { cart, products, deliveryTypes, paymentTypes } = await priceOrder(em, shop, await placementOf(em, state));
+    return { cart, products, deliveryTypes, paymentTypes };
   } catch (error) {
     throw asCartRefusal(error);
   }
@@ -66,28 +75,37 @@ export async function priceCart(em: EntityManager, shop: IShop, state: CartState
 
 const ZERO_PRICING = { products_cost: '0.00', delivery_cost: '0.00', payment_cost: '0.00', total_discount: '0.00', total: '0.00' };
 
-/** The cart's reply: priced now (a cart that cannot be priced now says why in `problems`), with what it may be sent and paid with. */
-export async function cartReply(em: EntityManager, shop: IShop, cart: { id: string; state: CartState; orderId?: number | null }): Promise<z.infer<typeof CartReply>> {
+/**
+ * The cart's reply: priced now (a cart that cannot be priced now says why in `problems`), with
+ * what it may be sent and paid with. `pricing`: the cart just priced by the caller (not priced again).
+ */
+export async function cartReply(
+  em: EntityManager,
+  shop: StorefrontShop,
+  cart: { id: string; state: CartState; orderId?: number | null },
+  pricing?: CartPricing | null,
+): Promise<z.infer<typeof CartReply>> {
   const { state } = cart;
-  let priced: PricedCart | null = null;
+  let priced: CartPricing | null = pricing ?? null;
   let problems: FieldErrors = fieldErrorMap();
-  try {
-    priced = await priceCart(em, shop, state);
-  } catch (error) {
-    if (!(error instanceof HttpError) || error.statusCode !== 422) throw error;
-    problems = (error.body.errors ?? {}) as FieldErrors;
+  if (pricing === undefined) {
+    try {
+      priced = await priceCart(em, shop, state);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.statusCode !== 422) throw error;
+      problems = (error.body.errors ?? {}) as FieldErrors;
+    }
   }
-  const productIds = [...new Set(priced ? priced.lines.map((line) => line.productId) : state.items.map((item) => item.product_id))];
-  const products = productIds.length > 0 ? await productsForCart(em, productIds) : [];
-  const [deliveries] = await listActiveDeliveryTypes(em, { limit: 1000, offset: 0 });
-  const [payments] = await listActivePaymentTypes(em, { limit: 1000, offset: 0 });
-  const recommendations = await recommendationsFor(em, productIds);
+  const productIds = [...new Set(priced ? priced.cart.lines.map((line) => line.productId) : state.items.map((item) => item.product_id))];
+  const products: readonly Pick<ProductSnapshot, 'deliveryTypeIds' | 'paymentTypeIds'>[] = priced ? priced.products : productIds.length > 0 ? await productsForCart(em, productIds) : [];
+  const { deliveries, payments } = priced ? { deliveries: priced.deliveryTypes, payments: priced.paymentTypes } : await activeChargeTypes(em, shop.id);
+  const recommendations = await recommendationsFor(em, shop.id, productIds);
   const deliveryIds = new Set(allowedTypeIds(deliveries.map((d) => d.id), products.map((p) => p.deliveryTypeIds)));
   const paymentIds = new Set(allowedTypeIds(payments.map((p) => p.id), products.map((p) => p.paymentTypeIds)));
   return {
     id: cart.id,
     email: state.email,
-    items: (priced?.lines ?? []).map((line) => ({
+    items: (priced?.cart.lines ?? []).map((line) => ({
       product_id: line.productId,
       name: line.name,
       quantity: line.quantity,
@@ -106,7 +124,7 @@ export async function cartReply(em: EntityManager, shop: IShop, cart: { id: stri
     comment: state.comment,
     ref: state.ref,
     pricing: priced
-      ? { products_cost: priced.productsCost, delivery_cost: priced.deliveryCost, payment_cost: priced.paymentCost, total_discount: priced.totalDiscount, total: priced.total }
+      ? { products_cost: priced.cart.productsCost, delivery_cost: priced.cart.deliveryCost, payment_cost: priced.cart.paymentCost, total_discount: priced.cart.totalDiscount, total: priced.cart.total }
       : Object.keys(problems).length > 0
         ? null
         : ZERO_PRICING,

@@ -1,51 +1,43 @@
 /**
  * Checkout of a cart: the operator's placement (`placeOrder`) with the cart as its body, the
- * client's address as `placed_ip` and the cart's id as the order's `uuid`. The uuid is unique, so
- * of two concurrent checkouts of one cart only one stores an order: the other (refused by the
- * uuid, or by a limit the first one used up) finds that order and answers it.
+ * client's address as `placed_ip` and the cart's id as the order's `uuid`; the placement marks the
+ * cart checked out in the statement that stores the order. The uuid is unique, so of two
+ * concurrent checkouts of one cart only one stores an order: the other (refused by the uuid, or by
+ * a limit the first one used up) finds that order and answers it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { IOrder, IShop } from '../../../db/entities/shop/index.ts';
-import { markCheckedOut } from '../../../db/repositories/shop/carts.ts';
-import { orderByUuid } from '../../../db/repositories/shop/storefront.ts';
-import type { CartState } from '../../../domain/shop/cart.ts';
-import { SHOP_FILTER } from '../../../db/tenant.ts';
+import type { StorefrontShop } from '../shop.ts';
+import { cartOrder, markCheckedOut, type CartOrder, type StoredCart } from '../../../db/repositories/shop/carts.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { placeOrder, type PlacementDeps } from '../../shop/orders/place-order.ts';
 import { asCartRefusal, placementOf } from './cart-view.ts';
 
 export interface CheckedOut {
-  order: IOrder;
+  order: CartOrder;
   /** A new order (201); false when the cart had been checked out before (200). */
   placed: boolean;
 }
 
-/** The order placed for this cart before, on a fresh entity manager (the request's may hold a failed transaction's state). */
-async function earlierOrder(em: EntityManager, shopId: string, cartId: string): Promise<IOrder | null> {
-  const fresh = em.fork({ clear: true });
-  fresh.setFilterParams(SHOP_FILTER, { shopId });
-  return (await orderByUuid(fresh, cartId))?.order ?? null;
+/** The order placed for the cart before (or concurrently), the cart marked as checked out by it; null for none. */
+async function earlierOrder(em: EntityManager, shopId: string, cartId: string): Promise<CartOrder | null> {
+  const order = await cartOrder(em, shopId, cartId);
+  if (order) await markCheckedOut(em, cartId, order.id);
+  return order;
 }
 
-export async function checkOut(deps: PlacementDeps, em: EntityManager, shop: IShop, cart: { id: string; state: CartState }, clientIp: string): Promise<CheckedOut> {
-  const before = await earlierOrder(em, shop.id, cart.id);
-  if (before) {
-    await markCheckedOut(em, cart.id, before.id);
-    return { order: before, placed: false };
+export async function checkOut(deps: PlacementDeps, em: EntityManager, shop: StorefrontShop, cart: StoredCart, clientIp: string): Promise<CheckedOut> {
+  if (cart.orderId !== null || cart.placedOrderId !== null) {
+    const before = await earlierOrder(em, shop.id, cart.id);
+    if (before) return { order: before, placed: false };
   }
   if (!cart.state.email) throw unprocessable({ email: ['is needed to check out'] });
-  let orderId: number;
   try {
     const body = await placementOf(em, cart.state);
-    orderId = await placeOrder(deps, em, shop, { ...body, placed_ip: clientIp }, { uuid: cart.id });
+    const placed = await placeOrder(deps, em, shop, { ...body, placed_ip: clientIp }, { cartId: cart.id });
+    return { order: { id: placed.id, uuid: cart.id, ordinalNumber: placed.ordinalNumber, total: placed.total, currency: shop.currency }, placed: true };
   } catch (error) {
     const concurrent = await earlierOrder(em, shop.id, cart.id);
-    if (concurrent) {
-      await markCheckedOut(em, cart.id, concurrent.id);
-      return { order: concurrent, placed: false };
-    }
+    if (concurrent) return { order: concurrent, placed: false };
     throw asCartRefusal(error);
   }
-  await markCheckedOut(em, cart.id, orderId);
-  return { order: (await earlierOrder(em, shop.id, cart.id))!, placed: true };
 }

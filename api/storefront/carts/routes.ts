@@ -71,9 +71,9 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (email !== undefined) state.email = email;
       if (product_set !== undefined) Object.assign(state, { product_set, via_set_link: true });
-      await priceCart(request.em, shop, state);
+      const pricing = await priceCart(request.em, shop, state);
       const cart = await createCart(request.em, shop.id, state);
-      return reply.code(201).send({ data: await cartReply(request.em, shop, cart) });
+      return reply.code(201).send({ data: await cartReply(request.em, shop, cart, pricing) });
     },
   );
 
@@ -90,7 +90,7 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const shop = await storefrontShop(request);
-      const cart = await useCart(request.em, request.params.cart_id);
+      const cart = await useCart(request.em, shop.id, request.params.cart_id);
       if (!cart) throw notFound('cart');
       return { data: await cartReply(request.em, shop, cart) };
     },
@@ -113,14 +113,14 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const shop = await storefrontShop(request);
-      const cart = await useCart(request.em, request.params.cart_id);
+      const cart = await useCart(request.em, shop.id, request.params.cart_id);
       if (!cart) throw notFound('cart');
       if (cart.orderId != null) throw checkedOut();
       const state = patched(cart.state, request.body);
-      await priceCart(request.em, shop, state);
-      const updated = await updateCartState(request.em, cart.id, state);
+      const pricing = await priceCart(request.em, shop, state);
+      const updated = await updateCartState(request.em, shop.id, cart.id, state);
       if (!updated.ok) throw updated.reason === 'checked_out' ? checkedOut() : notFound('cart');
-      return { data: await cartReply(request.em, shop, { id: cart.id, state }) };
+      return { data: await cartReply(request.em, shop, { id: cart.id, state }, pricing) };
     },
   );
 
@@ -140,7 +140,7 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const shop = await storefrontShop(request);
-      const cart = await useCart(request.em, request.params.cart_id);
+      const cart = await useCart(request.em, shop.id, request.params.cart_id);
       if (!cart) throw notFound('cart');
       const { order, placed } = await checkOut({ workflows: app.workflows, log: request.log }, request.em, shop, cart, request.ip);
       const payment = await checkoutPayment(request.em, { secretsKey: app.secretsKey, stripeApiUrl: app.integrationEndpoints.stripeApiUrl }, shop.id, order.id);

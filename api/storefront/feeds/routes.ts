@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { photoUrlFor } from '../../shop/products/serialize.ts';
-import { storefrontShop, SubdomainParams } from '../shop.ts';
+import { storefrontShopRecord, SubdomainParams } from '../shop.ts';
 import { feedPages } from './catalogue.ts';
 import { ceneoFeed, googleFeed, type FeedFormat } from './formats.ts';
 import { xmlStream } from './xml-stream.ts';
@@ -21,7 +21,7 @@ const feedSchema = (operationId: string, summary: string, description: string) =
 /** Comparison feeds of the shop's catalogue, streamed a page of products at a time. */
 export const storefrontFeedRoutes: FastifyPluginAsyncZod = async (app) => {
   const serve = (format: FeedFormat) => async (request: FastifyRequest<{ Params: { subdomain: string } }>, reply: FastifyReply) => {
-    const shop = await storefrontShop(request);
+    const shop = await storefrontShopRecord(request);
     const storefront = app.storefrontUrl(shop.subdomain);
     const feed = { name: shop.name, currency: shop.currency, storefront };
     const pages = feedPages(request.em, { storefront, photoUrl: photoUrlFor(request) });

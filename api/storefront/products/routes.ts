@@ -44,10 +44,10 @@ export const storefrontProductRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await storefrontShop(request);
+      const shop = await storefrontShop(request);
       const product = await visibleProduct(request.em, request.params.id);
       if (!product) throw notFound('product');
-      const recommendations = await recommendationsFor(request.em, [product.id]);
+      const recommendations = await recommendationsFor(request.em, shop.id, [product.id]);
       return { data: { ...storefrontProduct(product, photoUrlFor(request)), recommendations: recommendations.map(recommendationReply) } };
     },
   );

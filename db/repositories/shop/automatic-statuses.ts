@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { storedAutomaticRule, type AutomaticStatusRule } from '../../../domain/shop/automatic-status.ts';
+import { automaticRulesAfterIn, type AutomaticStatusRule } from '../../../domain/shop/automatic-status.ts';
 import { OrderStatus } from '../../entities/shop/index.ts';
 import { recordStatusChange } from './order-transitions.ts';
 
@@ -31,11 +31,7 @@ export async function orderStatusPosition(em: EntityManager, shopId: string, ord
 
 /** The shop's statuses set automatically after `statusId`, with their rules. */
 export async function automaticRulesAfter(em: EntityManager, statusId: number): Promise<{ statusId: number; rule: AutomaticStatusRule }[]> {
-  const statuses = await em.find(OrderStatus, { automaticallySet: { $ne: null } }, { orderBy: { id: 'asc' } });
-  return statuses.flatMap((s) => {
-    const rule = storedAutomaticRule(s.automaticallySet);
-    return rule && rule.automatically_set_after_status_id === statusId && s.id !== statusId ? [{ statusId: s.id, rule }] : [];
-  });
+  return automaticRulesAfterIn(await em.find(OrderStatus, { automaticallySet: { $ne: null } }, { orderBy: { id: 'asc' } }), statusId);
 }
 
 export interface ExpectedPosition {

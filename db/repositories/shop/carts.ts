@@ -1,43 +1,75 @@
 /**
  * Storefront carts (DESIGN.md section 9): the buyer's choices under a random uuid. Every read and
- * change counts as use; carts unused for 30 days are deleted by the scheduled cleanup.
+ * change counts as use; carts unused for 30 days are deleted by the scheduled cleanup. Each read
+ * and write is one statement naming the shop (the checkout path runs them on every request).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Cart, type ICart } from '../../entities/shop/index.ts';
+import { randomUUID } from 'node:crypto';
+import { Cart } from '../../entities/shop/index.ts';
 import type { CartState } from '../../../domain/shop/cart.ts';
 
-export async function createCart(em: EntityManager, shopId: string, state: CartState): Promise<ICart> {
-  const cart = em.create(Cart, { shop: shopId, state, orderId: null });
-  await em.flush();
-  return cart;
+/** A cart as the storefront uses it: its id (the buyer's key), the buyer's choices and the order it became. */
+export interface StoredCart {
+  id: string;
+  state: CartState;
+  /** The order the cart was marked checked out as. */
+  orderId: number | null;
+  /** The order with the cart's id as its uuid (a checkout that stored its order but not yet its mark too); null for none. */
+  placedOrderId: number | null;
 }
 
-/** The scoped shop's cart with this id, its last use now; null for none. */
-export async function useCart(em: EntityManager, id: string): Promise<ICart | null> {
-  const cart = await em.findOne(Cart, { id });
-  if (!cart) return null;
-  await em.nativeUpdate(Cart, { id }, { updatedAt: new Date() });
-  return cart;
+export async function createCart(em: EntityManager, shopId: string, state: CartState): Promise<StoredCart> {
+  const id = randomUUID();
+  const now = new Date();
+  await em.execute('insert into shop_carts (id, shop_id, state, order_id, created_at, updated_at) values (?, ?, ?, null, ?, ?)', [id, shopId, JSON.stringify(state), now, now]);
+  return { id, state, orderId: null, placedOrderId: null };
+}
+
+/** The shop's cart with this id, its last use now; null for none. */
+export async function useCart(em: EntityManager, shopId: string, id: string): Promise<StoredCart | null> {
+  const [row] = await em.execute<{ id: string; state: CartState; order_id: number | null; placed_order_id: number | null }[]>(
+    `update shop_carts c set updated_at = ? where c.id = ? and c.shop_id = ?
+     returning c.id, c.state, c.order_id, (select o.id from shop_orders o where o.uuid = c.id and o.shop_id = c.shop_id) as placed_order_id`,
+    [new Date(), id, shopId],
+  );
+  return row ? { id: row.id, state: row.state, orderId: row.order_id, placedOrderId: row.placed_order_id } : null;
+}
+
+/** What a checkout answers of the order placed for a cart. */
+export interface CartOrder {
+  id: number;
+  uuid: string;
+  ordinalNumber: number;
+  total: string;
+  currency: string;
+}
+
+/** The shop's order placed for the cart (its uuid is the cart's id); null for none. */
+export async function cartOrder(em: EntityManager, shopId: string, cartId: string): Promise<CartOrder | null> {
+  const [row] = await em.execute<{ id: number; uuid: string; ordinal_number: number; total: string; currency: string }[]>(
+    'select id, uuid, ordinal_number, total, currency from shop_orders where shop_id = ? and uuid = ?',
+    [shopId, cartId],
+  );
+  return row ? { id: row.id, uuid: row.uuid, ordinalNumber: row.ordinal_number, total: row.total, currency: row.currency } : null;
 }
 
 export type CartUpdate = { ok: true } | { ok: false; reason: 'not_found' | 'checked_out' };
 
 /**
- * Stores the cart's new state, unless it was checked out meanwhile: the row is locked, so a
- * change and a checkout (which marks the row under the same lock) never both win.
+ * Stores the cart's new state, unless it was checked out meanwhile: the UPDATE locks the row and
+ * rechecks it, so a change and a checkout (which marks the row under the same lock) never both
+ * win. One statement; a refused one is told apart by a second read.
  */
-export async function updateCartState(em: EntityManager, id: string, state: CartState): Promise<CartUpdate> {
-  return em.transactional(async (tx) => {
-    // An order with the cart's uuid also counts: a checkout that stored its order but not its mark.
-    const [row] = await tx.execute<{ order_id: number | null; placed: boolean }[]>(
-      'select order_id, exists (select 1 from shop_orders o where o.uuid = c.id) as placed from shop_carts c where c.id = ? for update',
-      [id],
-    );
-    if (!row) return { ok: false, reason: 'not_found' };
-    if (row.order_id !== null || row.placed) return { ok: false, reason: 'checked_out' };
-    await tx.execute('update shop_carts set state = ?, updated_at = now() where id = ?', [JSON.stringify(state), id]);
-    return { ok: true };
-  });
+export async function updateCartState(em: EntityManager, shopId: string, id: string, state: CartState): Promise<CartUpdate> {
+  // An order with the cart's uuid also counts: a checkout that stored its order but not its mark.
+  const updated = await em.execute<{ id: string }[]>(
+    `update shop_carts c set state = ?, updated_at = now() where c.id = ? and c.shop_id = ? and c.order_id is null
+        and not exists (select 1 from shop_orders o where o.uuid = c.id) returning c.id`,
+    [JSON.stringify(state), id, shopId],
+  );
+  if (updated.length > 0) return { ok: true };
+  const [row] = await em.execute<{ id: string }[]>('select id from shop_carts where id = ? and shop_id = ?', [id, shopId]);
+  return { ok: false, reason: row ? 'checked_out' : 'not_found' };
 }
 
 /** Marks the cart checked out as the order `orderId` (its uuid is the cart's id). */

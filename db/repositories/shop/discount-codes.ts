@@ -4,7 +4,7 @@
  * discount-code-pools.ts); the discount-code endpoints see only the codes made one by one.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DeliveryType, DiscountCode, Product, ProductCategory, type IDiscountCode, type IDiscountCodePool } from '../../entities/shop/index.ts';
+import { DeliveryType, DiscountCode, Product, ProductCategory, type IDiscountCode } from '../../entities/shop/index.ts';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
 import type { DiscountType } from '../../../domain/shop/discount-rules.ts';
 import type { ListWindow } from './reference.ts';
@@ -68,41 +68,13 @@ export async function deleteDiscountCode(em: EntityManager, code: IDiscountCode)
   em.getUnitOfWork().unsetIdentity(code);
 }
 
-// ---- Checkout ----------------------------------------------------------------------------------
-
-/** The shop's code (any, a pool's too) matching `typed` ignoring case, with its pool; the caller checks case. */
-export async function codeForCheckout(em: EntityManager, shopId: string, typed: string): Promise<{ code: IDiscountCode; pool: IDiscountCodePool | null } | null> {
-  const [row] = await em.execute<{ id: number }[]>('select id from shop_discount_codes where shop_id = ? and lower(code) = lower(?)', [shopId, typed]);
-  if (!row) return null;
-  const code = await em.findOne(DiscountCode, row.id, { populate: ['pool'] });
-  return code ? { code, pool: code.pool ? (code.pool.getEntity() as IDiscountCodePool) : null } : null;
-}
+// ---- Checkout (the code is read by checkout-reads.ts) ---------------------------------------------
 
 export type UseRefusal = 'used_up' | 'used_up_by_customer';
 
-/** Thrown inside the placement's transaction when a code's use cannot be counted: nothing is stored. */
+/** Thrown by the placement (order-placement.ts) when a code's use cannot be counted: nothing is stored. */
 export class DiscountCodeRefused extends Error {
   constructor(readonly reason: UseRefusal) {
     super(reason === 'used_up' ? 'has been used up' : 'has been used as many times as one customer may');
   }
-}
-
-/**
- * Counts one use of a code inside the order placement's transaction (`tx`). The conditional
- * `UPDATE ... RETURNING` holds the code's row lock until the transaction ends, so placements with
- * the same code queue here and the total limit can never be passed; the per-customer count is read
- * after the lock is held (read committed: it sees every order committed before), so it cannot be
- * passed either. Returns why the use is refused, or null when it was counted.
- */
-export async function countCodeUse(tx: EntityManager, shopId: string, codeId: number, email: string, perCustomerLimit: number | null): Promise<UseRefusal | null> {
-  const taken = await tx.execute<{ id: number }[]>(
-    'update shop_discount_codes set usages = usages + 1 where shop_id = ? and id = ? and (usages_limit is null or usages < usages_limit) returning id',
-    [shopId, codeId],
-  );
-  if (taken.length === 0) return 'used_up';
-  if (perCustomerLimit !== null) {
-    const [row] = await tx.execute<{ n: string }[]>('select count(*) as n from shop_orders where shop_id = ? and email = ? and discount_code_id = ?', [shopId, email, codeId]);
-    if (Number(row!.n) >= perCustomerLimit) return 'used_up_by_customer';
-  }
-  return null;
 }

@@ -15,6 +15,24 @@ export function listActivePaymentTypes(em: EntityManager, window: ListWindow) {
   return em.findAndCount(PaymentType, { active: true }, { orderBy: { id: 'asc' }, ...window });
 }
 
+export interface ActiveChargeType {
+  id: number;
+  nameDisplayed: string;
+  defaultPrice: string;
+}
+
+/** The shop's active delivery and payment types (at most 1000 of each, by id) in one statement: what a cart may choose from. */
+export async function activeChargeTypes(em: EntityManager, shopId: string): Promise<{ deliveries: ActiveChargeType[]; payments: ActiveChargeType[] }> {
+  const rows = await em.execute<(ActiveChargeType & { kind: 'delivery' | 'payment' })[]>(
+    `(select 'delivery' as kind, id, name_displayed as "nameDisplayed", default_price as "defaultPrice" from shop_delivery_types where shop_id = ? and active order by id limit 1000)
+     union all
+     (select 'payment' as kind, id, name_displayed, default_price from shop_payment_types where shop_id = ? and active order by id limit 1000)`,
+    [shopId, shopId],
+  );
+  const of = (kind: 'delivery' | 'payment') => rows.filter((row) => row.kind === kind).map(({ id, nameDisplayed, defaultPrice }) => ({ id, nameDisplayed, defaultPrice })).sort((a, b) => a.id - b.id);
+  return { deliveries: of('delivery'), payments: of('payment') };
+}
+
 export function listVisibleOrderStatuses(em: EntityManager, window: ListWindow) {
   return em.findAndCount(OrderStatus, { visible: true }, { orderBy: { position: 'asc', id: 'asc' }, ...window });
 }

@@ -4,7 +4,7 @@
  * an order by its secret uuid, and the pages of the comparison feeds.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Order, OrderItem, Product, ProductRecommendationItem, ProductSet, Shop, type IShop } from '../../entities/shop/index.ts';
+import { Order, OrderItem, Product, ProductSet, Shop, type IShop } from '../../entities/shop/index.ts';
 import { SHOP_FILTER } from '../../tenant.ts';
 
 /** The shop at `subdomain`, the entity manager scoped to it; null for none. */
@@ -32,22 +32,23 @@ export interface Recommendation {
  * upsell groups in which one of them `invokes_recommendation`, by priority (highest first), each
  * product once, never one of `productIds`, only active visible products.
  */
-export async function recommendationsFor(em: EntityManager, productIds: readonly number[]): Promise<Recommendation[]> {
+export async function recommendationsFor(em: EntityManager, shopId: string, productIds: readonly number[]): Promise<Recommendation[]> {
   if (productIds.length === 0) return [];
-  const invoking = await em.find(ProductRecommendationItem, { product: { $in: [...productIds] }, invokesRecommendation: true, group: { active: true } });
-  const groupIds = [...new Set(invoking.map((item) => item.group.id))];
-  if (groupIds.length === 0) return [];
-  const items = await em.find(
-    ProductRecommendationItem,
-    { group: { $in: groupIds }, isRecommended: true, product: { active: true, hidden: false } },
-    { populate: ['product'], orderBy: [{ priority: 'desc' }, { id: 'asc' }] },
+  // One statement (issue 26: every cart reply asks): the recommended items of the invoked groups, best first.
+  const items = await em.execute<Recommendation[]>(
+    `select i.product_id as "productId", p.name, p.price, i.title, i.subtitle
+       from shop_recommendation_items i join shop_products p on p.id = i.product_id and p.shop_id = i.shop_id and p.active and not p.hidden
+      where i.shop_id = ? and i.is_recommended
+        and i.group_id in (select v.group_id from shop_recommendation_items v join shop_recommendation_groups g on g.id = v.group_id and g.shop_id = v.shop_id and g.active
+                            where v.shop_id = ? and v.product_id = any(?::int[]) and v.invokes_recommendation)
+      order by i.priority desc, i.id asc`,
+    [shopId, shopId, `{${productIds.map((id) => Math.trunc(id)).join(',')}}`],
   );
   const seen = new Set<number>(productIds);
-  return items.flatMap((item) => {
-    const product = item.product.getEntity();
-    if (seen.has(product.id)) return [];
-    seen.add(product.id);
-    return [{ productId: product.id, name: product.name, price: product.price, title: item.title, subtitle: item.subtitle }];
+  return items.filter((item) => {
+    if (seen.has(item.productId)) return false;
+    seen.add(item.productId);
+    return true;
   });
 }
 

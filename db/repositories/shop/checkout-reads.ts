@@ -1,0 +1,174 @@
+/**
+ * Everything a pricing reads of the shop, in ONE statement (issue 26: the storefront prices on
+ * every cart request, and each read was a round trip and an ORM hydration): the cart's products,
+ * the shop's active delivery and payment types (the chosen ones and the list a cart reply offers),
+ * the typed discount code with its pool, the automatic discounts that may apply to the buyer, the
+ * buyer's newsletter sign-up and subscriber plans, and for a placement the statuses it needs.
+ * Each part is a scalar subquery building JSON with the snapshot's own field names; amounts are
+ * sent as text (as the ORM reads them) and timestamps parsed back into dates here.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CART_AUTOMATIC_TYPES, type AutomaticDiscountSnapshot } from '../../../domain/shop/automatic-discount-pricing.ts';
+import type { CodeSnapshot } from '../../../domain/shop/discount-code-pricing.ts';
+import type { ProductSnapshot } from '../../../domain/shop/pricing.ts';
+
+/** A delivery or payment type as pricing and the cart reply read it. */
+export interface CheckoutChargeType {
+  id: number;
+  name: string;
+  nameDisplayed: string;
+  defaultPrice: string;
+  vatRate: number;
+  /** Delivery types. */
+  domestic?: boolean;
+  /** Payment types. */
+  cashOnDelivery?: boolean;
+}
+
+export interface CheckoutReadsInput {
+  /** The products of the cart's lines (a set's products for a set). */
+  productIds: readonly number[];
+  deliveryTypeId: number | null;
+  paymentTypeId: number | null;
+  /** The code as typed (trimmed); '' for none. */
+  typedCode: string;
+  /** The buyer's address, lower case. */
+  email: string;
+  now: Date;
+  /** A placement: also the New status and the statuses set automatically. */
+  statuses?: boolean;
+}
+
+export interface CheckoutReads {
+  /** The shop's products among `productIds` a cart may hold (a hidden product counts as deleted), by id. */
+  products: ProductSnapshot[];
+  /** The chosen types when active; null when none was chosen or it is not an active type of the shop. */
+  delivery: CheckoutChargeType | null;
+  payment: CheckoutChargeType | null;
+  /** The shop's active types (at most 1000 of each, by id): what a cart may choose from. */
+  deliveryTypes: CheckoutChargeType[];
+  paymentTypes: CheckoutChargeType[];
+  /** The shop's code (a pool's too) matching the typed one ignoring case; the pricing checks case. */
+  code: CodeSnapshot | null;
+  /**
+   * The shop's active automatic discounts of the types checkout applies, by id, leaving out the
+   * email-address discounts of other addresses (a shop may hold one per customer).
+   */
+  automaticDiscounts: AutomaticDiscountSnapshot[];
+  /** The address signed up for the shop's newsletter (stored trimmed and lower case). */
+  newsletterSubscriber: boolean;
+  /**
+   * The `free_delivery_minimum_amount` of each plan (with one set) of which the address holds an
+   * active subscriber of this shop: status active and the latest period not over at `now`.
+   */
+  subscriberPlanMinimums: string[];
+  /** With `statuses`: the shop's New status and the ones set automatically, by id. */
+  statuses: { id: number; kind: string; automaticallySet: unknown }[];
+}
+
+type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: string | null };
+
+interface ReadsRow {
+  products: ProductSnapshot[];
+  delivery: CheckoutChargeType | null;
+  payment: CheckoutChargeType | null;
+  delivery_types: CheckoutChargeType[];
+  payment_types: CheckoutChargeType[];
+  code: Dated<CodeSnapshot, 'startDate' | 'endDate' | 'drawnAt'> | null;
+  automatic_discounts: Dated<AutomaticDiscountSnapshot, 'startDate' | 'endDate'>[];
+  newsletter_subscriber: boolean;
+  minimums: string[];
+  statuses: CheckoutReads['statuses'];
+}
+
+const chargeType = (alias: string, own: string) =>
+  `jsonb_build_object('id', ${alias}.id, 'name', ${alias}.name, 'nameDisplayed', ${alias}.name_displayed, 'defaultPrice', ${alias}.default_price::text, 'vatRate', ${alias}.vat_rate, ${own})`;
+const DELIVERY = chargeType('d', `'domestic', d.domestic`);
+const PAYMENT = chargeType('t', `'cashOnDelivery', t.cash_on_delivery`);
+
+const SQL = (withStatuses: boolean) => `
+select
+  (select coalesce(jsonb_agg(jsonb_build_object(
+            'id', p.id, 'name', p.name, 'sku', p.sku, 'price', p.price::text, 'vatRate', p.vat_rate, 'active', p.active,
+            'allowPriceChange', p.allow_price_change, 'minimalPrice', p.minimal_price::text, 'allowZeroMinimalPrice', p.allow_zero_minimal_price,
+            'electronic', p.electronic, 'deliveryTypeIds', p.delivery_type_ids, 'paymentTypeIds', p.payment_type_ids,
+            'cartQuantityLimit', p.cart_quantity_limit, 'categoryIds', p.product_category_ids) order by p.id), '[]')
+     from shop_products p where p.shop_id = :shop and p.id = any(:products::int[]) and not p.hidden) as products,
+  (select ${DELIVERY} from shop_delivery_types d where d.shop_id = :shop and d.id = :delivery and d.active) as delivery,
+  (select ${PAYMENT} from shop_payment_types t where t.shop_id = :shop and t.id = :payment and t.active) as payment,
+  (select coalesce(jsonb_agg(${DELIVERY} order by d.id), '[]')
+     from (select * from shop_delivery_types where shop_id = :shop and active order by id limit 1000) d) as delivery_types,
+  (select coalesce(jsonb_agg(${PAYMENT} order by t.id), '[]')
+     from (select * from shop_payment_types where shop_id = :shop and active order by id limit 1000) t) as payment_types,
+  (select jsonb_build_object(
+            'id', c.id, 'code', c.code, 'caseSensitive', c.case_sensitive, 'discountType', c.discount_type, 'value', c.value::text,
+            'minimumAmount', c.minimum_amount::text, 'usages', c.usages, 'usagesLimit', c.usages_limit, 'usagesPerCustomerLimit', c.usages_per_customer_limit,
+            'active', c.active, 'combineWithOtherDiscount', c.combine_with_other_discount, 'startDate', c.start_date, 'endDate', c.end_date,
+            'relationWithProducts', c.relation_with_products, 'productIds', c.product_ids, 'productCategoryIds', c.product_category_ids,
+            'relationWithDeliveryTypes', c.relation_with_delivery_types, 'deliveryTypeIds', c.delivery_type_ids, 'drawnAt', c.drawn_at,
+            'pool', case when c.pool_id is null then null else jsonb_build_object('activateOnDraw', coalesce(pl.activate_on_draw, false)) end)
+     from shop_discount_codes c left join shop_discount_code_pools pl on pl.id = c.pool_id
+    where :code <> '' and c.shop_id = :shop and lower(c.code) = lower(:code)) as code,
+  (select coalesce(jsonb_agg(jsonb_build_object(
+            'id', a.id, 'kind', a.kind, 'discountType', a.discount_type, 'value', a.value::text, 'relationWithProducts', a.relation_with_products,
+            'productIds', a.product_ids, 'productCategoryIds', a.product_category_ids, 'usagesLimit', a.usages_limit, 'usages', a.usages,
+            'active', a.active, 'email', a.email, 'emailDomain', a.email_domain, 'minimumOrderValue', a.minimum_order_value::text,
+            'startDate', a.start_date, 'endDate', a.end_date) order by a.id), '[]')
+     from shop_automatic_discounts a
+    where a.shop_id = :shop and a.active and a.discount_type = any(:types::text[])
+      and (a.kind <> 'email_address' or a.email ilike :emailPattern)) as automatic_discounts,
+  exists (select 1 from shop_newsletter_subscribers n where n.shop_id = :shop and n.email = :subscriberEmail) as newsletter_subscriber,
+  array(select distinct pl.free_delivery_minimum_amount::text
+          from shop_subscribers s join shop_subscription_plans pl on pl.id = s.plan_id and pl.shop_id = s.shop_id
+         where s.shop_id = :shop and lower(s.email) = lower(:email) and s.status = 'active'
+           and pl.free_delivery_minimum_amount is not null
+           and (select max(p.ends_at) from shop_subscriber_periods p where p.subscriber_id = s.id) > :now) as minimums,
+  ${
+    withStatuses
+      ? `(select coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'kind', s.kind, 'automaticallySet', s.automatically_set) order by s.id), '[]')
+     from shop_order_statuses s where s.shop_id = :shop and (s.kind = 'NewDefaultOrderStatus' or s.automatically_set is not null))`
+      : `'[]'::jsonb`
+  } as statuses`;
+
+/** A Postgres array literal of whole numbers (ids checked by the schemas) or of plain words. */
+const arrayLiteral = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
+
+/** `:name` placeholders (not `::type` casts) as the `?` em.execute takes, with their values in order. */
+function positional(sql: string, values: Record<string, unknown>): [string, unknown[]] {
+  const params: unknown[] = [];
+  const text = sql.replace(/(?<!:):([a-zA-Z]+)\b/g, (_, name: string) => {
+    if (!(name in values)) throw new Error(`no value for :${name}`);
+    params.push(values[name]);
+    return '?';
+  });
+  return [text, params];
+}
+
+export async function readCheckout(em: EntityManager, shopId: string, input: CheckoutReadsInput): Promise<CheckoutReads> {
+  const [row] = await em.execute<ReadsRow[]>(...positional(SQL(input.statuses ?? false), {
+    shop: shopId,
+    products: arrayLiteral(input.productIds.map((id) => Math.trunc(id))),
+    delivery: input.deliveryTypeId,
+    payment: input.paymentTypeId,
+    code: input.typedCode,
+    types: arrayLiteral(CART_AUTOMATIC_TYPES),
+    emailPattern: input.email.replace(/[\\%_]/g, '\\$&'),
+    subscriberEmail: input.email.trim().toLowerCase(),
+    email: input.email,
+    now: input.now,
+  }));
+  const r = row!;
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return {
+    products: r.products,
+    delivery: r.delivery,
+    payment: r.payment,
+    deliveryTypes: r.delivery_types,
+    paymentTypes: r.payment_types,
+    code: r.code && { ...r.code, startDate: date(r.code.startDate), endDate: date(r.code.endDate), drawnAt: date(r.code.drawnAt) },
+    automaticDiscounts: r.automatic_discounts.map((d) => ({ ...d, startDate: date(d.startDate), endDate: date(d.endDate) })),
+    newsletterSubscriber: r.newsletter_subscriber,
+    subscriberPlanMinimums: r.minimums,
+    statuses: r.statuses,
+  };
+}
