@@ -39,7 +39,8 @@ const clubEffects = async (orderId: number) => {
   return (res.body.data as { effect: string; status: string; detail: string }[]).filter((e) => e.effect === 'club_webhook');
 };
 const clubRequests = () => receiver.requests(CLUB_PATH);
-const settle = () => new Promise((resolve) => setTimeout(resolve, 1000));
+const clubDeliveries = async (orderId: number) =>
+  ((await http('GET', `/admin/v1/shops/${shop.id}/club/deliveries`, { operator: true })).body.data as { order_id: number }[]).filter((d) => d.order_id === orderId);
 
 describe('the club webhook', () => {
   it('is configured through the API with the address (and its token) never shown', async () => {
@@ -80,7 +81,8 @@ describe('the club webhook', () => {
     });
     expect(effects.map((e) => e.status)).toEqual(['done', 'skipped', 'skipped']);
     expect(effects[2]!.detail).toContain('once per order and status');
-    await settle();
+    // A skipped effect starts no delivery: the order has its one, sent once.
+    expect(await clubDeliveries(order.id)).toHaveLength(1);
     expect(clubRequests()).toHaveLength(1);
   });
 
@@ -121,7 +123,8 @@ describe('the club webhook', () => {
     const off = await placeOrder(products.other);
     await setStatus(off.id, shop.statuses.Paid!);
     await eventually(async () => expect((await clubEffects(off.id)).map((e) => [e.status, e.detail])).toEqual([['skipped', 'the club integration is switched off']]));
-    await settle();
+    // The skipped effect started no delivery.
+    expect(await clubDeliveries(off.id)).toEqual([]);
     expect(clubRequests()).toHaveLength(3);
   });
 

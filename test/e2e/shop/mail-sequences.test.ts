@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscountCode } from '../../../db/entities/shop/index.ts';
 import { SHOP_FILTER } from '../../../db/tenant.ts';
+import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
@@ -49,6 +50,10 @@ async function sequence(name: string, triggers: object, extra: object = {}): Pro
   return created.id;
 }
 
+/** The run of the sequence for the address: a second start under its id would be a new run. */
+const runOf = async (sequenceId: number, email: string) =>
+  (await e2e.stack.temporal.workflow.getHandle(mailSequenceWorkflowId({ shopId: shop.id, sequenceId, email })).describe()).runId;
+
 const setStatus = (orderId: number, statusId: number) => e2e.http('PATCH', `/api/v1/orders/${orderId}/status`, { key: shop.key, body: { order_status_id: statusId } });
 
 describe('an order reaching the sequence\'s status', () => {
@@ -77,13 +82,15 @@ describe('an order reaching the sequence\'s status', () => {
     expect(effects.find((e) => e.effect === 'mail_sequence')).toMatchObject({ status: 'done', detail: `sequences ${id} started for reader@example.com` });
 
     // The same trigger again (away and back to the status): nothing is sent twice.
+    const run = await runOf(id, 'reader@example.com');
     expect((await setStatus(order.id, shop.statuses.Paid!)).status).toBe(200);
     expect((await setStatus(order.id, shop.statuses.Sent!)).status).toBe(200);
+    // The effect is recorded after its start was tried: the repeat was refused, the first run goes on.
     await eventually(async () => {
       const rows = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/orders/${order.id}/effects`, { operator: true })).body.data as { effect: string }[];
       expect(rows.filter((e) => e.effect === 'mail_sequence').length).toBeGreaterThanOrEqual(3);
     });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await runOf(id, 'reader@example.com')).toBe(run);
     expect(await mailsTo('reader@example.com')).toHaveLength(1);
   });
 
@@ -102,12 +109,14 @@ describe('an order reaching the sequence\'s status', () => {
 
 describe('a newsletter sign-up', () => {
   it('starts the newsletter sequences once per address', async () => {
-    await sequence('Newsletter', { newsletter_subscription: true });
+    const id = await sequence('Newsletter', { newsletter_subscription: true });
     const signUp = () => e2e.http('POST', `/admin/v1/shops/${shop.id}/newsletter_subscribers`, { operator: true, body: { email: 'Fan@Example.com' } });
     expect((await signUp()).status).toBe(201);
     await eventually(async () => expect((await mailsTo('fan@example.com')).map((m) => m.subject)).toEqual(['Newsletter: welcome ']));
+    const run = await runOf(id, 'fan@example.com');
+    // The sign-up answers after its starts were tried: the repeat's was refused, the first run goes on.
     expect((await signUp()).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await runOf(id, 'fan@example.com')).toBe(run);
     expect(await mailsTo('fan@example.com')).toHaveLength(1);
     // One run of the sequence for the address, open or closed: the repeat started none.
     await eventually(async () => {

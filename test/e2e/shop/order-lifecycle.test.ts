@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearOrderWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
 import { makePdf } from '../../helpers/pdf.ts';
 import { createDeliveryType, insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -94,9 +95,13 @@ describe('clearing an e-book order', () => {
     expect(await effectWhen(order.id, 'status_mail', 'done')).toMatchObject({ detail: expect.stringContaining('mail to ola@example.com') });
     expect(await effectWhen(order.id, 'download_codes', 'done')).toMatchObject({ detail: '1 download codes (1 new)' });
 
-    // A repeated clear is `Already Cleared` and sends nothing more.
+    // A repeated clear is `Already Cleared` and sends nothing more: it joins the clearing's one
+    // run, over by then, and starts no second one.
+    const clearing = e2e.stack.temporal.workflow.getHandle(clearOrderWorkflowId({ shopId: shop.id, orderId: order.id }));
+    await clearing.result();
+    const { runId } = await clearing.describe();
     expect((await clear(order.id)).status).toBe(422);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await clearing.describe()).runId).toBe(runId);
     expect(await mailsTo('ola@example.com')).toHaveLength(1);
   });
 

@@ -1,4 +1,7 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statusSource } from '../../../domain/shop/effects.ts';
+import { automaticStatusWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
 import { createDeliveryType, insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
@@ -101,7 +104,12 @@ describe('an automatic status', () => {
     await configure(target, { automatically_set: { automatically_set_after_status_id: before, automatically_set_if_total_zero: true } });
     const order = await place('dee@example.com', courier);
     await setStatus(order.id, before);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The change's run is over, and it planned no automatic status (the order is not zero-total).
+    const [change] = await e2e.stack.orm.em.fork().getConnection().execute<{ id: number }[]>('select id from shop_order_status_changes where shop_id = ? and order_id = ?', [shop.id, order.id]);
+    const { workflow } = e2e.stack.temporal;
+    await workflow.getHandle(orderStatusWorkflowId({ shopId: shop.id, orderId: order.id, changeId: change!.id })).result();
+    const planned = workflow.getHandle(automaticStatusWorkflowId({ shopId: shop.id, orderId: order.id, source: statusSource(change!.id), toStatusId: target })).describe();
+    await expect(planned).rejects.toThrow(WorkflowNotFoundError);
     const detail = await e2e.http('GET', `/api/v1/orders/${order.id}`, { headers: key() });
     expect(detail.body.data.order_status_id).toBe(before);
   });

@@ -4,6 +4,7 @@
  * worker with real activities; a receiver on loopback (allowlisted) takes the club's webhook.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startWebhookEndToEnd, type WebhookEndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
@@ -83,8 +84,14 @@ describe('an order moved to a status with a mail, a club webhook and a sequence'
     });
     expect(effects.every((e) => e.status === 'done')).toBe(true);
 
-    // Nothing arrives twice.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Nothing arrives twice: the change's run is over (each effect logged after its action), and
+    // the club delivery it started is finished with its one attempt (nothing left to retry).
+    const [change] = await e2e.stack.orm.em.fork().getConnection().execute<{ id: number }[]>('select id from shop_order_status_changes where shop_id = ? and order_id = ?', [shop.id, order.id]);
+    await e2e.stack.temporal.workflow.getHandle(orderStatusWorkflowId({ shopId: shop.id, orderId: order.id, changeId: change!.id })).result();
+    await eventually(async () => {
+      const deliveries = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/club/deliveries`, { operator: true })).body.data as { status: string; attempts: unknown[] }[];
+      expect(deliveries.map((d) => [d.status, d.attempts.length])).toEqual([['succeeded', 1]]);
+    });
     expect(await mailsTo('ann@example.com')).toHaveLength(2);
     expect(e2e.receiver.requests(CLUB_PATH)).toHaveLength(1);
   });

@@ -5,6 +5,7 @@
  * platform's; a private address is refused without connecting; the history shows every attempt.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startWebhookEndToEnd, type WebhookEndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
@@ -151,8 +152,14 @@ describe('shop webhooks', () => {
     expect(both[1]!.headers['webhook-id']).toBe(statusOnly!.headers['webhook-id']);
     expect(both[1]!.headers['webhook-id']).not.toBe(both[0]!.headers['webhook-id']);
 
-    // The repeated PATCH changed nothing and sent nothing.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The repeated PATCH changed nothing and sent nothing: it recorded no second change (its start
+    // joined the one change's run), and that run, which started every delivery of its event, is over.
+    const changes = await stack.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ id: number }[]>('select id from shop_order_status_changes where shop_id = ? and order_id = ? and to_status_id = ?', [shop.id, order.id, shop.statuses.Sent]);
+    expect(changes).toHaveLength(1);
+    await stack.temporal.workflow.getHandle(orderStatusWorkflowId({ shopId: shop.id, orderId: order.id, changeId: changes[0]!.id })).result();
     expect(receiver.requests('/status-only')).toHaveLength(2);
     expect(receiver.requests('/both')).toHaveLength(3);
     expect((await deliveries(hooks.both)).map((d) => [d.event_type, d.status]).sort()).toEqual([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order, OrderItem, Shop } from '../../../../db/entities/shop/index.ts';
 import { createDeliveryType, createPaymentType, insertProduct } from '../../../helpers/shop-catalogue.ts';
 import { createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
-import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
+import { eventually, startTestApp, type TestStack } from '../../../helpers/stack.ts';
 
 let stack: TestStack;
 let shop: TestShop;
@@ -249,7 +249,11 @@ describe('a catalogue price changed while the order is priced', () => {
       // The placement reads and prices at 20.00, then waits for the product's lock to store the order.
       await holder.execute('select id from shop_products where id = ? for update', [product]);
       placing = place({ email: 'late@example.com', items: [{ product_id: product }] });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The placement has priced once it waits for the lock (no other session of this file's database waits).
+      await eventually(async () => {
+        const [lockWaits] = await stack.orm.em.fork().getConnection().execute<{ n: number }[]>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+        expect(lockWaits!.n).toBeGreaterThan(0);
+      });
       await holder.execute('update shop_products set price = ? where id = ?', ['15.00', product]);
       await holder.commit();
     } catch (error) {
