@@ -5,12 +5,14 @@
  * the typed discount code with its pool, the automatic discounts that may apply to the buyer, the
  * buyer's newsletter sign-up and subscriber plans, and for a placement the statuses it needs.
  * Each part is a scalar subquery building JSON with the snapshot's own field names; amounts are
- * sent as text (as the ORM reads them) and timestamps parsed back into dates here.
+ * sent as text (as the ORM reads them) and timestamps parsed back into dates here. A prepared
+ * statement (shared/prepared.ts): its text is long.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CART_AUTOMATIC_TYPES, type AutomaticDiscountSnapshot } from '../../../domain/shop/automatic-discount-pricing.ts';
 import type { CodeSnapshot } from '../../../domain/shop/discount-code-pricing.ts';
 import type { ProductSnapshot } from '../../../domain/shop/pricing.ts';
+import { runStatement, statement } from '../shared/prepared.ts';
 
 /** A delivery or payment type as pricing and the cart reply read it. */
 export interface CheckoutChargeType {
@@ -133,19 +135,9 @@ select
 /** A Postgres array literal of whole numbers (ids checked by the schemas) or of plain words. */
 const arrayLiteral = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
 
-/** `:name` placeholders (not `::type` casts) as the `?` em.execute takes, with their values in order. */
-function positional(sql: string, values: Record<string, unknown>): [string, unknown[]] {
-  const params: unknown[] = [];
-  const text = sql.replace(/(?<!:):([a-zA-Z]+)\b/g, (_, name: string) => {
-    if (!(name in values)) throw new Error(`no value for :${name}`);
-    params.push(values[name]);
-    return '?';
-  });
-  return [text, params];
-}
-
 export async function readCheckout(em: EntityManager, shopId: string, input: CheckoutReadsInput): Promise<CheckoutReads> {
-  const [row] = await em.execute<ReadsRow[]>(...positional(SQL(input.statuses ?? false), {
+  const withStatuses = input.statuses ?? false;
+  const [row] = await runStatement<ReadsRow>(em, statement(`shop-checkout-reads${withStatuses ? '-statuses' : ''}`, SQL(withStatuses), {
     shop: shopId,
     products: arrayLiteral(input.productIds.map((id) => Math.trunc(id))),
     delivery: input.deliveryTypeId,
