@@ -12,8 +12,9 @@ import { gatewaySettings, stripeGatewayOn } from '../../../db/repositories/shop/
 import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { startOrderPayment, type OrderPaymentStart, type PaymentDeps } from './start-order-payment.ts';
 
-export async function checkoutPayment(em: EntityManager, deps: PaymentDeps, shopId: string, orderId: number): Promise<OrderPaymentStart | null> {
-  if (!(await stripeGatewayOn(em, shopId))) return null;
+/** `stripeGateway`: whether the gateway is Stripe, when the caller read it already (a new order's placement does). */
+export async function checkoutPayment(em: EntityManager, deps: PaymentDeps, shopId: string, orderId: number, stripeGateway?: boolean): Promise<OrderPaymentStart | null> {
+  if (!(stripeGateway ?? (await stripeGatewayOn(em, shopId)))) return null;
   const settings = await gatewaySettings(em);
   if (settings.mode !== 'stripe' || !settings.secretKeySealed) return null;
   const order = await freshOrder(em, orderId);

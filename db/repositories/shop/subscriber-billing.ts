@@ -46,13 +46,13 @@ export async function gatewaySettings(em: EntityManager): Promise<GatewaySetting
     : { mode: 'approve', dunningDays: [...DEFAULT_DUNNING_DAYS], secretKeySealed: null, webhookSecretSealed: null };
 }
 
-/** Whether the shop's gateway is Stripe with a secret key: one prepared statement (every storefront checkout asks, issue 26). */
+/** Whether the shop (`:shop`) has Stripe as its gateway, with a secret key; also a part of the placement's read (checkout-reads.ts). */
+export const STRIPE_GATEWAY_ON_SQL = "exists (select 1 from shop_payment_gateways g where g.shop_id = :shop and g.mode = 'stripe' and g.secret_key_sealed is not null)";
+
+/** Whether the shop's gateway is Stripe with a secret key: one prepared statement (a repeated storefront checkout asks, issue 26). */
 export async function stripeGatewayOn(em: EntityManager, shopId: string): Promise<boolean> {
-  const [row] = await runStatement<{ on: boolean }>(
-    em,
-    statement('shop-stripe-gateway-on', "select mode = 'stripe' and secret_key_sealed is not null as on from shop_payment_gateways where shop_id = :shop", { shop: shopId }),
-  );
-  return row?.on ?? false;
+  const [row] = await runStatement<{ on: boolean }>(em, statement('shop-stripe-gateway-on', `select ${STRIPE_GATEWAY_ON_SQL} as on`, { shop: shopId }));
+  return row!.on;
 }
 
 /**
