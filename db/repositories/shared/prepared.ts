@@ -28,15 +28,28 @@ export interface Statement {
   values: unknown[];
 }
 
-/** A statement written with `:name` placeholders (not `::type` casts): numbered in order of first use, a name used twice is one value. */
-export function statement(name: string | null, sql: string, values: Record<string, unknown>): Statement {
+/** The numbered text of each named statement and its placeholders' names in order (a name is one text). */
+const numbered = new Map<string, { text: string; order: string[] }>();
+
+function numberPlaceholders(sql: string): { text: string; order: string[] } {
   const order: string[] = [];
   const text = sql.replace(/(?<!:):([a-zA-Z]\w*)\b/g, (_, key: string) => {
-    if (!(key in values)) throw new Error(`${name ?? 'statement'}: no value for :${key}`);
     if (!order.includes(key)) order.push(key);
     return `$${order.indexOf(key) + 1}`;
   });
-  return { name, text, values: order.map((key) => values[key]) };
+  return { text, order };
+}
+
+/** A statement written with `:name` placeholders (not `::type` casts): numbered in order of first use, a name used twice is one value. */
+export function statement(name: string | null, sql: string, values: Record<string, unknown>): Statement {
+  let form = name === null ? undefined : numbered.get(name);
+  if (!form) {
+    form = numberPlaceholders(sql);
+    if (name !== null) numbered.set(name, form);
+  }
+  const missing = form.order.find((key) => !(key in values));
+  if (missing) throw new Error(`${name ?? 'statement'}: no value for :${missing}`);
+  return { name, text: form.text, values: form.order.map((key) => values[key]) };
 }
 
 /** Runs the statement: prepared on a pool connection, or through `em` when `em` is in a transaction. */
