@@ -61,13 +61,13 @@ export interface PreparedCheckout {
 }
 
 /** What the pricing module is given for `body`, read from the shop (422 for unknown products, set, delivery or payment). */
-export async function prepareCheckout(em: EntityManager, shopId: string, body: PlaceOrderInput, errors: FieldErrors, options: { statuses?: boolean } = {}): Promise<PreparedCheckout> {
+export async function prepareCheckout(em: EntityManager, shopId: string, body: PlaceOrderInput, errors: FieldErrors, options: { statuses?: boolean; recommendations?: boolean } = {}): Promise<PreparedCheckout> {
   const email = body.email.toLowerCase();
   const set = body.product_set_id == null ? null : await productSetForCheckout(em, body.product_set_id);
   const productIds = set ? set.items.getItems().map((item) => item.product.id) : [...new Set(body.items.map((i) => i.product_id))];
   const now = new Date();
   const typed = body.discount_code?.trim() ?? '';
-  const input = { productIds, deliveryTypeId: body.delivery_type_id ?? null, paymentTypeId: body.payment_type_id ?? null, typedCode: typed, email, now, statuses: options.statuses };
+  const input = { productIds, deliveryTypeId: body.delivery_type_id ?? null, paymentTypeId: body.payment_type_id ?? null, typedCode: typed, email, now, ...options };
   const reads = await readCheckout(em, shopId, input);
   const lines = cartLinesOf(body, set, reads.products, errors);
   const { delivery, payment } = reads;

@@ -42,14 +42,17 @@ function unavailable(lines: readonly CartLine[], productIds: readonly number[]):
 
 /**
  * The placement priced without storing anything: what `placeOrder` would charge for `body` now
- * (the storefront's cart shows it), with the products of its lines as read. A refusal is the placement's 422.
+ * (the storefront's cart shows it), with what was read for it (the products of its lines, the
+ * active delivery and payment types, with `recommendations` those of its products). A refusal is
+ * the placement's 422.
  */
-export async function priceOrder(em: EntityManager, shop: PlacingShop, body: PlaceOrderInput) {
+export async function priceOrder(em: EntityManager, shop: PlacingShop, body: PlaceOrderInput, options: { recommendations?: boolean } = {}) {
   const errors = fieldErrorMap();
-  const { checkout, lines, reads } = await prepareCheckout(em, shop.id, body, errors);
+  const { checkout, lines, reads } = await prepareCheckout(em, shop.id, body, errors, options);
   const priced = priceCheckout(checkout);
   if (!priced.ok) throw unprocessable(addErrors(errors, priced.errors));
-  return { ...priced, products: lines.map((line) => line.product), deliveryTypes: reads.deliveryTypes, paymentTypes: reads.paymentTypes };
+  const { deliveryTypes, paymentTypes, recommendations } = reads;
+  return { ...priced, products: lines.map((line) => line.product), deliveryTypes, paymentTypes, recommendations };
 }
 
 /** What the placement needs of the shop (the storefront passes what it keeps of it, api/storefront/shop.ts). */
@@ -70,6 +73,8 @@ export interface PlacedOrder {
   id: number;
   ordinalNumber: number;
   total: string;
+  /** The shop's gateway is Stripe (with a key) as read with the order: its payment can be started. */
+  stripeGateway: boolean;
 }
 
 /**
@@ -143,5 +148,5 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
   if (needsNoClearing(total) || automaticRulesAfterIn(prepared.reads.statuses, newStatus.id).length > 0) {
     await deps.workflows.shop.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (automatic statuses, zero-total fulfilment) could not be started"));
   }
-  return { ...placed, total };
+  return { ...placed, total, stripeGateway: prepared.reads.stripeGateway };
 }

@@ -8,11 +8,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { stripeAdapter } from '../../../adapters/payments/stripe.ts';
 import { freshOrder } from '../../../db/repositories/shop/orders.ts';
 import { paymentOfOrder } from '../../../db/repositories/shop/integrations.ts';
-import { gatewaySettings } from '../../../db/repositories/shop/subscriber-billing.ts';
+import { gatewaySettings, stripeGatewayOn } from '../../../db/repositories/shop/subscriber-billing.ts';
 import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 import { startOrderPayment, type OrderPaymentStart, type PaymentDeps } from './start-order-payment.ts';
 
-export async function checkoutPayment(em: EntityManager, deps: PaymentDeps, shopId: string, orderId: number): Promise<OrderPaymentStart | null> {
+/** `stripeGateway`: whether the gateway is Stripe, when the caller read it already (a new order's placement does). */
+export async function checkoutPayment(em: EntityManager, deps: PaymentDeps, shopId: string, orderId: number, stripeGateway?: boolean): Promise<OrderPaymentStart | null> {
+  if (!(stripeGateway ?? (await stripeGatewayOn(em, shopId)))) return null;
   const settings = await gatewaySettings(em);
   if (settings.mode !== 'stripe' || !settings.secretKeySealed) return null;
   const order = await freshOrder(em, orderId);

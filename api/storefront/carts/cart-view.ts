@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { StorefrontShop } from '../shop.ts';
 import { productsForCart } from '../../../db/repositories/shop/orders.ts';
 import { activeChargeTypes, type ActiveChargeType } from '../../../db/repositories/shop/reference.ts';
-import { productSetBySlug, recommendationsFor } from '../../../db/repositories/shop/storefront.ts';
+import { productSetBySlug, recommendationsFor, type Recommendation } from '../../../db/repositories/shop/storefront.ts';
 import { allowedTypeIds, type CartState } from '../../../domain/shop/cart.ts';
 import type { PricedCart, ProductSnapshot } from '../../../domain/shop/pricing.ts';
 import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
@@ -60,14 +60,17 @@ export interface CartPricing {
   products: readonly ProductSnapshot[];
   deliveryTypes: readonly ActiveChargeType[];
   paymentTypes: readonly ActiveChargeType[];
+  /** The recommendations for the priced products (read with them for a cart of items; a set's are read after). */
+  recommendations?: Recommendation[];
 }
 
 /** The cart priced as the placement would price it now; null for an empty cart. Throws the placement's 422 (fields as the cart names them). */
 export async function priceCart(em: EntityManager, shop: StorefrontShop, state: CartState): Promise<CartPricing | null> {
   if (isEmpty(state)) return null;
   try {
-    const { cart, products, deliveryTypes, paymentTypes } = await priceOrder(em, shop, await placementOf(em, state));
-    return { cart, products, deliveryTypes, paymentTypes };
+    // A cart of items prices exactly its items' products: their recommendations come with the read.
+    const { cart, products, deliveryTypes, paymentTypes, recommendations } = await priceOrder(em, shop, await placementOf(em, state), { recommendations: state.product_set === null });
+    return { cart, products, deliveryTypes, paymentTypes, recommendations };
   } catch (error) {
     throw asCartRefusal(error);
   }
@@ -99,7 +102,7 @@ export async function cartReply(
   const productIds = [...new Set(priced ? priced.cart.lines.map((line) => line.productId) : state.items.map((item) => item.product_id))];
   const products: readonly Pick<ProductSnapshot, 'deliveryTypeIds' | 'paymentTypeIds'>[] = priced ? priced.products : productIds.length > 0 ? await productsForCart(em, productIds) : [];
   const { deliveries, payments } = priced ? { deliveries: priced.deliveryTypes, payments: priced.paymentTypes } : await activeChargeTypes(em, shop.id);
-  const recommendations = await recommendationsFor(em, shop.id, productIds);
+  const recommendations = priced?.recommendations ?? (await recommendationsFor(em, shop.id, productIds));
   const deliveryIds = new Set(allowedTypeIds(deliveries.map((d) => d.id), products.map((p) => p.deliveryTypeIds)));
   const paymentIds = new Set(allowedTypeIds(payments.map((p) => p.id), products.map((p) => p.paymentTypeIds)));
   return {

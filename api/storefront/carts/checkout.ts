@@ -16,6 +16,8 @@ export interface CheckedOut {
   order: CartOrder;
   /** A new order (201); false when the cart had been checked out before (200). */
   placed: boolean;
+  /** A new order: whether the shop's gateway is Stripe, as read with it. */
+  stripeGateway?: boolean;
 }
 
 /** The order placed for the cart before (or concurrently), the cart marked as checked out by it; null for none. */
@@ -34,7 +36,7 @@ export async function checkOut(deps: PlacementDeps, em: EntityManager, shop: Sto
   try {
     const body = await placementOf(em, cart.state);
     const placed = await placeOrder(deps, em, shop, { ...body, placed_ip: clientIp }, { cartId: cart.id });
-    return { order: { id: placed.id, uuid: cart.id, ordinalNumber: placed.ordinalNumber, total: placed.total, currency: shop.currency }, placed: true };
+    return { order: { id: placed.id, uuid: cart.id, ordinalNumber: placed.ordinalNumber, total: placed.total, currency: shop.currency }, placed: true, stripeGateway: placed.stripeGateway };
   } catch (error) {
     const concurrent = await earlierOrder(em, shop.id, cart.id);
     if (concurrent) return { order: concurrent, placed: false };

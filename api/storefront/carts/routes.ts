@@ -142,8 +142,8 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
       const shop = await storefrontShop(request);
       const cart = await useCart(request.em, shop.id, request.params.cart_id);
       if (!cart) throw notFound('cart');
-      const { order, placed } = await checkOut({ workflows: app.workflows, log: request.log }, request.em, shop, cart, request.ip);
-      const payment = await checkoutPayment(request.em, { secretsKey: app.secretsKey, stripeApiUrl: app.integrationEndpoints.stripeApiUrl }, shop.id, order.id);
+      const { order, placed, stripeGateway } = await checkOut({ workflows: app.workflows, log: request.log }, request.em, shop, cart, request.ip);
+      const payment = await checkoutPayment(request.em, { secretsKey: app.secretsKey, stripeApiUrl: app.integrationEndpoints.stripeApiUrl }, shop.id, order.id, stripeGateway);
       return reply.code(placed ? 201 : 200).send({
         data: { order_id: order.id, uuid: order.uuid, ordinal_number: order.ordinalNumber, total: order.total, currency: order.currency, payment },
       });

@@ -79,7 +79,8 @@ export type IOrder = InferEntity<typeof Order>;
 export const OrderItem = defineEntity({
   name: 'OrderItem',
   tableName: 'shop_order_items',
-  indexes: [{ properties: ['order'] }, { properties: ['shop', 'productId'] }, { properties: ['shop', 'sku'] }],
+  // The list's product and SKU filters read the order ids from the index alone (issue 26).
+  indexes: [{ properties: ['order'] }, { properties: ['shop', 'productId', 'order'] }, { properties: ['shop', 'sku', 'order'] }],
   ...shopOwned({
     order: () => p.manyToOne(Order).ref(),
     productId: p.integer().nullable(),

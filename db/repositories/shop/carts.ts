@@ -1,12 +1,14 @@
 /**
  * Storefront carts (DESIGN.md section 9): the buyer's choices under a random uuid. Every read and
  * change counts as use; carts unused for 30 days are deleted by the scheduled cleanup. Each read
- * and write is one statement naming the shop (the checkout path runs them on every request).
+ * and write is one statement naming the shop, the hot ones prepared (the checkout path runs them
+ * on every request: shared/prepared.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { Cart } from '../../entities/shop/index.ts';
 import type { CartState } from '../../../domain/shop/cart.ts';
+import { runStatement, statement } from '../shared/prepared.ts';
 
 /** A cart as the storefront uses it: its id (the buyer's key), the buyer's choices and the order it became. */
 export interface StoredCart {
@@ -21,16 +23,28 @@ export interface StoredCart {
 export async function createCart(em: EntityManager, shopId: string, state: CartState): Promise<StoredCart> {
   const id = randomUUID();
   const now = new Date();
-  await em.execute('insert into shop_carts (id, shop_id, state, order_id, created_at, updated_at) values (?, ?, ?, null, ?, ?)', [id, shopId, JSON.stringify(state), now, now]);
+  await runStatement(
+    em,
+    statement('shop-cart-create', 'insert into shop_carts (id, shop_id, state, order_id, created_at, updated_at) values (:id, :shop, :state, null, :now, :now)', {
+      id,
+      shop: shopId,
+      state: JSON.stringify(state),
+      now,
+    }),
+  );
   return { id, state, orderId: null, placedOrderId: null };
 }
 
 /** The shop's cart with this id, its last use now; null for none. */
 export async function useCart(em: EntityManager, shopId: string, id: string): Promise<StoredCart | null> {
-  const [row] = await em.execute<{ id: string; state: CartState; order_id: number | null; placed_order_id: number | null }[]>(
-    `update shop_carts c set updated_at = ? where c.id = ? and c.shop_id = ?
-     returning c.id, c.state, c.order_id, (select o.id from shop_orders o where o.uuid = c.id and o.shop_id = c.shop_id) as placed_order_id`,
-    [new Date(), id, shopId],
+  const [row] = await runStatement<{ id: string; state: CartState; order_id: number | null; placed_order_id: number | null }>(
+    em,
+    statement(
+      'shop-cart-use',
+      `update shop_carts c set updated_at = :now where c.id = :id and c.shop_id = :shop
+       returning c.id, c.state, c.order_id, (select o.id from shop_orders o where o.uuid = c.id and o.shop_id = c.shop_id) as placed_order_id`,
+      { now: new Date(), id, shop: shopId },
+    ),
   );
   return row ? { id: row.id, state: row.state, orderId: row.order_id, placedOrderId: row.placed_order_id } : null;
 }
@@ -62,10 +76,14 @@ export type CartUpdate = { ok: true } | { ok: false; reason: 'not_found' | 'chec
  */
 export async function updateCartState(em: EntityManager, shopId: string, id: string, state: CartState): Promise<CartUpdate> {
   // An order with the cart's uuid also counts: a checkout that stored its order but not its mark.
-  const updated = await em.execute<{ id: string }[]>(
-    `update shop_carts c set state = ?, updated_at = now() where c.id = ? and c.shop_id = ? and c.order_id is null
-        and not exists (select 1 from shop_orders o where o.uuid = c.id) returning c.id`,
-    [JSON.stringify(state), id, shopId],
+  const updated = await runStatement<{ id: string }>(
+    em,
+    statement(
+      'shop-cart-update',
+      `update shop_carts c set state = :state, updated_at = now() where c.id = :id and c.shop_id = :shop and c.order_id is null
+          and not exists (select 1 from shop_orders o where o.uuid = c.id) returning c.id`,
+      { state: JSON.stringify(state), id, shop: shopId },
+    ),
   );
   if (updated.length > 0) return { ok: true };
   const [row] = await em.execute<{ id: string }[]>('select id from shop_carts where id = ? and shop_id = ?', [id, shopId]);

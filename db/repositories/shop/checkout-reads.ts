@@ -3,14 +3,19 @@
  * every cart request, and each read was a round trip and an ORM hydration): the cart's products,
  * the shop's active delivery and payment types (the chosen ones and the list a cart reply offers),
  * the typed discount code with its pool, the automatic discounts that may apply to the buyer, the
- * buyer's newsletter sign-up and subscriber plans, and for a placement the statuses it needs.
+ * buyer's newsletter sign-up and subscriber plans, for a placement the statuses it needs and for
+ * a cart's reply the recommendations.
  * Each part is a scalar subquery building JSON with the snapshot's own field names; amounts are
- * sent as text (as the ORM reads them) and timestamps parsed back into dates here.
+ * sent as text (as the ORM reads them) and timestamps parsed back into dates here. A prepared
+ * statement (shared/prepared.ts): its text is long.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CART_AUTOMATIC_TYPES, type AutomaticDiscountSnapshot } from '../../../domain/shop/automatic-discount-pricing.ts';
 import type { CodeSnapshot } from '../../../domain/shop/discount-code-pricing.ts';
 import type { ProductSnapshot } from '../../../domain/shop/pricing.ts';
+import { runStatement, statement } from '../shared/prepared.ts';
+import { distinctRecommendations, RECOMMENDATIONS_SQL, type Recommendation } from './storefront.ts';
+import { STRIPE_GATEWAY_ON_SQL } from './subscriber-billing.ts';
 
 /** A delivery or payment type as pricing and the cart reply read it. */
 export interface CheckoutChargeType {
@@ -35,8 +40,10 @@ export interface CheckoutReadsInput {
   /** The buyer's address, lower case. */
   email: string;
   now: Date;
-  /** A placement: also the New status and the statuses set automatically. */
+  /** A placement: also the New status, the statuses set automatically and whether the gateway is Stripe. */
   statuses?: boolean;
+  /** A cart's reply: also the recommendations for `productIds`. */
+  recommendations?: boolean;
 }
 
 export interface CheckoutReads {
@@ -64,6 +71,10 @@ export interface CheckoutReads {
   subscriberPlanMinimums: string[];
   /** With `statuses`: the shop's New status and the ones set automatically, by id. */
   statuses: { id: number; kind: string; automaticallySet: unknown }[];
+  /** With `statuses`: the shop's gateway is Stripe with a secret key (subscriber-billing.ts `stripeGatewayOn`). */
+  stripeGateway: boolean;
+  /** With `recommendations`: those for `productIds` (storefront.ts `recommendationsFor`). */
+  recommendations?: Recommendation[];
 }
 
 type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: string | null };
@@ -79,6 +90,8 @@ interface ReadsRow {
   newsletter_subscriber: boolean;
   minimums: string[];
   statuses: CheckoutReads['statuses'];
+  stripe_gateway: boolean;
+  recommendations: Recommendation[] | null;
 }
 
 const chargeType = (alias: string, own: string) =>
@@ -86,7 +99,7 @@ const chargeType = (alias: string, own: string) =>
 const DELIVERY = chargeType('d', `'domestic', d.domestic`);
 const PAYMENT = chargeType('t', `'cashOnDelivery', t.cash_on_delivery`);
 
-const SQL = (withStatuses: boolean) => `
+const SQL = (withStatuses: boolean, withRecommendations: boolean) => `
 select
   (select coalesce(jsonb_agg(jsonb_build_object(
             'id', p.id, 'name', p.name, 'sku', p.sku, 'price', p.price::text, 'vatRate', p.vat_rate, 'active', p.active,
@@ -128,24 +141,22 @@ select
       ? `(select coalesce(jsonb_agg(jsonb_build_object('id', s.id, 'kind', s.kind, 'automaticallySet', s.automatically_set) order by s.id), '[]')
      from shop_order_statuses s where s.shop_id = :shop and (s.kind = 'NewDefaultOrderStatus' or s.automatically_set is not null))`
       : `'[]'::jsonb`
-  } as statuses`;
+  } as statuses,
+  ${withStatuses ? STRIPE_GATEWAY_ON_SQL : 'false'} as stripe_gateway,
+  ${
+    withRecommendations
+      ? `(select coalesce(jsonb_agg(to_jsonb(r) order by r.priority desc, r.id), '[]') from (${RECOMMENDATIONS_SQL}) r)`
+      : 'null::jsonb'
+  } as recommendations`;
 
 /** A Postgres array literal of whole numbers (ids checked by the schemas) or of plain words. */
 const arrayLiteral = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
 
-/** `:name` placeholders (not `::type` casts) as the `?` em.execute takes, with their values in order. */
-function positional(sql: string, values: Record<string, unknown>): [string, unknown[]] {
-  const params: unknown[] = [];
-  const text = sql.replace(/(?<!:):([a-zA-Z]+)\b/g, (_, name: string) => {
-    if (!(name in values)) throw new Error(`no value for :${name}`);
-    params.push(values[name]);
-    return '?';
-  });
-  return [text, params];
-}
-
 export async function readCheckout(em: EntityManager, shopId: string, input: CheckoutReadsInput): Promise<CheckoutReads> {
-  const [row] = await em.execute<ReadsRow[]>(...positional(SQL(input.statuses ?? false), {
+  const withStatuses = input.statuses ?? false;
+  const withRecommendations = input.recommendations ?? false;
+  const name = `shop-checkout-reads${withStatuses ? '-statuses' : ''}${withRecommendations ? '-recommendations' : ''}`;
+  const [row] = await runStatement<ReadsRow>(em, statement(name, SQL(withStatuses, withRecommendations), {
     shop: shopId,
     products: arrayLiteral(input.productIds.map((id) => Math.trunc(id))),
     delivery: input.deliveryTypeId,
@@ -170,5 +181,7 @@ export async function readCheckout(em: EntityManager, shopId: string, input: Che
     newsletterSubscriber: r.newsletter_subscriber,
     subscriberPlanMinimums: r.minimums,
     statuses: r.statuses,
+    stripeGateway: r.stripe_gateway,
+    ...(r.recommendations && { recommendations: distinctRecommendations(r.recommendations, input.productIds) }),
   };
 }

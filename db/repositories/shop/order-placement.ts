@@ -11,7 +11,8 @@
  * checks passing, so a refused placement changes nothing; the locked rows are read in their
  * latest version (a row lock in READ COMMITTED waits for and then reads the concurrent writer's
  * row), so no limit is ever passed. Only a code with a per-customer limit needs a second
- * statement: the customer's orders counted after the code's lock, in a transaction.
+ * statement: the customer's orders counted after the code's lock, in a transaction. A prepared
+ * statement (shared/prepared.ts): its text is long.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,7 @@ import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { money } from '../../../domain/shared/money.ts';
 import { DiscountCodeRefused } from './discount-codes.ts';
 import { AutomaticDiscountUsedUp } from './checkout.ts';
+import { runStatement, statement, type Statement } from '../shared/prepared.ts';
 
 export interface NewOrder {
   shopId: string;
@@ -90,44 +92,48 @@ interface Outcome {
 function placementSql(input: NewOrder): string {
   const withCode = Boolean(input.discount);
   return `
-with wanted as (select * from jsonb_to_recordset(?::jsonb) as w(id int, price numeric)),
+with wanted as (select * from jsonb_to_recordset(:wanted::jsonb) as w(id int, price numeric)),
 prod as materialized (
   select p.id, p.price from shop_products p
-   where p.shop_id = ? and p.id in (select id from wanted) ${input.alreadyPaid ? '' : 'and p.active and not p.hidden'}
+   where p.shop_id = :shop and p.id in (select id from wanted) ${input.alreadyPaid ? '' : 'and p.active and not p.hidden'}
    order by p.id for share),
 ready as (select coalesce(bool_and(p.id is not null and (w.price is null or p.price = w.price)), false) as ok from wanted w left join prod p on p.id = w.id),
 code_locked as materialized (
   select c.id, (c.usages_limit is null or c.usages < c.usages_limit) as free from shop_discount_codes c
-   where ${withCode ? 'c.shop_id = ? and c.id = ?' : 'false'} and (select ok from ready)
+   where ${withCode ? 'c.shop_id = :shop and c.id = :codeId' : 'false'} and (select ok from ready)
    for no key update),
 code_ok as (select ${withCode ? 'coalesce((select free from code_locked), false)' : 'true'} as ok),
 auto_locked as materialized (
   select a.id, (a.usages_limit is null or a.usages < a.usages_limit) as free from shop_automatic_discounts a
-   where a.shop_id = ? and a.id in (select value::int from jsonb_array_elements_text(?::jsonb)) and (select ok from ready) and (select ok from code_ok)
+   where a.shop_id = :shop and a.id = any(:autoIds::int[]) and (select ok from ready) and (select ok from code_ok)
    order by a.id for no key update),
 checks as (
   select (select ok from ready) and (select ok from code_ok)
-     and (select count(*) = ? and coalesce(bool_and(free), true) from auto_locked) as ok),
+     and (select count(*) = cardinality(:autoIds::int[]) and coalesce(bool_and(free), true) from auto_locked) as ok),
 code_use as (update shop_discount_codes c set usages = c.usages + 1 from code_locked l where c.id = l.id and (select ok from checks) returning c.id),
 auto_use as (update shop_automatic_discounts a set usages = a.usages + 1 from auto_locked l where a.id = l.id and (select ok from checks) returning a.id),
-counter as (update shops set next_ordinal_number = next_ordinal_number + 1 where id = ? and (select ok from checks) returning next_ordinal_number - 1 as n),
+counter as (update shops set next_ordinal_number = next_ordinal_number + 1 where id = :shop and (select ok from checks) returning next_ordinal_number - 1 as n),
 ord as (
   insert into shop_orders (shop_id, uuid, ordinal_number, internal_status, order_status_id, email, currency, products_cost, delivery_cost, payment_cost,
     gift_packing_cost, total_discount, total, delivery_type_id, delivery_method, delivery_vat_rate, payment_type_id, payment_method, payment_vat_rate,
     cash_on_delivery, discount_code, discount_code_id, ref, comment, delivery_address, invoice_address, placed_ip, order_attributes, notes, newsletter,
     placed_at, created_at, updated_at)
-  select ?, ?, counter.n, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, '[]', '[]', ?, ?, ?, ? from counter
+  select :shop, :uuid, counter.n, 'placed', :status, :email, :currency, :productsCost, :deliveryCost, :paymentCost,
+    :giftPackingCost, :totalDiscount, :total, :deliveryId, :deliveryName, :deliveryVat, :paymentId, :paymentName, :paymentVat,
+    :cashOnDelivery, :code, :codeRef, :ref, :comment, :deliveryAddress::jsonb, :invoiceAddress::jsonb, :placedIp, '[]', '[]', :newsletter,
+    :placedAt, :now, :now
+    from counter
   returning id, ordinal_number),
 items as (
   insert into shop_order_items (shop_id, order_id, product_id, name, sku, quantity, unit_price, vat_rate, price, discount, final_price, electronic, subscriber_identifiers, ref)
-  select ?, ord.id, l."productId", l.name, l.sku, l.quantity, l."unitPrice", l."vatRate", l.price, l.discount, l."finalPrice", l.electronic, '{}', ?
-    from ord cross join jsonb_to_recordset(?::jsonb) as l(pos int, "productId" int, name text, sku text, quantity int, "unitPrice" numeric, "vatRate" int,
+  select :shop, ord.id, l."productId", l.name, l.sku, l.quantity, l."unitPrice", l."vatRate", l.price, l.discount, l."finalPrice", l.electronic, '{}', :ref
+    from ord cross join jsonb_to_recordset(:lines::jsonb) as l(pos int, "productId" int, name text, sku text, quantity int, "unitPrice" numeric, "vatRate" int,
       price numeric, discount numeric, "finalPrice" numeric, electronic boolean)
    order by l.pos
   returning id)${
     input.cartId
       ? `,
-cart as (update shop_carts set order_id = ord.id, updated_at = now() from ord where shop_carts.id = ? and shop_carts.shop_id = ? and shop_carts.order_id is null returning shop_carts.id)`
+cart as (update shop_carts set order_id = ord.id, updated_at = now() from ord where shop_carts.id = :cart and shop_carts.shop_id = :shop and shop_carts.order_id is null returning shop_carts.id)`
       : ''
   }
 select (select id from ord) as order_id, (select ordinal_number from ord) as ordinal_number,
@@ -136,56 +142,45 @@ select (select id from ord) as order_id, (select ordinal_number from ord) as ord
        (select coalesce(jsonb_agg(id), '[]') from auto_locked where free) as autos_free`;
 }
 
-function placementParams(input: NewOrder, productIds: readonly number[]): unknown[] {
+function placementStatement(input: NewOrder, productIds: readonly number[]): Statement {
   const { cart, discount, pricedAt } = input;
-  const autoIds = [...new Set(input.automaticDiscountIds ?? [])];
-  // The priced lines as they are (jsonb_to_recordset reads the fields it names), each with its place.
-  const lines = cart.lines.map((line, pos) => ({ ...line, pos }));
-  const now = new Date();
-  return [
-    JSON.stringify(productIds.map((id) => ({ id, price: pricedAt?.get(id) ?? null }))),
-    input.shopId,
-    ...(discount ? [input.shopId, discount.id] : []),
-    input.shopId,
-    JSON.stringify(autoIds),
-    autoIds.length,
-    input.shopId,
-    // ord
-    input.shopId,
-    input.uuid ?? randomUUID(),
-    input.statusId,
-    input.email,
-    input.currency,
-    cart.productsCost,
-    cart.deliveryCost,
-    cart.paymentCost,
-    cart.giftPackingCost,
-    cart.totalDiscount,
-    cart.total,
-    input.delivery?.id ?? null,
-    input.delivery?.name ?? null,
-    input.delivery?.vatRate ?? null,
-    input.payment?.id ?? null,
-    input.payment?.name ?? null,
-    input.payment?.vatRate ?? null,
-    input.payment?.cashOnDelivery ?? false,
-    discount?.code ?? null,
-    discount?.id ?? null,
-    input.ref,
-    input.comment,
-    input.deliveryAddress === null ? null : JSON.stringify(input.deliveryAddress),
-    input.invoiceAddress === null ? null : JSON.stringify(input.invoiceAddress),
-    input.placedIp,
-    input.newsletter,
-    input.placedAt,
-    now,
-    now,
-    // items
-    input.shopId,
-    input.ref,
-    JSON.stringify(lines),
-    ...(input.cartId ? [input.cartId, input.shopId] : []),
-  ];
+  const variant = `${input.discount ? 'c' : ''}${input.alreadyPaid ? 'p' : ''}${input.cartId ? 'k' : ''}`;
+  return statement(`shop-place-order-${variant}`, placementSql(input), {
+    wanted: JSON.stringify(productIds.map((id) => ({ id, price: pricedAt?.get(id) ?? null }))),
+    shop: input.shopId,
+    ...(discount ? { codeId: discount.id } : {}),
+    autoIds: `{${[...new Set(input.automaticDiscountIds ?? [])].map((id) => Math.trunc(id)).join(',')}}`,
+    uuid: input.uuid ?? randomUUID(),
+    status: input.statusId,
+    email: input.email,
+    currency: input.currency,
+    productsCost: cart.productsCost,
+    deliveryCost: cart.deliveryCost,
+    paymentCost: cart.paymentCost,
+    giftPackingCost: cart.giftPackingCost,
+    totalDiscount: cart.totalDiscount,
+    total: cart.total,
+    deliveryId: input.delivery?.id ?? null,
+    deliveryName: input.delivery?.name ?? null,
+    deliveryVat: input.delivery?.vatRate ?? null,
+    paymentId: input.payment?.id ?? null,
+    paymentName: input.payment?.name ?? null,
+    paymentVat: input.payment?.vatRate ?? null,
+    cashOnDelivery: input.payment?.cashOnDelivery ?? false,
+    code: discount?.code ?? null,
+    codeRef: discount?.id ?? null,
+    ref: input.ref,
+    comment: input.comment,
+    deliveryAddress: input.deliveryAddress === null ? null : JSON.stringify(input.deliveryAddress),
+    invoiceAddress: input.invoiceAddress === null ? null : JSON.stringify(input.invoiceAddress),
+    placedIp: input.placedIp,
+    newsletter: input.newsletter,
+    placedAt: input.placedAt,
+    now: new Date(),
+    // The priced lines as they are (jsonb_to_recordset reads the fields it names), each with its place.
+    lines: JSON.stringify(cart.lines.map((line, pos) => ({ ...line, pos }))),
+    ...(input.cartId ? { cart: input.cartId } : {}),
+  });
 }
 
 /** Why the statement stored nothing, as the placement's errors (the order in which the original checks ran). */
@@ -205,7 +200,7 @@ function refusal(outcome: Outcome, input: NewOrder, productIds: readonly number[
 
 async function placeOnce(em: EntityManager, input: NewOrder): Promise<PlacedOrderRow> {
   const productIds = [...new Set(input.cart.lines.map((line) => line.productId))].sort((a, b) => a - b);
-  const [outcome] = await em.execute<Outcome[]>(placementSql(input), placementParams(input, productIds));
+  const [outcome] = await runStatement<Outcome>(em, placementStatement(input, productIds));
   if (!outcome || outcome.order_id === null || outcome.ordinal_number === null) throw refusal(outcome!, input, productIds);
   return { id: outcome.order_id, ordinalNumber: outcome.ordinal_number };
 }

@@ -6,6 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderItem, Product, ProductSet, Shop, type IShop } from '../../entities/shop/index.ts';
 import { SHOP_FILTER } from '../../tenant.ts';
+import { runStatement, statement } from '../shared/prepared.ts';
 
 /** The shop at `subdomain`, the entity manager scoped to it; null for none. */
 export async function shopBySubdomain(em: EntityManager, subdomain: string): Promise<IShop | null> {
@@ -32,24 +33,36 @@ export interface Recommendation {
  * upsell groups in which one of them `invokes_recommendation`, by priority (highest first), each
  * product once, never one of `productIds`, only active visible products.
  */
+/**
+ * The recommended items of the groups `:products` invoke, best first (`:shop`, `:products` an int
+ * array): one statement, also a part of the cart's pricing read (checkout-reads.ts).
+ */
+export const RECOMMENDATIONS_SQL = `
+  select i.product_id as "productId", p.name, p.price::text as price, i.title, i.subtitle, i.priority, i.id
+    from shop_recommendation_items i join shop_products p on p.id = i.product_id and p.shop_id = i.shop_id and p.active and not p.hidden
+   where i.shop_id = :shop and i.is_recommended
+     and i.group_id in (select v.group_id from shop_recommendation_items v join shop_recommendation_groups g on g.id = v.group_id and g.shop_id = v.shop_id and g.active
+                         where v.shop_id = :shop and v.product_id = any(:products::int[]) and v.invokes_recommendation)`;
+
+/** The recommendations among `items` (best first) for `productIds`: each product once, never one of `productIds`. */
+export function distinctRecommendations(items: readonly Recommendation[], productIds: readonly number[]): Recommendation[] {
+  const seen = new Set<number>(productIds);
+  return items
+    .filter((item) => {
+      if (seen.has(item.productId)) return false;
+      seen.add(item.productId);
+      return true;
+    })
+    .map(({ productId, name, price, title, subtitle }) => ({ productId, name, price, title, subtitle }));
+}
+
 export async function recommendationsFor(em: EntityManager, shopId: string, productIds: readonly number[]): Promise<Recommendation[]> {
   if (productIds.length === 0) return [];
-  // One statement (issue 26: every cart reply asks): the recommended items of the invoked groups, best first.
-  const items = await em.execute<Recommendation[]>(
-    `select i.product_id as "productId", p.name, p.price, i.title, i.subtitle
-       from shop_recommendation_items i join shop_products p on p.id = i.product_id and p.shop_id = i.shop_id and p.active and not p.hidden
-      where i.shop_id = ? and i.is_recommended
-        and i.group_id in (select v.group_id from shop_recommendation_items v join shop_recommendation_groups g on g.id = v.group_id and g.shop_id = v.shop_id and g.active
-                            where v.shop_id = ? and v.product_id = any(?::int[]) and v.invokes_recommendation)
-      order by i.priority desc, i.id asc`,
-    [shopId, shopId, `{${productIds.map((id) => Math.trunc(id)).join(',')}}`],
+  const items = await runStatement<Recommendation>(
+    em,
+    statement('shop-recommendations', `${RECOMMENDATIONS_SQL} order by i.priority desc, i.id asc`, { shop: shopId, products: `{${productIds.map((id) => Math.trunc(id)).join(',')}}` }),
   );
-  const seen = new Set<number>(productIds);
-  return items.filter((item) => {
-    if (seen.has(item.productId)) return false;
-    seen.add(item.productId);
-    return true;
-  });
+  return distinctRecommendations(items, productIds);
 }
 
 /** The shop's product set with this slug; null for none. */

@@ -25,6 +25,7 @@ import { stripePaymentReference, type ChargeResult, type GatewayMode } from '../
 import { DEFAULT_DUNNING_DAYS, nextPeriod } from '../../../domain/shop/subscription-periods.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { lineIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
+import { runStatement, statement } from '../shared/prepared.ts';
 
 /** A PostgreSQL text[] literal (each value quoted). */
 export const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
@@ -43,6 +44,15 @@ export async function gatewaySettings(em: EntityManager): Promise<GatewaySetting
   return row
     ? { mode: row.mode, dunningDays: row.dunningDays, secretKeySealed: row.secretKeySealed ?? null, webhookSecretSealed: row.webhookSecretSealed ?? null }
     : { mode: 'approve', dunningDays: [...DEFAULT_DUNNING_DAYS], secretKeySealed: null, webhookSecretSealed: null };
+}
+
+/** Whether the shop (`:shop`) has Stripe as its gateway, with a secret key; also a part of the placement's read (checkout-reads.ts). */
+export const STRIPE_GATEWAY_ON_SQL = "exists (select 1 from shop_payment_gateways g where g.shop_id = :shop and g.mode = 'stripe' and g.secret_key_sealed is not null)";
+
+/** Whether the shop's gateway is Stripe with a secret key: one prepared statement (a repeated storefront checkout asks, issue 26). */
+export async function stripeGatewayOn(em: EntityManager, shopId: string): Promise<boolean> {
+  const [row] = await runStatement<{ on: boolean }>(em, statement('shop-stripe-gateway-on', `select ${STRIPE_GATEWAY_ON_SQL} as on`, { shop: shopId }));
+  return row!.on;
 }
 
 /**

@@ -119,6 +119,15 @@ describe('GET /api/v1/orders', () => {
     expect(await listIds('?search=999999')).toEqual([]);
   });
 
+  it('finds a SKU holding quotes, a backslash and braces as written', async () => {
+    const own = await createTestShop(stack.app, 'orders-sku');
+    const sku = 'Q"\\{x} y';
+    const odd = await insertProduct(stack.orm, own.id, { name: 'Odd', sku, price: '5.00' });
+    const order = await placeOrder(own.id, { email: 'odd@example.com', items: [{ product_id: odd }] });
+    expect(await listIds(`?sku=${encodeURIComponent(sku)}`, own.key)).toEqual([order.id]);
+    expect(await listIds(`?sku=${encodeURIComponent('Q"\\{x}')}`, own.key)).toEqual([]);
+  });
+
   it('filters by product_id and sku, one value or a comma-separated list (orders holding any of them)', async () => {
     expect(await listIds(`?product_id=${products.a}`)).toEqual([orders.o3.id, orders.o1.id]);
     expect(await listIds(`?product_id=${products.b},${products.c}`)).toEqual([orders.o3.id, orders.o2.id]);

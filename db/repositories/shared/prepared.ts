@@ -1,0 +1,72 @@
+/**
+ * Hot statements as named prepared statements on a connection of the ORM's pool, as
+ * access/catalogue.ts does for the course list (issue 17): parsed (and, once Postgres settles on
+ * a generic plan, planned) once per connection, sent as a short Bind instead of kilobytes of
+ * text with the values inlined, and without MikroORM's and knex's query path. The storefront's
+ * checkout statements are long (issue 26), so their text and its parsing were a large part of
+ * each request. A statement may also go unprepared (values bound, planned for them each time)
+ * and still skip that path. Inside a transaction the statement goes through the entity manager
+ * (its connection holds the transaction) as plain text.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+
+/** The part of knex's client these statements use: its connection pool (the ORM's own). */
+interface PooledClient {
+  acquireConnection(): Promise<pg.ClientBase>;
+  releaseConnection(connection: pg.ClientBase): unknown;
+}
+
+export interface Statement {
+  /**
+   * The prepared statement's name: one per distinct text. Null: sent unprepared with its values
+   * (planned for them each time: for statements whose best plan depends on the values).
+   */
+  name: string | null;
+  /** With `$1`, `$2`, ... placeholders. */
+  text: string;
+  values: unknown[];
+}
+
+/** The numbered text of each named statement and its placeholders' names in order (a name is one text). */
+const numbered = new Map<string, { text: string; order: string[] }>();
+
+function numberPlaceholders(sql: string): { text: string; order: string[] } {
+  const order: string[] = [];
+  const text = sql.replace(/(?<!:):([a-zA-Z]\w*)\b/g, (_, key: string) => {
+    if (!order.includes(key)) order.push(key);
+    return `$${order.indexOf(key) + 1}`;
+  });
+  return { text, order };
+}
+
+/** A statement written with `:name` placeholders (not `::type` casts): numbered in order of first use, a name used twice is one value. */
+export function statement(name: string | null, sql: string, values: Record<string, unknown>): Statement {
+  let form = name === null ? undefined : numbered.get(name);
+  if (!form) {
+    form = numberPlaceholders(sql);
+    if (name !== null) numbered.set(name, form);
+  }
+  const missing = form.order.find((key) => !(key in values));
+  if (missing) throw new Error(`${name ?? 'statement'}: no value for :${missing}`);
+  return { name, text: form.text, values: form.order.map((key) => values[key]) };
+}
+
+/** Runs the statement: prepared on a pool connection, or through `em` when `em` is in a transaction. */
+export async function runStatement<T>(em: EntityManager, s: Statement): Promise<T[]> {
+  if (em.getTransactionContext()) {
+    const values: unknown[] = [];
+    const text = s.text.replace(/\$(\d+)/g, (_, n: string) => {
+      values.push(s.values[Number(n) - 1]);
+      return '?';
+    });
+    return em.execute<T[]>(text, values);
+  }
+  const pool = em.getKnex().client as PooledClient;
+  const connection = await pool.acquireConnection();
+  try {
+    return (await connection.query<T & pg.QueryResultRow>({ ...(s.name === null ? {} : { name: s.name }), text: s.text, values: s.values })).rows;
+  } finally {
+    pool.releaseConnection(connection);
+  }
+}
