@@ -1,9 +1,13 @@
-/** Every workflow the worker runs. Deterministic code only: no I/O, clocks, randomness or ORM. */
+/** Every workflow the worker runs, one per file. Deterministic code only: no I/O, clocks, randomness or ORM. */
 export { grantCourseAccess } from './access/grant-course-access.ts';
 export { grantAudiobookAccess } from './access/grant-audiobook-access.ts';
-export { revokeCourseAccess, revokeAudiobookAccess } from './access/revoke-access.ts';
-export { fulfilOrder, cancelOrder } from './access/order.ts';
-export { courseEnrolmentMails, courseMailRollout, lessonCompleted } from './access/course-mails.ts';
+export { revokeCourseAccess } from './access/revoke-course-access.ts';
+export { revokeAudiobookAccess } from './access/revoke-audiobook-access.ts';
+export { fulfilOrder } from './access/fulfil-order.ts';
+export { cancelOrder } from './access/cancel-order.ts';
+export { courseEnrolmentMails } from './access/course-enrolment-mails.ts';
+export { courseMailRollout } from './access/course-mail-rollout.ts';
+export { lessonCompleted } from './access/lesson-completed.ts';
 export { mailLoginLink } from './access/login-link-mail.ts';
 export { sendTestMail } from './shared/test-mail.ts';
 export { deliverWebhook } from './shared/webhook-delivery.ts';
@@ -15,10 +19,12 @@ export { mailSequence } from './shop/mail-sequence.ts';
 export { automaticOrderStatus } from './shop/automatic-status.ts';
 export { orderPlaced } from './shop/order-placed.ts';
 export { sendOrderStatusTestMails } from './shop/status-test-mails.ts';
-export { deliverShopWebhook, redeliverShopWebhook } from './shop/webhooks.ts';
+export { deliverShopWebhook } from './shop/deliver-shop-webhook.ts';
+export { redeliverShopWebhook } from './shop/redeliver-shop-webhook.ts';
 export { deliverClubWebhook } from './shop/club-webhook.ts';
 export { timeLimitedDiscount } from './shop/time-limited-discount.ts';
 export { subscriberRenewal } from './shop/subscriber-renewal.ts';
 export { cartCleanup } from './shop/cart-cleanup.ts';
 export { idempotencyKeyCleanup } from './shared/idempotency-key-cleanup.ts';
-export { erasePersonalData, deliverCustomerErased } from './shared/personal-data-erasure.ts';
+export { erasePersonalData } from './shared/personal-data-erasure.ts';
+export { deliverCustomerErased } from './shared/customer-erased-delivery.ts';

@@ -77,7 +77,7 @@ export async function ensureParticipantIn(tx: EntityManager, { platformId, email
  * `user_invitation`. The participant row is locked, so concurrent grants serialise and only the
  * first one records it (in a grant the upsert has locked the row already: this check is the
  * guard for any other caller). The mail is recorded as pending; `mailId` goes to its first
- * delivery attempt (workflows/shared/mail-delivery.ts).
+ * delivery attempt (workflows/shared/steps/deliver-mail.ts).
  */
 export async function inviteParticipant(
   em: EntityManager,

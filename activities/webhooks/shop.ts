@@ -32,7 +32,7 @@ export function orderWebhookPayload(order: IOrder, items: IOrderItem[]): Record<
 }
 
 /**
- * The activities of a shop webhook's delivery (workflows/shop/webhooks.ts). Only finding the
+ * The activities of a shop webhook's delivery (workflows/shop/deliver-shop-webhook.ts, redeliver-shop-webhook.ts). Only finding the
  * targets and opening a delivery are the shop's own; the attempt is the platform's
  * (activities/webhooks/attempt.ts) on the shop's tables.
  */

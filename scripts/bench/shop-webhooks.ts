@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { deliverShopWebhook } from '../../workflows/shop/webhooks.ts';
+import type { deliverShopWebhook } from '../../workflows/index.ts';
 import { shopWebhookDeliveryWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import { closedLoop, epochMs } from './load.ts';
 import { untilQueueIdle } from './queue-idle.ts';

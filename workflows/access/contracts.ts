@@ -1,10 +1,27 @@
 /**
- * The access workflows other workflows (the shop's course access effect) start as children, by type
- * name, with their inputs: the starter imports these types, never the workflow module.
+ * Inputs of the access workflows, apart from their code: those other workflows start as children
+ * (the shop's course access effect, a grant's course mails), by type name, so the starter imports
+ * these types and never the workflow module; and what two workflow files share (the revokes).
  */
 import type { OrderFulfilmentInput } from '../../activities/access/grants.ts';
 
 export type FulfilOrderInput = OrderFulfilmentInput;
+
+/** A revoke command's common fields (the course or audiobook id beside them). */
+export interface RevokeAccessInput {
+  platformId: string;
+  /** Normalised (lower-case) e-mail. */
+  email: string;
+  seq: number;
+}
+
+export interface CourseEnrolmentMailsInput {
+  platformId: string;
+  courseId: string;
+  participantId: string;
+  /** The participant had an account before this grant (reinvitation instead of invitation). */
+  existingParticipant: boolean;
+}
 
 export interface CancelOrderInput {
   platformId: string;
@@ -15,4 +32,5 @@ export interface CancelOrderInput {
 export interface AccessChildWorkflows {
   fulfilOrder: [FulfilOrderInput];
   cancelOrder: [CancelOrderInput];
+  courseEnrolmentMails: [CourseEnrolmentMailsInput];
 }

@@ -1,6 +1,7 @@
 import type { AudiobookGrantInput } from '../../activities/access/grants.ts';
 import { localDb } from '../shared/activity-proxies.ts';
-import { grantResult, handOn, type GrantResult } from './grant-course-access.ts';
+import { grantResult, type GrantResult } from './steps/grant-result.ts';
+import { handOn } from './steps/hand-on.ts';
 
 export type GrantAudiobookAccessInput = AudiobookGrantInput;
 

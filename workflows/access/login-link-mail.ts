@@ -1,6 +1,6 @@
 import type { SendLoginLinkMailInput } from '../../activities/access/participants.ts';
 import { db } from '../shared/activity-proxies.ts';
-import { deliverInBackground } from '../shared/mail-delivery.ts';
+import { deliverInBackground } from '../shared/steps/deliver-mail.ts';
 
 /**
  * An operator action's mail with a fresh login link: "resend invitation" (`user_reinvitation`)

@@ -1,4 +1,6 @@
 /** Inputs of the shared workflows other workflows start as children, by type name. */
+import type { DeliverMailInput } from '../../activities/mail/delivery.ts';
+import type { ErasureRef } from '../../activities/shared/personal-data.ts';
 
 export interface DeliverWebhookInput {
   platformId: string;
@@ -8,7 +10,19 @@ export interface DeliverWebhookInput {
   manual?: boolean;
 }
 
+export type { DeliverMailInput };
+
+/** One `customer_erased` event to one shop webhook, for one round (`generation`) of an erasure. */
+export interface DeliverCustomerErasedInput extends ErasureRef {
+  webhookId: string;
+  generation: number;
+  eventId: string;
+  occurredAt: string;
+}
+
 /** Type name -> arguments. */
 export interface SharedChildWorkflows {
   deliverWebhook: [DeliverWebhookInput];
+  mailDelivery: [DeliverMailInput];
+  deliverCustomerErased: [DeliverCustomerErasedInput];
 }

@@ -2,12 +2,10 @@ import { defineSignal, getExternalWorkflowHandle, setHandler, uuid4 } from '@tem
 import type { ErasureRef } from '../../activities/shared/personal-data.ts';
 import type { ErasureCounts } from '../../domain/shared/personal-data.ts';
 import { customerErasedDeliveryWorkflowId, subscriberWorkflowId } from '../../domain/shop/workflow-ids.ts';
-import { db, erasureStep, webhook } from './activity-proxies.ts';
-import { dispatchEvents } from './dispatch-events.ts';
-import { startChildOnce } from './start-child-once.ts';
-import { attemptUntilSettled } from './webhook-delivery.ts';
 import { subscriberItemsChangedSignal } from '../shop/subscription-signals.ts';
-import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
+import { db, erasureStep } from './activity-proxies.ts';
+import { startChildOnce } from './start-child-once.ts';
+import { dispatchEvents } from './steps/dispatch-events.ts';
 
 /** A new request for the same person while the erasure runs (the API signals with start). */
 export const erasureRequestedSignal = defineSignal('erasureRequested');
@@ -69,7 +67,7 @@ async function announce(ref: ErasureRef, generation: number): Promise<void> {
   const occurredAt = new Date().toISOString();
   await Promise.all(
     targets.map(({ webhookId }) =>
-      startChildOnce(deliverCustomerErased, {
+      startChildOnce('deliverCustomerErased', {
         workflowId: customerErasedDeliveryWorkflowId({ shopId: ref.tenantId, webhookId, erasureId: ref.erasureId, generation }),
         args: [{ ...ref, webhookId, generation, eventId, occurredAt }],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -78,8 +76,3 @@ async function announce(ref: ErasureRef, generation: number): Promise<void> {
   );
 }
 
-/** One `customer_erased` delivery to one shop webhook: opened once, then the platform's signed attempts and retries. */
-export async function deliverCustomerErased(input: ErasureRef & { webhookId: string; generation: number; eventId: string; occurredAt: string }): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
-  const { deliveryId } = await erasureStep.openCustomerErasedDelivery(input);
-  return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId: input.tenantId, deliveryId })) };
-}

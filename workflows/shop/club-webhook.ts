@@ -1,6 +1,6 @@
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
 import { db, webhook } from '../shared/activity-proxies.ts';
-import { attemptUntilSettled } from '../shared/webhook-delivery.ts';
+import { attemptUntilSettled } from '../shared/steps/attempt-until-settled.ts';
 import type { DeliverClubWebhookInput } from './contracts.ts';
 
 export type { DeliverClubWebhookInput };

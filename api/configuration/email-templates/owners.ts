@@ -111,7 +111,7 @@ const TIMED_ONLY_FIELDS = ['send_after', 'send_after_lesson', 'notify_previous_u
  * A course's templates: its own invitation pair while the custom invitation is on, and the timed
  * mails created for it. Timed mails have no default: they are never `customized` and cannot be restored.
  */
-/** A timed mail to roll out to the participants it is still owed to (workflows/access/course-mails.ts). */
+/** A timed mail to roll out to the participants it is still owed to (workflows/access/course-mail-rollout.ts). */
 export type CourseMailRollout = (change: { templateId: string; notifyPrevious: boolean }) => Promise<unknown>;
 
 export function courseTemplates(em: EntityManager, platformId: string, course: ICourse, host: string, rollout: CourseMailRollout = async () => {}) {

@@ -1,7 +1,7 @@
 import { patched } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
 import { db, webhook } from '../shared/activity-proxies.ts';
-import { attemptUntilSettled } from '../shared/webhook-delivery.ts';
+import { attemptUntilSettled } from '../shared/steps/attempt-until-settled.ts';
 import type { DeliverShopWebhookInput } from './contracts.ts';
 
 export type { DeliverShopWebhookInput };
@@ -18,20 +18,5 @@ export async function deliverShopWebhook(input: DeliverShopWebhookInput): Promis
   const status = await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId: input.shopId, deliveryId }));
   // Deliveries started before the effect said what happened end without recording it.
   if (patched('shop-webhook-effect-outcome')) await db.recordShopWebhookOutcome({ shopId: input.shopId, deliveryId });
-  return { deliveryId, status };
-}
-
-export interface RedeliverShopWebhookInput {
-  shopId: string;
-  deliveryId: string;
-}
-
-/**
- * The operator's redelivery of a shop webhook's delivery (`POST .../deliveries/:id/redeliver`): one
- * attempt, marked manual, no retries; then the order's `webhook` effect says what happened.
- */
-export async function redeliverShopWebhook({ shopId, deliveryId }: RedeliverShopWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
-  const status = await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId, deliveryId, manual: true }));
-  await db.recordShopWebhookOutcome({ shopId, deliveryId });
   return { deliveryId, status };
 }

@@ -1,8 +1,8 @@
-import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
-import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../domain/shared/webhooks.ts';
-import { webhookDeliveryWorkflowId } from '../../domain/shared/workflow-ids.ts';
-import { db } from './activity-proxies.ts';
-import { startChildOnce } from './start-child-once.ts';
+import type { RecordedDomainEvent } from '../../../domain/shared/events.ts';
+import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../../domain/shared/webhooks.ts';
+import { webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
+import { db } from '../activity-proxies.ts';
+import { startChildOnce } from '../start-child-once.ts';
 
 /**
  * The last step of every workflow that records domain events: one delivery workflow per (event,
