@@ -65,6 +65,21 @@ export default tseslint.config(
     },
   },
   {
+    // One way to start and signal workflows (issue 25): the Temporal client's workflow calls live
+    // in the typed facade `app.workflows` (api/shared/workflow-starts/), never in a route.
+    files: ['api/**/*.ts'],
+    ignores: ['api/shared/workflow-starts/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.property.name='workflow'][property.name=/^(start|execute|getHandle|signalWithStart)$/]",
+          message: 'Start and signal workflows through app.workflows (api/shared/workflow-starts/), not the Temporal client.',
+        },
+      ],
+    },
+  },
+  {
     files: ['activities/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

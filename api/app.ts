@@ -29,7 +29,7 @@ import { metricsPlugin } from './shared/metrics.ts';
 import { ormPlugin } from './shared/orm-context.ts';
 import { tracingPlugin } from './shared/tracing.ts';
 import type { RateLimitSettings } from './shared/rate-limits/store.ts';
-import { createWorkflowStarter, type WorkflowStarter } from './shared/workflow-starter.ts';
+import { createWorkflowStarter, type WorkflowStarter } from './shared/workflow-starts/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -89,7 +89,7 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
         if (batch.invalid.length > 0) return reply.code(400).send({ [invalidKey]: batch.invalid, errors: batch.problems });
 
         const seqs = await nextCommandSeqs(request.em, batch.valid.length);
-        const workflowIds = await app.workflows.accessCommands(
+        const workflowIds = await app.workflows.access.accessCommands(
           platform.id,
           command,
           batch.valid.map((e, i) => ({

@@ -40,7 +40,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       // Also on a repeat: a first request that died between the insert and the start still gets its
       // fulfilment, from the stored order (the start is one-shot per order).
       if (awaitsFulfilment(registered)) {
-        await app.workflows.fulfilOrder({
+        await app.workflows.access.fulfilOrder({
           platformId: platform.id,
           orderId: registered.id,
           email: registered.email,
@@ -68,7 +68,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = request.params;
       if (!z.uuid().safeParse(id).success) throw notFound('order');
       if (!(await markOrderCancelled(request.em, platform.id, id))) throw notFound('order');
-      await app.workflows.cancelOrder({ platformId: platform.id, orderId: id });
+      await app.workflows.access.cancelOrder({ platformId: platform.id, orderId: id });
       return { id, status: 'cancelled' as const };
     },
   );

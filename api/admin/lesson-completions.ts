@@ -33,7 +33,7 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
 
       const completion = await recordLessonCompletion(em, { platformId: platform.id, participantId: participant.id, lessonId: lesson.id, courseId });
       await markCourseViewed(em, enrolment.id);
-      await app.workflows.lessonCompleted({ platformId: platform.id, courseId, participantId: participant.id, lessonId: lesson.id });
+      await app.workflows.access.lessonCompleted({ platformId: platform.id, courseId, participantId: participant.id, lessonId: lesson.id });
       return reply.code(201).send({
         data: { email: participant.email, lesson_id: lesson.id, course_id: courseId, completed_at: completion.completedAt.toISOString() },
       });

@@ -6,7 +6,7 @@ import { findErasureByHash, requestErasure, type ErasureRow } from '../../db/rep
 import { personalEmailHash } from '../../db/repositories/shared/personal-data/salt.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';
 import { erasureWorkflowId, type PersonalDataTenant } from '../../domain/shared/personal-data.ts';
-import type { WorkflowStarter } from '../shared/workflow-starter.ts';
+import type { WorkflowStarter } from '../shared/workflow-starts/index.ts';
 import { notFound } from '../shared/errors.ts';
 
 /**
@@ -49,7 +49,7 @@ export async function requestPersonalDataErasure(
   const emailHash = await personalEmailHash(deps.em, address);
   const workflowId = erasureWorkflowId({ tenant, tenantId, emailHash });
   const { id } = await requestErasure(deps.em, { tenant, tenantId, emailHash, workflowId, emailSealed: sealSecret(address, deps.secretsKey) });
-  await deps.workflows.erasePersonalData({ tenant, tenantId, erasureId: id }, workflowId);
+  await deps.workflows.shared.erasePersonalData({ tenant, tenantId, erasureId: id }, workflowId);
   return { workflow_id: workflowId, erasure_id: emailHash };
 }
 

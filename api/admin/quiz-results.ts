@@ -50,7 +50,7 @@ export const quizResultAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const { score, passed } = request.body;
       const result = em.create(QuizResult, { platform: platform.id, participant, course: courseId, lesson, quizId: request.body.quiz_id ?? lesson.id, score, passed });
       await em.flush();
-      await app.workflows.quizResultRecorded({ platformId: platform.id, resultId: result.id });
+      await app.workflows.access.quizResultRecorded({ platformId: platform.id, resultId: result.id });
       return reply.code(201).send({
         data: { id: result.id, email: participant.email, course_id: courseId, lesson_id: lesson.id, quiz_id: result.quizId, score, passed, recorded_at: result.recordedAt.toISOString() },
       });

@@ -4,7 +4,7 @@ import type { INewsletterSubscriber } from '../../../db/entities/shop/index.ts';
 import { sequencesForTrigger } from '../../../db/repositories/shop/mail-sequences.ts';
 import { signUpForNewsletter } from '../../../db/repositories/shop/newsletter-subscribers.ts';
 import { HttpError } from '../../shared/errors.ts';
-import type { WorkflowStarter } from '../../shared/workflow-starter.ts';
+import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
 
 /** Seconds a client is asked to wait before repeating a sign-up whose sequences could not be started. */
 export const SEQUENCE_START_RETRY_AFTER_S = 5;

@@ -152,7 +152,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!delivery) throw notFound('delivery');
       const ref = { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId: delivery.id, status: delivery.status };
       await redeliver(request.em, ref, { active: webhook.active, deleted: webhook.deletedAt != null }, (redelivery) =>
-        app.workflows.redeliverShopWebhook({ shopId, webhookId: webhook.id, deliveryId: delivery.id, redelivery }),
+        app.workflows.shop.redeliverShopWebhook({ shopId, webhookId: webhook.id, deliveryId: delivery.id, redelivery }),
       );
       await request.em.refresh(delivery);
       const attempts = await shopAttemptsOf(request.em, [delivery.id]);

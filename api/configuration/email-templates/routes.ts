@@ -48,7 +48,7 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
     const { platformId, host } = await context(request);
     const course = await findCourse(request.em, (request.params as { course_id: string }).course_id);
     return courseTemplates(request.em, platformId, course, host, (change) =>
-      app.workflows.courseMailRollout({ platformId, courseId: course.id, ...change, revision: randomUUID() }),
+      app.workflows.access.courseMailRollout({ platformId, courseId: course.id, ...change, revision: randomUUID() }),
     );
   };
 

@@ -158,7 +158,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!delivery) throw notFound('delivery');
       const ref = { ...platformDelivery({ platformId, deliveryId: delivery.id }), status: delivery.status };
       await redeliver(request.em, ref, { active: webhook.active, deleted: false }, (redelivery) =>
-        app.workflows.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery }),
+        app.workflows.access.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery }),
       );
       await request.em.refresh(delivery);
       const [view] = await withAttempts(request.em, [delivery]);

@@ -11,7 +11,7 @@ import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
-import type { StoredSchedule } from '../../shared/discount-workflows.ts';
+import type { StoredSchedule } from '../../shared/workflow-starts/shop-discounts.ts';
 import { AUTOMATIC_DISCOUNT_RESOURCES, type AutomaticDiscountResource } from './resources.ts';
 import {
   AutomaticDiscountParams,
@@ -58,7 +58,7 @@ function listWhere(query: AutomaticDiscountListQuery): FilterQuery<IAutomaticDis
  * The five routes of one automatic-discount resource (spec: Endpoints, Automatic discounts): the
  * resource descriptor says what differs (kind, path, own fields, list filter); the code is one.
  * Reads need `read`, writes `write_data`. A time-limited discount's write is told to its price
- * workflow after the commit (`app.workflows.shop`, api/shared/discount-workflows.ts); its DELETE restores the prices in its own
+ * workflow after the commit (`app.workflows.shop`, api/shared/workflow-starts/shop-discounts.ts); its DELETE restores the prices in its own
  * transaction and tells the workflow only to end.
  */
 function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsyncZod {

@@ -16,7 +16,7 @@ import { AutomaticDiscountUsedUp } from '../../../db/repositories/shop/checkout.
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
 import { priceCheckout, type CartLine } from '../../../domain/shop/pricing.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
-import type { WorkflowStarter } from '../../shared/workflow-starter.ts';
+import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
 import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
 import { signUpWithSequences, unlessSequencesUnstarted } from '../../admin/shops/newsletter-sign-up.ts';
 import { addErrors, prepareCheckout } from './checkout-context.ts';

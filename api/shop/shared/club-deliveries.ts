@@ -5,7 +5,7 @@ import { CLUB_WEBHOOK_EVENT } from '../../../domain/shop/club-rules.ts';
 import { notFound } from '../../shared/errors.ts';
 import { pageMeta, pageWindow } from '../../shared/pagination.ts';
 import { redeliver } from '../../shared/redelivery.ts';
-import type { WorkflowStarter } from '../../shared/workflow-starter.ts';
+import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
 import { orderDeliveryReply, orderDeliveryViews } from './delivery-views.ts';
 
 /**
@@ -34,7 +34,7 @@ export async function redeliverClubDelivery(em: EntityManager, workflows: Workfl
   const club = await findClub(em, shopId);
   const ref = { tables: CLUB_WEBHOOK_TABLES, tenantId: shopId, deliveryId: delivery.id, status: delivery.status };
   await redeliver(em, ref, { active: club?.active ?? false, deleted: club === null, name: 'the club integration' }, (redelivery) =>
-    workflows.redeliverClubWebhook({ shopId, deliveryId: delivery.id, orderId: delivery.order.id, statusId: delivery.orderStatusId, redelivery }),
+    workflows.shop.redeliverClubWebhook({ shopId, deliveryId: delivery.id, orderId: delivery.order.id, statusId: delivery.orderStatusId, redelivery }),
   );
   await em.refresh(delivery);
   return orderDeliveryViews([delivery], await clubAttemptsOf(em, [delivery.id]), (d) => d.order.id)[0]!;

@@ -62,7 +62,7 @@ describe('GET /api/v1/subscribers', () => {
     const running = await subscriber({ email });
     // An old period that ended long ago must not count: the latest end is in 40 days.
     const renewed = await subscriber({ email, periods: [{ startsAt: days(-60), endsAt: days(-30) }, { startsAt: days(-30), endsAt: days(40) }] });
-    const lapsed = await subscriber({ email, periods: [{ startsAt: days(-60), endsAt: days(-1) }] });
+    const lapsed = await subscriber({ email, periods: [{ startsAt: days(-60), endsAt: days(-2) }] });
     const ended = await subscriber({ email, status: 'ended' });
     const ids = async (query: string) => (await call('GET', `/subscribers?email=${email}${query}`)).json().data.map((s: { id: number }) => s.id);
     expect(await ids('&active=true')).toEqual([running, renewed]);

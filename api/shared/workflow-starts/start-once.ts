@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import type * as workflows from '../../workflows/index.ts';
+import type * as workflows from '../../../workflows/index.ts';
 
 /** Every workflow type the worker registers (workflows/index.ts exports them by these names). */
 export type WorkflowType = keyof typeof workflows;
@@ -10,7 +10,7 @@ export type StartOnce = <K extends WorkflowType>(type: K, workflowId: string, ar
 /**
  * One-shot workflows (REJECT_DUPLICATE): a second start for the same id is a normal answer, not
  * a failure, so a repeated request joins the work its first attempt started. Used by the
- * workflow facades (api/shared/*-workflow*.ts) only; routes go through `app.workflows`.
+ * workflow facades of this folder only; routes go through `app.workflows`.
  */
 export function startOnceOn(client: Client, taskQueue: string): StartOnce {
   return async (type, workflowId, args) => {

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
-import { undoReactivation } from '../../db/repositories/shop/subscribers.ts';
-import type { SubscriberSignal, SubscriberStatus } from '../../domain/shop/subscription-rules.ts';
-import { subscriberWorkflowId } from '../../domain/shop/workflow-ids.ts';
-import type * as workflows from '../../workflows/index.ts';
+import { undoReactivation } from '../../../db/repositories/shop/subscribers.ts';
+import type { SubscriberSignal, SubscriberStatus } from '../../../domain/shop/subscription-rules.ts';
+import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import type * as workflows from '../../../workflows/index.ts';
 import {
   subscriberItemsChangedSignal,
   subscriberPausedSignal,
@@ -12,8 +12,8 @@ import {
   subscriberResumedSignal,
   subscriberStateQuery,
   type SubscriberRenewalState,
-} from '../../workflows/shop/subscription-signals.ts';
-import { HttpError } from './errors.ts';
+} from '../../../workflows/shop/subscription-signals.ts';
+import { HttpError } from '../errors.ts';
 
 export type SubscriberNotice = { signal: SubscriberSignal } | { signal: 'periodMoved'; activeUntil: Date };
 export interface SubscriberTarget {

@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
-import { isPriceHistoryType } from '../../domain/shop/automatic-discount-rules.ts';
-import { timeLimitedDiscountWorkflowId } from '../../domain/shop/workflow-ids.ts';
-import type * as workflows from '../../workflows/index.ts';
-import { discountChangedSignal, discountRemovedSignal, type DiscountRef, type DiscountSchedule } from '../../workflows/shop/time-limited-discount-signals.ts';
-import { HttpError } from './errors.ts';
+import { isPriceHistoryType } from '../../../domain/shop/automatic-discount-rules.ts';
+import { timeLimitedDiscountWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import type * as workflows from '../../../workflows/index.ts';
+import { discountChangedSignal, discountRemovedSignal, type DiscountRef, type DiscountSchedule } from '../../../workflows/shop/time-limited-discount-signals.ts';
+import { HttpError } from '../errors.ts';
 
 const NOT_TOLD = 'the change is saved, but its price schedule could not be told: repeat the request (after a POST, an empty PATCH of the id)';
 
