@@ -4,6 +4,19 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+const ENTITY_MANAGER_CALLS =
+  'find|findOne|findOneOrFail|findAndCount|findAll|count|nativeUpdate|nativeDelete|execute|getConnection|getKnex|persist|persistAndFlush|flush|create|assign|remove|upsert|upsertMany|insert|insertMany|getReference|refresh|lock|populate|createQueryBuilder|qb|getUnitOfWork';
+const REPOSITORIES_ONLY = 'Queries and writes go through db/repositories (a route composes them, in em.transactional when they belong together).';
+/** An entity manager's data calls in api/: on `em`/`tx`, or on `request.em` and the like. */
+const apiDataAccess = [
+  { selector: `CallExpression[callee.object.name=/^(em|tx)$/][callee.property.name=/^(${ENTITY_MANAGER_CALLS})$/]`, message: REPOSITORIES_ONLY },
+  { selector: `CallExpression[callee.object.property.name='em'][callee.property.name=/^(${ENTITY_MANAGER_CALLS})$/]`, message: REPOSITORIES_ONLY },
+];
+const apiWorkflowClient = {
+  selector: "MemberExpression[object.property.name='workflow'][property.name=/^(start|execute|getHandle|signalWithStart)$/]",
+  message: 'Start and signal workflows through app.workflows (api/shared/workflow-starts/), not the Temporal client.',
+};
+
 export default tseslint.config(
   { ignores: ['eslint.config.js', 'node_modules/**', '.data/**', 'coverage/**', 'db/migrations/*.ts'] },
   ...tseslint.configs.recommended,
@@ -65,19 +78,15 @@ export default tseslint.config(
     },
   },
   {
-    // One way to start and signal workflows (issue 25): the Temporal client's workflow calls live
-    // in the typed facade `app.workflows` (api/shared/workflow-starts/), never in a route.
+    // The api's own rules (issue 25): queries and writes go through db/repositories (a route may
+    // compose them in em.transactional), and workflows are started and signalled through the typed
+    // facade `app.workflows` (api/shared/workflow-starts/, the one place that calls the Temporal client).
     files: ['api/**/*.ts'],
-    ignores: ['api/shared/workflow-starts/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[object.property.name='workflow'][property.name=/^(start|execute|getHandle|signalWithStart)$/]",
-          message: 'Start and signal workflows through app.workflows (api/shared/workflow-starts/), not the Temporal client.',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', ...apiDataAccess, apiWorkflowClient] },
+  },
+  {
+    files: ['api/shared/workflow-starts/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...apiDataAccess] },
   },
   {
     files: ['activities/**/*.ts'],

@@ -2,15 +2,14 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { Course, Lesson, Section } from '../../db/entities/index.ts';
-import { courseWithLessons } from '../../db/repositories/access/catalogue.ts';
+import { Course } from '../../db/entities/index.ts';
+import { courseWithLessons, createAudiobook, createCourse, updateCourse } from '../../db/repositories/access/catalogue.ts';
 import { slugify } from '../../domain/shared/slug.ts';
 import { HttpError } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { ownedOr404 } from './owned.ts';
 import { usePlatform } from './platform-scope.ts';
 import { AudiobookReply, CourseParams, CourseReply, CreateAudiobookBody, CreateCourseBody, PlatformParams, UpdateCourseBody, data } from './schemas.ts';
-import { Audiobook } from '../../db/entities/index.ts';
 
 async function courseReply(em: EntityManager, courseId: string): Promise<z.infer<typeof CourseReply>> {
   const course = await courseWithLessons(em, courseId);
@@ -37,16 +36,11 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
       const { title, slug = slugify(title), active, sections } = request.body;
       try {
-        const courseId = await request.em.transactional(async (em) => {
-          const course = em.create(Course, { platform: platform.id, title, slug, active });
-          sections.forEach((section, sectionIndex) => {
-            const created = em.create(Section, { platform: platform.id, course, title: section.title, accessLevel: section.access_level, position: sectionIndex });
-            section.lessons.forEach((lesson, lessonIndex) => {
-              em.create(Lesson, { platform: platform.id, section: created, title: lesson.title, position: lessonIndex });
-            });
-          });
-          await em.flush();
-          return course.id;
+        const courseId = await createCourse(request.em, platform.id, {
+          title,
+          slug,
+          active,
+          sections: sections.map((section) => ({ title: section.title, accessLevel: section.access_level, lessons: section.lessons })),
         });
         return reply.code(201).send({ data: await courseReply(request.em, courseId) });
       } catch (error) {
@@ -62,10 +56,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
       const course = await ownedOr404(request.em, Course, { id: request.params.course_id }, 'course');
-      const { title, active } = request.body;
-      if (title !== undefined) course.title = title;
-      if (active !== undefined) course.active = active;
-      await request.em.flush();
+      await updateCourse(request.em, course, request.body);
       return { data: await courseReply(request.em, course.id) };
     },
   );
@@ -75,8 +66,7 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'admin.platforms.audiobooks.create', summary: 'Creates an audiobook', params: PlatformParams, body: CreateAudiobookBody, response: { 201: data(AudiobookReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request, reply) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
-      const audiobook = request.em.create(Audiobook, { platform: platform.id, title: request.body.title, active: request.body.active });
-      await request.em.flush();
+      const audiobook = await createAudiobook(request.em, platform.id, request.body);
       return reply.code(201).send({ data: { id: audiobook.id, title: audiobook.title, active: audiobook.active } });
     },
   );

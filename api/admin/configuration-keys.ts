@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ConfigurationKey } from '../../db/entities/index.ts';
 import { latestAuditLogEntries } from '../../db/repositories/access/audit-log.ts';
+import { createConfigurationKey, revokeConfigurationKey } from '../../db/repositories/access/configuration-keys.ts';
 import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { ownedOr404 } from './owned.ts';
@@ -25,7 +26,7 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
       const platform = await usePlatform(request.em, request.params.platform_id);
       const { name, scopes, expires_at } = request.body;
       const token = generateToken('ck');
-      const key = request.em.create(ConfigurationKey, {
+      const key = await createConfigurationKey(request.em, {
         platform: platform.id,
         name,
         prefix: tokenPrefix(token),
@@ -33,7 +34,6 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
         scopes,
         expiresAt: expires_at ? new Date(expires_at) : null,
       });
-      await request.em.flush();
       return reply.code(201).send({
         data: { id: key.id, name: key.name, prefix: key.prefix, scopes: key.scopes, expires_at: key.expiresAt?.toISOString() ?? null, token },
       });
@@ -54,9 +54,8 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
       const key = await ownedOr404(request.em, ConfigurationKey, { id: request.params.key_id }, 'configuration key');
-      key.revokedAt ??= new Date();
-      await request.em.flush();
-      return { data: { id: key.id, revoked_at: key.revokedAt.toISOString() } };
+      const revokedAt = await revokeConfigurationKey(request.em, key);
+      return { data: { id: key.id, revoked_at: revokedAt.toISOString() } };
     },
   );
 

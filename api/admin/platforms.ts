@@ -1,22 +1,19 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Platform, PlatformApiKey } from '../../db/entities/index.ts';
+import { replacePlatformApiKey } from '../../db/repositories/access/api-keys.ts';
+import { createPlatform, replaceAllowedDomains } from '../../db/repositories/access/platforms.ts';
 import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
 import { HttpError } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { usePlatform } from './platform-scope.ts';
-import { announceApiKeyChange } from '../../db/repositories/access/api-keys.ts';
 import { AllowedDomainsBody, AllowedDomainsReply, ApiKeyReply, CreatePlatformBody, PlatformParams, PlatformReply, data } from './schemas.ts';
 
 /** Revokes every live key of the platform and issues a new one; the old key stops at once. */
 export async function issueApiKey(em: EntityManager, platformId: string): Promise<string> {
   const token = generateToken('ak');
-  await em.nativeUpdate(PlatformApiKey, { platform: platformId, revokedAt: null }, { revokedAt: new Date() });
-  em.create(PlatformApiKey, { platform: platformId, prefix: tokenPrefix(token), keyHash: hashToken(token) });
-  await em.flush();
   // Every api instance forgets the old key when this commits (api/access/api-key-cache.ts).
-  await announceApiKeyChange(em, platformId);
+  await replacePlatformApiKey(em, platformId, { prefix: tokenPrefix(token), keyHash: hashToken(token) });
   return token;
 }
 
@@ -28,8 +25,7 @@ export const platformRoutes: FastifyPluginAsyncZod = async (app) => {
       const { subdomain, title, admin_email } = request.body;
       try {
         const created = await request.em.transactional(async (em) => {
-          const platform = em.create(Platform, { subdomain, title, adminEmail: admin_email ?? null });
-          await em.flush();
+          const platform = await createPlatform(em, { subdomain, title, adminEmail: admin_email ?? null });
           return { platform, apiKey: await issueApiKey(em, platform.id) };
         });
         const { platform, apiKey } = created;
@@ -60,11 +56,7 @@ export const platformRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const platform = await usePlatform(request.em, request.params.platform_id);
       const domains = [...new Set(request.body.domains)];
-      // The access interface keeps a key's allowed domains for a while: announce the change with it.
-      await request.em.transactional(async (em) => {
-        await em.nativeUpdate(Platform, { id: platform.id }, { allowedDomains: domains });
-        await announceApiKeyChange(em, platform.id);
-      });
+      await replaceAllowedDomains(request.em, platform.id, domains);
       app.apiKeyCache.forgetPlatform(platform.id);
       return { data: { domains } };
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { QuizResult } from '../../db/entities/index.ts';
+import { recordQuizResult } from '../../db/repositories/access/quiz-results.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { learnerInLesson } from './learner.ts';
 import { usePlatform } from './platform-scope.ts';
@@ -48,8 +48,7 @@ export const quizResultAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const { participant, lesson, courseId } = await learnerInLesson(em, request.body.email, request.body.lesson_id);
 
       const { score, passed } = request.body;
-      const result = em.create(QuizResult, { platform: platform.id, participant, course: courseId, lesson, quizId: request.body.quiz_id ?? lesson.id, score, passed });
-      await em.flush();
+      const result = await recordQuizResult(em, { platform: platform.id, participant, course: courseId, lesson, quizId: request.body.quiz_id ?? lesson.id, score, passed });
       await app.workflows.access.quizResultRecorded({ platformId: platform.id, resultId: result.id });
       return reply.code(201).send({
         data: { id: result.id, email: participant.email, course_id: courseId, lesson_id: lesson.id, quiz_id: result.quizId, score, passed, recorded_at: result.recordedAt.toISOString() },

@@ -2,8 +2,8 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Platform, type IPlatform } from '../../db/entities/index.ts';
-import { findPlatform, findSandboxTwin } from '../../db/repositories/access/platforms.ts';
+import type { IPlatform } from '../../db/entities/index.ts';
+import { createPlatform, findPlatform, findSandboxTwin } from '../../db/repositories/access/platforms.ts';
 import { copyIntoTwin, twinCourses } from '../../db/repositories/access/sandbox.ts';
 import { sandboxSubdomain } from '../../domain/access/sandbox.ts';
 import { HttpError, notFound } from '../shared/errors.ts';
@@ -52,14 +52,13 @@ export const sandboxAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const source = await liveSource(request.em, request.params.platform_id);
       try {
         const created = await request.em.fork().transactional(async (tx) => {
-          const twin = tx.create(Platform, {
+          const twin = await createPlatform(tx, {
             subdomain: sandboxSubdomain(source.subdomain),
             title: `${source.title} (sandbox)`,
             adminEmail: source.adminEmail ?? null,
             allowedDomains: source.allowedDomains,
             sandboxOf: source.id,
           });
-          await tx.flush();
           await copyIntoTwin(tx, source.id, twin.id);
           return { twin, apiKey: await issueApiKey(tx, twin.id) };
         });

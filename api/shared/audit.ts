@@ -18,8 +18,8 @@ export interface AuditEntry {
 }
 
 export interface AuditLogOptions {
-  /** Adds the entry to the subject's log on `em` (flushed by the plugin), e.g. recordConfigurationRequest. */
-  record(em: EntityManager, subject: AuditSubject, entry: AuditEntry): void;
+  /** Writes the entry to the subject's log on `em` (a fork of the request's), e.g. recordConfigurationRequest. */
+  record(em: EntityManager, subject: AuditSubject, entry: AuditEntry): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -47,15 +47,13 @@ export const auditLog = fp(
       const subject = request.auditSubject;
       if (!subject) return payload;
       try {
-        const em = request.em.fork();
-        record(em, subject, {
+        await record(request.em.fork(), subject, {
           at: request.receivedAt ?? new Date(),
           method: request.method,
           path: request.url.split('?')[0] ?? request.url,
           status: reply.statusCode,
           keyPrefix: subject.keyPrefix,
         });
-        await em.flush();
       } catch (err) {
         request.log.error({ err }, 'audit log entry could not be written');
       }

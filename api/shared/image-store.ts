@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { StoredFile } from '../../db/entities/index.ts';
-import { findStoredFile } from '../../db/repositories/shared/stored-files.ts';
+import { addStoredFile, deleteStoredFiles, findStoredFile } from '../../db/repositories/shared/stored-files.ts';
 import type { ImageInput } from './schemas.ts';
 
 /**
@@ -18,14 +17,14 @@ export function createImageStore(storageDir: string) {
       const id = randomUUID();
       await mkdir(path.join(storageDir, platformId), { recursive: true });
       await writeFile(fileOf(platformId, id), image.bytes);
-      em.create(StoredFile, { id, platform: platformId, filename: image.filename, contentType: image.contentType, byteSize: image.bytes.length });
+      addStoredFile(em, { id, platformId, filename: image.filename, contentType: image.contentType, byteSize: image.bytes.length });
       return id;
     },
 
     /** Removes images that were replaced or removed, once the change is committed. */
     async discard(em: EntityManager, platformId: string, fileIds: readonly string[]): Promise<void> {
       if (fileIds.length === 0) return;
-      await em.nativeDelete(StoredFile, { id: { $in: [...fileIds] } });
+      await deleteStoredFiles(em, fileIds);
       await Promise.all(fileIds.map((id) => rm(fileOf(platformId, id), { force: true })));
     },
 

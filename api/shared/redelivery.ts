@@ -1,28 +1,44 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { claimRedelivery, releaseRedelivery, type TenantDelivery } from '../../db/repositories/shared/webhook-deliveries.ts';
+import { claimRedelivery, releaseRedelivery, reloadDelivery, type WebhookTables } from '../../db/repositories/shared/webhook-deliveries.ts';
 import { redeliveryRefusal, type WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
-import { HttpError } from './errors.ts';
+import { HttpError, notFound } from './errors.ts';
+
+export interface Redelivery<D, V> {
+  /** The delivery the path names, found among the webhook's (null: 404 `<what> not found`). */
+  delivery: D | null;
+  what?: string;
+  /** Its table set and tenant. */
+  tables: WebhookTables;
+  tenantId: string;
+  /** The webhook (or the club integration, `name`) as the redelivery rules read it. */
+  webhook: { active: boolean; deleted: boolean; name?: string };
+  /** Starts the delivery's one-attempt workflow under the redelivery's number. */
+  start(delivery: D, redelivery: number): Promise<unknown>;
+  /** The reply's view of the delivery, read again after the claim. */
+  view(delivery: D): Promise<V>;
+}
 
 /**
- * A manual redelivery of a finished delivery of any table set (the platform's, a shop webhook's,
- * the club's): 409 when the rules refuse it; otherwise the delivery is claimed back to `pending`
- * in one statement (two concurrent requests: one claims, the other is a 409) and its one-attempt
- * workflow is started under the redelivery's number. A start that fails gives the claim back.
+ * `POST .../deliveries/:id/redeliver` of any table set (the platform's, a shop webhook's, the
+ * club's): 404 for no delivery, 409 when the rules refuse it; otherwise the delivery is claimed
+ * back to `pending` in one statement (two concurrent requests: one claims, the other is a 409) and
+ * its one-attempt workflow is started under the redelivery's number. A start that fails gives the
+ * claim back. Answers the delivery as it is after the claim.
  */
-export async function redeliver(
-  em: EntityManager,
-  delivery: TenantDelivery & { status: WebhookDeliveryStatus },
-  webhook: { active: boolean; deleted: boolean; name?: string },
-  start: (redelivery: number) => Promise<unknown>,
-): Promise<void> {
-  const refusal = redeliveryRefusal(webhook, delivery.status);
+export async function redeliver<D extends { id: string; status: WebhookDeliveryStatus }, V>(em: EntityManager, r: Redelivery<D, V>): Promise<V> {
+  const { delivery } = r;
+  if (!delivery) throw notFound(r.what ?? 'delivery');
+  const refusal = redeliveryRefusal(r.webhook, delivery.status);
   if (refusal) throw new HttpError(409, refusal);
-  const redelivery = await claimRedelivery(em, delivery, delivery.status);
+  const ref = { tables: r.tables, tenantId: r.tenantId, deliveryId: delivery.id };
+  const redelivery = await claimRedelivery(em, ref, delivery.status);
   if (redelivery === undefined) throw new HttpError(409, 'the delivery is still pending');
   try {
-    await start(redelivery);
+    await r.start(delivery, redelivery);
   } catch (error) {
-    await releaseRedelivery(em, delivery, delivery.status, redelivery);
+    await releaseRedelivery(em, ref, delivery.status, redelivery);
     throw error;
   }
+  await reloadDelivery(em, delivery);
+  return r.view(delivery);
 }

@@ -5,19 +5,15 @@
  * Type information is switched off and only the import rule runs: the boundaries are syntactic,
  * and a probe path is not in the TypeScript project.
  */
-import path from 'node:path';
-import { ESLint } from 'eslint';
+import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ruleOnlyLinter } from '../helpers/lint-probe.ts';
 
 const RULE = '@typescript-eslint/no-restricted-imports';
 let eslint: ESLint;
 
 beforeAll(() => {
-  eslint = new ESLint({
-    cwd: path.resolve(import.meta.dirname, '../..'),
-    overrideConfig: { languageOptions: { parserOptions: { projectService: false } } },
-    ruleFilter: ({ ruleId }) => ruleId === RULE,
-  });
+  eslint = ruleOnlyLinter(RULE);
 });
 
 /** The boundary messages of `code` linted as the file `filePath` (relative to the repository). */

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DeliveryType, OrderStatus, PaymentType, ProductCategory, Sender, type IShop } from '../../../db/entities/shop/index.ts';
-import { lastOrderStatusPosition, listOrderStatuses } from '../../../db/repositories/shop/order-status-config.ts';
+import type { IShop } from '../../../db/entities/shop/index.ts';
+import { createOrderStatus, listOrderStatuses } from '../../../db/repositories/shop/order-status-config.ts';
 import { existingIds } from '../../../db/repositories/shop/products.ts';
-import { announceShopKeyChange, createShop, createShopApiKey, revokeShopApiKey, useShop } from '../../../db/repositories/shop/shops.ts';
+import { createDeliveryType, createPaymentType, createProductCategory, createSender } from '../../../db/repositories/shop/reference.ts';
+import { announceShopKeyChange, createShop, createShopApiKey, revokeShopApiKey, updateShop, useShop } from '../../../db/repositories/shop/shops.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { HttpError, notFound } from '../../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
@@ -69,10 +70,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch('/shops/:shop_id', { schema: { operationId: 'admin.shops.update', summary: 'Updates a shop', params: ShopParams, body: PatchShopBody, response: { 200: data(ShopReply), ...errors } } }, async (request) => {
     const shop = await shopOf(request.em, request.params.shop_id);
     const { name, api_enabled, automatic_invoicing } = request.body;
-    if (name !== undefined) shop.name = name;
-    if (api_enabled !== undefined) shop.apiEnabled = api_enabled;
-    if (automatic_invoicing !== undefined) shop.automaticInvoicing = automatic_invoicing;
-    await request.em.flush();
+    await updateShop(request.em, shop, { name, apiEnabled: api_enabled, automaticInvoicing: automatic_invoicing });
     if (api_enabled !== undefined) {
       // The shop interface keeps the shop's keys with the switch for a while: every instance forgets them (committed already).
       await announceShopKeyChange(request.em, shop.id);
@@ -113,8 +111,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       if (parentId !== null && !(await existingIds(request.em, 'product_categories', [parentId])).has(parentId)) {
         throw unprocessable({ parent_id: ['is not a category of this shop'] });
       }
-      const category = request.em.create(ProductCategory, { shop, name: request.body.name, parentId });
-      await request.em.flush();
+      const category = await createProductCategory(request.em, { shop, name: request.body.name, parentId });
       return reply.code(201).send({ data: { id: category.id, name: category.name, parent_id: parentId } });
     },
   );
@@ -125,8 +122,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const { name, name_displayed, default_price, vat_rate, active, domestic } = request.body;
-      const type = request.em.create(DeliveryType, { shop, name, nameDisplayed: name_displayed ?? name, defaultPrice: default_price, vatRate: vat_rate, active, domestic });
-      await request.em.flush();
+      const type = await createDeliveryType(request.em, { shop, name, nameDisplayed: name_displayed ?? name, defaultPrice: default_price, vatRate: vat_rate, active, domestic });
       return reply.code(201).send({
         data: { id: type.id, name, name_displayed: type.nameDisplayed, default_price: type.defaultPrice, vat_rate: type.vatRate, active: type.active, domestic: type.domestic },
       });
@@ -139,7 +135,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const { name, name_displayed, default_price, vat_rate, cash_on_delivery, active } = request.body;
-      const type = request.em.create(PaymentType, {
+      const type = await createPaymentType(request.em, {
         shop,
         name,
         nameDisplayed: name_displayed ?? name,
@@ -148,7 +144,6 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         cashOnDelivery: cash_on_delivery,
         active,
       });
-      await request.em.flush();
       return reply.code(201).send({
         data: {
           id: type.id,
@@ -174,9 +169,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'admin.shops.order_statuses.create', summary: 'Creates an order status', params: ShopParams, body: CreateOrderStatusBody, response: { 201: data(OrderStatusAdminReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const position = (await lastOrderStatusPosition(request.em)) + 1;
-      const status = request.em.create(OrderStatus, { shop, name: request.body.name, kind: 'UserOrderStatus', visible: request.body.visible, position });
-      await request.em.flush();
+      const status = await createOrderStatus(request.em, shop, request.body);
       return reply.code(201).send({ data: orderStatusReply(status) });
     },
   );
@@ -186,8 +179,7 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'admin.shops.senders.create', summary: 'Adds a mail sender', params: ShopParams, body: CreateSenderBody, response: { 201: data(SenderReply), ...errors } } },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const sender = request.em.create(Sender, { shop, name: request.body.name, email: request.body.email.toLowerCase() });
-      await request.em.flush();
+      const sender = await createSender(request.em, { shop, name: request.body.name, email: request.body.email.toLowerCase() });
       return reply.code(201).send({ data: { id: sender.id, name: sender.name, email: sender.email } });
     },
   );

@@ -4,11 +4,10 @@ import { z } from 'zod';
 import { ShopWebhook, type IShopWebhook, type IShopWebhookDelivery } from '../../../db/entities/shop/index.ts';
 import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../../db/repositories/shared/webhook-deliveries.ts';
-import { findShopDelivery, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
+import { createShopWebhook, deleteShopWebhook, findShopDelivery, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
 import { SHOP_WEBHOOK_EVENTS } from '../../../domain/shop/webhooks.ts';
 import { webhookUrl } from '../../configuration/webhooks/schemas.ts';
-import { notFound } from '../../shared/errors.ts';
 import { PageMeta, pageMeta, PageQuery, pageWindow } from '../../shared/pagination.ts';
 import { redeliver } from '../../shared/redelivery.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
@@ -75,8 +74,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       const { url, events: subscribed, secret_key } = request.body;
-      const webhook = request.em.create(ShopWebhook, { shop: shop.id, url, events: subscribed, secretSealed: sealSecret(secret_key, app.secretsKey) });
-      await request.em.flush();
+      const webhook = await createShopWebhook(request.em, { shop: shop.id, url, events: subscribed, secretSealed: sealSecret(secret_key, app.secretsKey) });
       return reply.code(201).send({ data: webhookView(webhook) });
     },
   );
@@ -103,9 +101,7 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const webhook = await webhookOr404(request.em, request.params.shop_id, request.params.id);
-      webhook.deletedAt = new Date();
-      webhook.active = false;
-      await request.em.flush();
+      await deleteShopWebhook(request.em, webhook);
       return { data: { id: webhook.id, deleted: true as const } };
     },
   );
@@ -148,15 +144,15 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       await shopOf(request.em, shopId);
       // A deleted webhook is still the shop's: its deliveries are a 409, not a 404.
       const webhook = await ownedOr404(request.em, ShopWebhook, { id: id.toLowerCase() }, 'webhook');
-      const delivery = await findShopDelivery(request.em, webhook.id, deliveryId);
-      if (!delivery) throw notFound('delivery');
-      const ref = { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId: delivery.id, status: delivery.status };
-      await redeliver(request.em, ref, { active: webhook.active, deleted: webhook.deletedAt != null }, (redelivery) =>
-        app.workflows.shop.redeliverShopWebhook({ shopId, webhookId: webhook.id, deliveryId: delivery.id, redelivery }),
-      );
-      await request.em.refresh(delivery);
-      const attempts = await shopAttemptsOf(request.em, [delivery.id]);
-      return reply.code(202).send({ data: orderDeliveryViews([delivery], attempts, orderIdOf)[0]! });
+      const view = await redeliver(request.em, {
+        delivery: await findShopDelivery(request.em, webhook.id, deliveryId),
+        tables: SHOP_WEBHOOK_TABLES,
+        tenantId: shopId,
+        webhook: { active: webhook.active, deleted: webhook.deletedAt != null },
+        start: (delivery, redelivery) => app.workflows.shop.redeliverShopWebhook({ shopId, webhookId: webhook.id, deliveryId: delivery.id, redelivery }),
+        view: async (delivery) => orderDeliveryViews([delivery], await shopAttemptsOf(request.em, [delivery.id]), orderIdOf)[0]!,
+      });
+      return reply.code(202).send({ data: view });
     },
   );
 };

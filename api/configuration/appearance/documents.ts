@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findAppearance, lockedAppearance } from '../../../db/repositories/access/appearance.ts';
+import { findAppearance, lockedAppearance, saveAppearanceDocument } from '../../../db/repositories/access/appearance.ts';
 import { applyPatch, withDefaults } from '../../../domain/access/appearance.ts';
 import type { ImageStore } from '../../shared/image-store.ts';
 import type { ImageInput } from '../../shared/schemas.ts';
@@ -49,8 +49,7 @@ export async function patchDocument(
     values[field] = isImage(value) ? await images.save(em, platformId, value) : null;
   }
   const saved = applyPatch(current, values);
-  appearance[document.column] = saved;
-  await em.flush();
+  await saveAppearanceDocument(em, appearance, document.column, saved);
   return { saved, replaced };
 }
 

@@ -8,6 +8,7 @@ import {
   mailDeliveryProvider,
   mailDeliveryProviders,
   recordProviderTestMail,
+  saveMailDeliveryProvider,
 } from '../../../db/repositories/access/mail-delivery-providers.ts';
 import type { MailEndpoints } from '../../../domain/shared/mail-endpoints.ts';
 import { activeProvider, hasCredentials, isConfigured, PROVIDER_SHAPES, providerProblems, type MailProviderName } from '../../../domain/shared/mail-delivery.ts';
@@ -128,11 +129,9 @@ export async function saveProvider(em: EntityManager, name: MailProviderName, bo
     const saved = await em.transactional(async (tx) => {
       const row = await lockMailDeliveryProvider(tx, context.platformId, name);
       if (!sameStored(stored(row), before)) return null;
-      row.active = merged.active;
-      row.fields = merged.fields;
-      row.sealedSecrets = { ...before.sealed, ...Object.fromEntries(Object.entries(merged.sent).map(([n, v]) => [n, sealSecret(v, context.secretsKey)])) };
+      const sealedSecrets = { ...before.sealed, ...Object.fromEntries(Object.entries(merged.sent).map(([n, v]) => [n, sealSecret(v, context.secretsKey)])) };
       if (testMail) recordProviderTestMail(tx, context.platformId, name, { ...testMail.message, providerMessageId: testMail.providerMessageId });
-      await tx.flush();
+      await saveMailDeliveryProvider(tx, row, { active: merged.active, fields: merged.fields, sealedSecrets });
       return view(name, stored(row));
     });
     if (saved) return saved;

@@ -1,18 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { CourseMailTemplate, type ICourse, type ICourseMailTemplate } from '../../../db/entities/index.ts';
+import type { ICourse, ICourseMailTemplate } from '../../../db/entities/index.ts';
 import { findLessonOfCourse } from '../../../db/repositories/access/catalogue.ts';
 import {
   courseInvitationDefault,
   courseInvitationDefaults,
   courseTemplatesOf,
   courseTemplateView,
+  createCourseTemplate,
+  deleteCourseTemplates,
+  deletePlatformTemplateCopy,
   ensureCourseInvitations,
   findCourseTemplate,
   findPlatformTemplateCopy,
   platformTemplate,
   savePlatformTemplateCopy,
+  updateCourseTemplate,
   type EffectiveTemplate,
 } from '../../../db/repositories/access/mail-templates.ts';
 import { INVITATION_SLUGS, isCourseInvitationSlug, isPlatformTemplateSlug, loginLinkTagProblem, PLATFORM_TEMPLATE_SLUGS } from '../../../domain/access/mail-template-rules.ts';
@@ -93,7 +97,7 @@ export function platformTemplates(em: EntityManager, platformId: string, host: s
     async restore(slug) {
       const copy = await findPlatformTemplateCopy(em, known(slug));
       if (!copy) throw notFound(`a customized copy of ${slug}`);
-      await em.remove(copy).flush();
+      await deletePlatformTemplateCopy(em, copy);
       return templateView(await platformTemplate(em, slug), host);
     },
   };
@@ -144,7 +148,7 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
 
       const contentChanged = (['subject', 'description', 'sender_name', 'sender_email'] as const).some((f) => patch[f] !== undefined);
       const before = { active: template.active, notify: template.notifyPreviousUsers, sendAfter: template.sendAfter ?? null, lesson: template.sendAfterLesson?.id ?? null };
-      em.assign(template, {
+      await updateCourseTemplate(em, template, {
         ...(patch.subject !== undefined && { subject: patch.subject }),
         ...(patch.description !== undefined && { description: patch.description }),
         ...(patch.sender_name !== undefined && { senderName: patch.sender_name }),
@@ -155,7 +159,6 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
         ...(patch.notify_previous_users !== undefined && { notifyPreviousUsers: patch.notify_previous_users }),
         ...(invitation && contentChanged && { customized: true }),
       });
-      await em.flush();
       // notify_previous_users acts when the mail is switched on with it (either flag turning on);
       // a new timing re-plans what is not sent yet, for the participants the mail is owed to.
       const retimed = before.sendAfter !== (template.sendAfter ?? null) || before.lesson !== (template.sendAfterLesson?.id ?? null);
@@ -167,8 +170,7 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
       const template = await find(slug);
       if (!template.customized) throw notFound(`a customized copy of ${slug}`);
       const { subject, description } = courseInvitationDefault(template.slug);
-      em.assign(template, { subject, description, senderName: null, senderEmail: null, customized: false });
-      await em.flush();
+      await updateCourseTemplate(em, template, { subject, description, senderName: null, senderEmail: null, customized: false });
       return courseView(template, host);
     },
   } satisfies TemplateOwner;
@@ -180,7 +182,7 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
     async create(body: CreateCourseTemplateBody): Promise<CourseTemplateView> {
       await checkLessonOfCourse(em, course.id, body.send_after_lesson);
       const id = randomUUID();
-      const template = em.create(CourseMailTemplate, {
+      const template = await createCourseTemplate(em, {
         id,
         platform: platformId,
         course: course.id,
@@ -195,7 +197,6 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
         sendAfterLesson: body.send_after_lesson ?? null,
         notifyPreviousUsers: body.notify_previous_users,
       });
-      await em.flush();
       if (template.active && template.notifyPreviousUsers) await rollout({ templateId: template.id, notifyPrevious: true });
       return courseView(template, host);
     },
@@ -206,8 +207,7 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
       if (enabled) {
         await ensureCourseInvitations(em, platformId, course.id);
       } else {
-        existing.forEach((t) => em.remove(t));
-        await em.flush();
+        await deleteCourseTemplates(em, existing);
       }
       const templates = (await list()).filter((t) => isCourseInvitationSlug(t.slug));
       return { enabled, templates };

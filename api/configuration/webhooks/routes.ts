@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
-import { Webhook } from '../../../db/entities/index.ts';
-import { attemptsOf, deliveryPage, findDelivery, findWebhook, webhookPage } from '../../../db/repositories/access/webhooks.ts';
-import { platformDelivery } from '../../../db/repositories/shared/webhook-deliveries.ts';
+import { attemptsOf, createWebhook, deleteWebhook, deliveryPage, findDelivery, findWebhook, updateWebhook, webhookPage } from '../../../db/repositories/access/webhooks.ts';
+import { PLATFORM_WEBHOOK_TABLES } from '../../../db/repositories/shared/webhook-deliveries.ts';
 import { DOMAIN_EVENT_TYPES } from '../../../domain/shared/events.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
 import { notFound } from '../../shared/errors.ts';
@@ -63,7 +62,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       const { platformId } = configurationKeyOf(request);
       const body = request.body;
       if (body.secret_key.trim() === '') throw unprocessable({ secret_key: ['is required when creating a webhook'] });
-      const webhook = request.em.create(Webhook, {
+      const webhook = await createWebhook(request.em, {
         platform: platformId,
         name: body.name,
         url: body.url,
@@ -71,7 +70,6 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         active: body.active,
         secretSealed: sealSecret(body.secret_key, app.secretsKey),
       });
-      await request.em.flush();
       return reply.code(201).send({ data: webhookView(webhook) });
     },
   );
@@ -88,10 +86,8 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const webhook = await webhookOr404(request.em, request.params.id);
       const { secret_key, ...fields } = request.body;
-      request.em.assign(webhook, fields);
-      if (secret_key !== undefined && secret_key.trim() !== '') webhook.secretSealed = sealSecret(secret_key, app.secretsKey);
-      webhook.updatedAt = new Date();
-      await request.em.flush();
+      const secretSealed = secret_key !== undefined && secret_key.trim() !== '' ? sealSecret(secret_key, app.secretsKey) : undefined;
+      await updateWebhook(request.em, webhook, { ...fields, secretSealed });
       return { data: webhookView(webhook) };
     },
   );
@@ -110,9 +106,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const webhook = await webhookOr404(request.em, request.params.id);
-      webhook.deletedAt = new Date();
-      webhook.active = false;
-      await request.em.flush();
+      await deleteWebhook(request.em, webhook);
       return { data: { id: webhook.id, deleted: true as const } };
     },
   );
@@ -154,15 +148,15 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { platformId } = configurationKeyOf(request);
       const webhook = await webhookOr404(request.em, request.params.id);
-      const delivery = await findDelivery(request.em, webhook.id, request.params.delivery_id);
-      if (!delivery) throw notFound('delivery');
-      const ref = { ...platformDelivery({ platformId, deliveryId: delivery.id }), status: delivery.status };
-      await redeliver(request.em, ref, { active: webhook.active, deleted: false }, (redelivery) =>
-        app.workflows.access.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery }),
-      );
-      await request.em.refresh(delivery);
-      const [view] = await withAttempts(request.em, [delivery]);
-      return reply.code(202).send({ data: view! });
+      const view = await redeliver(request.em, {
+        delivery: await findDelivery(request.em, webhook.id, request.params.delivery_id),
+        tables: PLATFORM_WEBHOOK_TABLES,
+        tenantId: platformId,
+        webhook: { active: webhook.active, deleted: false },
+        start: (delivery, redelivery) => app.workflows.access.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery }),
+        view: async (delivery) => (await withAttempts(request.em, [delivery]))[0]!,
+      });
+      return reply.code(202).send({ data: view });
     },
   );
 };

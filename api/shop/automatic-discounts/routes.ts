@@ -1,8 +1,14 @@
 import { LockMode, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AutomaticDiscount, type IAutomaticDiscount } from '../../../db/entities/shop/index.ts';
-import { deleteDiscountRestoringPrices, findAutomaticDiscount, listAutomaticDiscounts } from '../../../db/repositories/shop/automatic-discounts.ts';
+import type { IAutomaticDiscount } from '../../../db/entities/shop/index.ts';
+import {
+  createAutomaticDiscount,
+  deleteDiscountRestoringPrices,
+  findAutomaticDiscount,
+  listAutomaticDiscounts,
+  updateAutomaticDiscount,
+} from '../../../db/repositories/shop/automatic-discounts.ts';
 import { existingReferenceIds } from '../../../db/repositories/shop/discount-codes.ts';
 import { automaticDiscountProblems, isPriceHistoryType } from '../../../domain/shop/automatic-discount-rules.ts';
 import { pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
@@ -110,8 +116,7 @@ function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsync
       const values = automaticDiscountValues(request.body);
       const problems = await writeProblems(em, resource, null, values, { now, timeZone });
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
-      const discount = em.create(AutomaticDiscount, { ...values, kind, shop: shopId } as RequiredEntityData<IAutomaticDiscount>);
-      await em.flush();
+      const discount = await createAutomaticDiscount(em, { ...values, kind, shop: shopId } as RequiredEntityData<IAutomaticDiscount>);
       await tellSchedule(shopId, discount, null);
       return reply.code(201).send({ data: automaticDiscountReply(resource, discount, now) });
     });
@@ -121,17 +126,13 @@ function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsync
       const now = new Date();
       const values = automaticDiscountValues(request.body ?? {});
       // The row is locked while the write is checked against it: two PATCHes at once are checked
-      // one after the other, each against the row the other left (flush writes only changed columns).
+      // one after the other, each against the row the other left.
       const { discount, typeBefore } = await request.em.transactional(async (tx) => {
         const current = await discountOr404(tx, request.params.id, true);
         const before = current.discountType;
         const problems = await writeProblems(tx, resource, current, values, { now, timeZone });
         if (Object.keys(problems).length > 0) throw unprocessable(problems);
-        tx.assign(current, values);
-        const uow = tx.getUnitOfWork();
-        uow.computeChangeSets();
-        // Nothing changed (an empty PATCH, the repeat after a 503): the workflow is told the same revision, so its prices stay.
-        if (uow.getChangeSets().some((change) => change.entity === current)) current.revision += 1;
+        updateAutomaticDiscount(tx, current, values);
         return { discount: current, typeBefore: before };
       });
       await tellSchedule(shopId, discount, typeBefore);
@@ -154,9 +155,8 @@ function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsync
         const { shopId } = shopKeyOf(request);
         const discount = await discountOr404(request.em, request.params.id);
         const { id } = discount;
-        const deletedType = await deleteDiscountRestoringPrices(request.em, shopId, id, new Date());
+        const deletedType = await deleteDiscountRestoringPrices(request.em, shopId, discount, new Date());
         if (deletedType === null) throw notFound(resource.name);
-        request.em.getUnitOfWork().unsetIdentity(discount);
         if (kind === 'time_limited' && isPriceHistoryType(deletedType)) await app.workflows.shop.discountRemoved(app.log, { shopId, discountId: id });
         return { data: { id, deleted: true as const } };
       },

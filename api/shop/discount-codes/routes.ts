@@ -1,13 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UniqueConstraintViolationException, type RequiredEntityData } from '@mikro-orm/core';
+import type { RequiredEntityData } from '@mikro-orm/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { DiscountCode, type IDiscountCode } from '../../../db/entities/shop/index.ts';
+import type { IDiscountCode } from '../../../db/entities/shop/index.ts';
 import {
+  createDiscountCode,
   deleteDiscountCode,
   existingReferenceIds,
   findDiscountCode,
   listDiscountCodes,
   takenCodes,
+  updateDiscountCode,
   type DiscountReference,
 } from '../../../db/repositories/shop/discount-codes.ts';
 import { discountSettingsProblems } from '../../../domain/shop/discount-rules.ts';
@@ -56,15 +58,8 @@ async function codeOr404(em: EntityManager, segment: string): Promise<IDiscountC
   return code;
 }
 
-/** Flushes, answering a code taken meanwhile (the unique index) as the 422 the check gives. */
-async function flushOr422(em: EntityManager): Promise<void> {
-  try {
-    await em.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw unprocessable({ code: [CODE_TAKEN] });
-    throw error;
-  }
-}
+/** A code taken between the check and the write (the unique index) is the 422 the check gives. */
+const codeTaken = () => unprocessable({ code: [CODE_TAKEN] });
 
 /** Discount codes (spec: Endpoints / Discount codes). Reads need `read`, writes `write_data`. */
 export const discountCodeRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -96,8 +91,8 @@ export const discountCodeRoutes: FastifyPluginAsyncZod = async (app) => {
       const problems = await discountWriteProblems(em, null, values);
       if ((await takenCodes(em, shopId, [request.body.code])).size > 0) (problems.code ??= []).push(CODE_TAKEN);
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
-      const code = em.create(DiscountCode, { ...values, shop: shopId } as RequiredEntityData<IDiscountCode>);
-      await flushOr422(em);
+      const code = await createDiscountCode(em, { ...values, shop: shopId } as RequiredEntityData<IDiscountCode>);
+      if (!code) throw codeTaken();
       return reply.code(201).send({ data: discountCodeReply(code) });
     },
   );
@@ -114,8 +109,7 @@ export const discountCodeRoutes: FastifyPluginAsyncZod = async (app) => {
       const problems = await discountWriteProblems(em, code, values);
       if (body.code !== undefined && (await takenCodes(em, shopId, [body.code], code.id)).size > 0) (problems.code ??= []).push(CODE_TAKEN);
       if (Object.keys(problems).length > 0) throw unprocessable(problems);
-      em.assign(code, values);
-      await flushOr422(em);
+      if (!(await updateDiscountCode(em, code, values))) throw codeTaken();
       return { data: discountCodeReply(code) };
     },
   );

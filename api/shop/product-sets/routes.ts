@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ProductSet, type IProductSet } from '../../../db/entities/shop/index.ts';
-import { findProductSet, listProductSets, lockSlugsOf, slugsLike } from '../../../db/repositories/shop/product-sets.ts';
+import type { IProductSet } from '../../../db/entities/shop/index.ts';
+import { createProductSet, findProductSet, listProductSets, lockSlugsOf, slugsLike, updateProductSet } from '../../../db/repositories/shop/product-sets.ts';
 import { existingIds } from '../../../db/repositories/shop/products.ts';
 import { freeSlug, productSetProblems, setSlugBase } from '../../../domain/shop/product-set-rules.ts';
 import { unknownIds } from '../../../domain/shop/product-rules.ts';
@@ -9,11 +9,11 @@ import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
-import { ItemListParams, ItemListQuery, deleteRowOr404, lockedRowOr404, replaceItems, sentItemProblems, writeThenRead } from '../shared/item-list.ts';
+import { ItemListParams, ItemListQuery, deleteRowOr404, lockedRowOr404, sentItemProblems, writeThenRead } from '../shared/item-list.ts';
 import { DeletedReply, rowOr404 } from '../shared/path-rows.ts';
 import { wrappedFieldNames } from '../shared/wrapped-body.ts';
 import { CreateProductSetBody, PatchProductSetBody, ProductSetReply, type ProductSetWrite } from './schemas.ts';
-import { draftAfter, productSetReply, productSetValues, setItemRow } from './serialize.ts';
+import { draftAfter, productSetReply, productSetValues, setItemValues } from './serialize.ts';
 
 /**
  * Every problem of a write (one 422, nothing stored): the set's rules on the set as it is after
@@ -34,10 +34,6 @@ async function setWriteProblems(tx: EntityManager, shopId: string, current: IPro
     (problems.product_category_id ??= []).push('is not a product category of this shop');
   }
   if (Object.keys(problems).length > 0) throw unprocessable(problems);
-}
-
-function writeItems(tx: EntityManager, shopId: string, set: IProductSet, body: ProductSetWrite) {
-  if (body.items) replaceItems(set, body.items, (item, row) => setItemRow(tx, shopId, set, item, row));
 }
 
 /** Product sets (spec: Endpoints / Product sets). Reads need `read`, writes `write_data`. */
@@ -75,10 +71,7 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
           await lockSlugsOf(tx, shopId);
           const base = setSlugBase(body.name);
           const slug = freeSlug(base, await slugsLike(tx, shopId, base));
-          const created = tx.create(ProductSet, { ...productSetValues(body), name: body.name, price: body.price, slug, shop: shopId });
-          writeItems(tx, shopId, created, body);
-          await tx.flush();
-          return created.id;
+          return createProductSet(tx, shopId, { ...productSetValues(body), name: body.name, price: body.price, slug, shop: shopId }, setItemValues(body.items));
         },
         findProductSet,
         what,
@@ -98,10 +91,7 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
         async (tx) => {
           const stored = await lockedRowOr404(tx, 'shop_product_sets', shopId, request.params.id, findProductSet, what);
           await setWriteProblems(tx, shopId, stored, body);
-          tx.assign(stored, productSetValues(body));
-          writeItems(tx, shopId, stored, body);
-          await tx.flush();
-          return stored.id;
+          return updateProductSet(tx, shopId, stored, productSetValues(body), setItemValues(body.items));
         },
         findProductSet,
         what,
@@ -113,6 +103,6 @@ export const productSetRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/product_sets/:id',
     { config: write, schema: { operationId: 'shop.product_sets.delete', summary: 'Deletes a product set', params: ItemListParams, response: { 200: DeletedReply, ...errors } } },
-    async (request) => deleteRowOr404(request.em, ProductSet, shopKeyOf(request).shopId, request.params.id, what),
+    async (request) => deleteRowOr404(request.em, 'shop_product_sets', shopKeyOf(request).shopId, request.params.id, what),
   );
 };

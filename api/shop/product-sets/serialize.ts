@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import { Product, ProductSetItem, type IProductSet, type IProductSetItem } from '../../../db/entities/shop/index.ts';
+import type { IProductSet } from '../../../db/entities/shop/index.ts';
+import type { SetItemValues } from '../../../db/repositories/shop/product-sets.ts';
 import type { ProductSetDraft } from '../../../domain/shop/product-set-rules.ts';
 import type { ProductSetReply, ProductSetWrite, SetItemInput } from './schemas.ts';
 
@@ -78,9 +78,7 @@ export function draftAfter(current: IProductSet | null, body: ProductSetWrite): 
   };
 }
 
-/** An item row written from what was sent: `row` rewritten when the item kept its id, else a new row. */
-export function setItemRow(em: EntityManager, shopId: string, set: IProductSet, item: SetItemInput, row: IProductSetItem | undefined): IProductSetItem {
-  const values = { product: em.getReference(Product, item.product_id), quantity: item.quantity, customPrice: item.custom_price };
-  if (row) return em.assign(row, values);
-  return em.create(ProductSetItem, { ...values, shop: shopId, productSet: set });
+/** The sent items as the repository writes them (`undefined`: the items stay). */
+export function setItemValues(items: readonly SetItemInput[] | undefined): SetItemValues[] | undefined {
+  return items?.map((item) => ({ id: item.id, productId: item.product_id, quantity: item.quantity, customPrice: item.custom_price }));
 }

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequiredEntityData } from '@mikro-orm/core';
-import { ElectronicContent, Product, type IProduct } from '../../../db/entities/shop/index.ts';
-import { contentsOf, lockFiles } from '../../../db/repositories/shop/products.ts';
+import type { IProduct } from '../../../db/entities/shop/index.ts';
+import { copyProduct } from '../../../db/repositories/shop/products.ts';
 import { cloneName } from '../../../domain/shop/product-rules.ts';
 import { PRODUCT_FIELD_PROPERTIES } from './serialize.ts';
 
@@ -13,32 +12,10 @@ export interface CloneRequest {
 }
 
 /**
- * Copies a product (`POST /products/:id/clone`): its settings, references, photo and electronic
- * contents, sharing the stored files. The shared files are locked FOR SHARE, so a concurrent
- * release cannot remove one under the copy; a file released before the lock is left out.
+ * Copies a product (`POST /products/:id/clone`): its settings (every field the API writes),
+ * references, photo and electronic contents, sharing the stored files (db/repositories/shop/products.ts).
  */
-export async function cloneProduct(em: EntityManager, source: IProduct, request: CloneRequest | undefined): Promise<IProduct> {
-  return em.transactional(async (tx) => {
-    const settings = Object.fromEntries(Object.values(PRODUCT_FIELD_PROPERTIES).map((property) => [property, source[property]]));
-    const contents = await contentsOf(tx, source.id);
-    const files = new Set(
-      (await lockFiles(tx, [...(source.photo ? [source.photo.id] : []), ...contents.map((content) => content.file.id)], 'share')).map((file) => file.id),
-    );
-    const copy = tx.create(Product, {
-      ...settings,
-      shop: source.shop,
-      photo: source.photo && files.has(source.photo.id) ? source.photo : null,
-      deliveryTypeIds: [...source.deliveryTypeIds],
-      paymentTypeIds: [...source.paymentTypeIds],
-      productCategoryIds: [...source.productCategoryIds],
-      name: cloneName(source.name, request?.name),
-      active: request?.active ?? false,
-    } as RequiredEntityData<IProduct>);
-    for (const content of contents.filter((c) => files.has(c.file.id))) {
-      const { shop, file, kind, contentTitle, daysToExpire, usagesToExpire, watermark, watermarkInterval, description, distributeViaShopCas } = content;
-      tx.create(ElectronicContent, { shop, product: copy, file, kind, contentTitle, daysToExpire, usagesToExpire, watermark, watermarkInterval, description, distributeViaShopCas });
-    }
-    await tx.flush();
-    return copy;
-  });
+export function cloneProduct(em: EntityManager, source: IProduct, request: CloneRequest | undefined): Promise<IProduct> {
+  const settings = Object.fromEntries(Object.values(PRODUCT_FIELD_PROPERTIES).map((property) => [property, source[property]]));
+  return copyProduct(em, source, { ...settings, name: cloneName(source.name, request?.name), active: request?.active ?? false });
 }

@@ -3,16 +3,17 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import type { RequiredEntityData } from '@mikro-orm/core';
-import { Product, type IProduct, type IShopFile } from '../../../db/entities/shop/index.ts';
+import type { IProduct, IShopFile } from '../../../db/entities/shop/index.ts';
 import {
   addShopFile,
   categoryNames,
+  createProduct,
+  deleteOrHideProduct,
+  deleteUnusedFiles,
   existingIds,
   findProduct,
   listProducts,
-  deleteOrHideProduct,
-  lockFiles,
-  unusedFiles,
+  updateProduct,
 } from '../../../db/repositories/shop/products.ts';
 import { minimalPriceProblem, pathId, unknownIds } from '../../../domain/shop/product-rules.ts';
 import { notFound } from '../../shared/errors.ts';
@@ -86,12 +87,7 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   /** Drops rows of files nothing uses any more, then (after the commit) their bytes. */
   const discardUnused = async (em: EntityManager, candidates: IShopFile[]) => {
-    // Under the files' row locks: a clone pointing at one of them commits first or sees it gone.
-    const unused = await em.transactional(async (tx) => {
-      const found = await unusedFiles(tx, await lockFiles(tx, candidates.map((file) => file.id), 'update'));
-      tx.remove(found);
-      return found;
-    });
+    const unused = await deleteUnusedFiles(em, candidates);
     await Promise.all(unused.map((file) => storage.delete(file.storageKey)));
   };
 
@@ -136,9 +132,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       const { shopId } = shopKeyOf(request);
       const { em } = request;
       const { values, photo } = await checkedWrite(em, shopId, request.body, null);
-      const product = em.create(Product, { ...values, shop: shopId } as RequiredEntityData<IProduct>);
-      if (photo) product.photo = (await storePhoto(em, shopId, photo)) as never;
-      await em.flush();
+      const photoFile = photo ? await storePhoto(em, shopId, photo) : undefined;
+      const product = await createProduct(em, { ...values, shop: shopId } as RequiredEntityData<IProduct>, photoFile);
       return reply.code(201).send(await one(request, product));
     },
   );
@@ -152,9 +147,8 @@ export const productRoutes: FastifyPluginAsyncZod = async (app) => {
       const product = await productOr404(em, request.params.id);
       const { values, photo } = await checkedWrite(em, shopId, request.body ?? {}, product);
       const previousPhoto = photo !== undefined ? product.photo?.getEntity() : undefined;
-      em.assign(product, values);
-      if (photo !== undefined) product.photo = (photo ? await storePhoto(em, shopId, photo) : null) as never;
-      await em.flush();
+      const photoFile = photo === undefined ? undefined : photo ? await storePhoto(em, shopId, photo) : null;
+      await updateProduct(em, product, values, photoFile);
       if (previousPhoto) await discardUnused(em, [previousPhoto]);
       return one(request, product);
     },

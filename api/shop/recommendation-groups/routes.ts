@@ -1,27 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ProductRecommendationGroup, type IProductRecommendationGroup } from '../../../db/entities/shop/index.ts';
-import { findRecommendationGroup, listRecommendationGroups } from '../../../db/repositories/shop/recommendation-groups.ts';
+import type { IProductRecommendationGroup } from '../../../db/entities/shop/index.ts';
+import { findRecommendationGroup, listRecommendationGroups, saveRecommendationGroup } from '../../../db/repositories/shop/recommendation-groups.ts';
 import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
-import { ItemListParams, ItemListQuery, deleteRowOr404, lockedRowOr404, replaceItems, sentItemProblems, writeThenRead } from '../shared/item-list.ts';
+import { ItemListParams, ItemListQuery, deleteRowOr404, lockedRowOr404, sentItemProblems, writeThenRead } from '../shared/item-list.ts';
 import { DeletedReply, rowOr404 } from '../shared/path-rows.ts';
 import { wrappedFieldNames } from '../shared/wrapped-body.ts';
 import { CreateRecommendationGroupBody, PatchRecommendationGroupBody, RecommendationGroupReply, type RecommendationGroupWrite } from './schemas.ts';
-import { groupItemRow, recommendationGroupReply, recommendationGroupValues } from './serialize.ts';
+import { groupItemValues, recommendationGroupReply, recommendationGroupValues } from './serialize.ts';
 
 /** Writes the sent fields and, when `items` is sent, replaces the items; 422 for a product or item id the shop does not have. */
-async function writeGroup(tx: EntityManager, shopId: string, group: IProductRecommendationGroup, body: RecommendationGroupWrite, currentItemIds: Set<number>) {
+async function writeGroup(tx: EntityManager, shopId: string, group: IProductRecommendationGroup | null, body: RecommendationGroupWrite) {
   if (body.items) {
-    const problems = await sentItemProblems(tx, shopId, body.items, currentItemIds);
+    const problems = await sentItemProblems(tx, shopId, body.items, new Set(group?.items.getItems().map((item) => item.id) ?? []));
     if (Object.keys(problems).length > 0) throw unprocessable(problems);
   }
-  tx.assign(group, recommendationGroupValues(body));
-  if (body.items) replaceItems(group, body.items, (item, row) => groupItemRow(tx, shopId, group, item, row));
-  await tx.flush();
-  return group.id;
+  return saveRecommendationGroup(tx, shopId, group, recommendationGroupValues(body), groupItemValues(body.items));
 }
 
 /** Upsell groups (spec: Endpoints / Upsell groups). Reads need `read`, writes `write_data`. */
@@ -56,7 +53,7 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body.product_recommendation_group;
       const group = await writeThenRead(
         request.em,
-        (tx) => writeGroup(tx, shopId, tx.create(ProductRecommendationGroup, { name: body.name, shop: shopId }), body, new Set()),
+        (tx) => writeGroup(tx, shopId, null, body),
         findRecommendationGroup,
         what,
       );
@@ -73,7 +70,7 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
         request.em,
         async (tx) => {
           const stored = await lockedRowOr404(tx, 'shop_recommendation_groups', shopId, request.params.id, findRecommendationGroup, what);
-          return writeGroup(tx, shopId, stored, request.body.product_recommendation_group, new Set(stored.items.getItems().map((item) => item.id)));
+          return writeGroup(tx, shopId, stored, request.body.product_recommendation_group);
         },
         findRecommendationGroup,
         what,
@@ -85,6 +82,6 @@ export const recommendationGroupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/product_recommendation_groups/:id',
     { config: write, schema: { operationId: 'shop.product_recommendation_groups.delete', summary: 'Deletes an upsell group', params: ItemListParams, response: { 200: DeletedReply, ...errors } } },
-    async (request) => deleteRowOr404(request.em, ProductRecommendationGroup, shopKeyOf(request).shopId, request.params.id, what),
+    async (request) => deleteRowOr404(request.em, 'shop_recommendation_groups', shopKeyOf(request).shopId, request.params.id, what),
   );
 };

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import { Product, ProductRecommendationItem, type IProductRecommendationGroup, type IProductRecommendationItem } from '../../../db/entities/shop/index.ts';
+import type { IProductRecommendationGroup } from '../../../db/entities/shop/index.ts';
+import type { GroupItemValues } from '../../../db/repositories/shop/recommendation-groups.ts';
 import type { GroupItemInput, RecommendationGroupReply, RecommendationGroupWrite } from './schemas.ts';
 
 export function recommendationGroupReply(group: IProductRecommendationGroup): z.infer<typeof RecommendationGroupReply> {
@@ -30,16 +30,15 @@ export function recommendationGroupValues({ items: _items, ...fields }: Recommen
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** An item row written from what was sent: `row` rewritten when the item kept its id, else a new row. */
-export function groupItemRow(em: EntityManager, shopId: string, group: IProductRecommendationGroup, item: GroupItemInput, row: IProductRecommendationItem | undefined) {
-  const values = {
-    product: em.getReference(Product, item.product_id),
+/** The sent items as the repository writes them (`undefined`: the items stay). */
+export function groupItemValues(items: readonly GroupItemInput[] | undefined): GroupItemValues[] | undefined {
+  return items?.map((item) => ({
+    id: item.id,
+    productId: item.product_id,
     title: item.title,
     subtitle: item.subtitle,
     priority: item.priority,
     invokesRecommendation: item.invokes_recommendation,
     isRecommended: item.is_recommended,
-  };
-  if (row) return em.assign(row, values);
-  return em.create(ProductRecommendationItem, { ...values, shop: shopId, group });
+  }));
 }

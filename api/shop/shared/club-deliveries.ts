@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CLUB_WEBHOOK_TABLES, clubAttemptsOf, clubDeliveryPage, findClub, findClubDelivery } from '../../../db/repositories/shop/club.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
 import { CLUB_WEBHOOK_EVENT } from '../../../domain/shop/club-rules.ts';
-import { notFound } from '../../shared/errors.ts';
 import { pageMeta, pageWindow } from '../../shared/pagination.ts';
 import { redeliver } from '../../shared/redelivery.ts';
 import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
@@ -29,13 +28,14 @@ export async function clubDeliveriesPage(em: EntityManager, pageNumber: number) 
 
 /** Redelivers one of the shop's club deliveries (api/shared/redelivery.ts); the delivery as it is after the claim. */
 export async function redeliverClubDelivery(em: EntityManager, workflows: WorkflowStarter, shopId: string, deliveryId: string) {
-  const delivery = await findClubDelivery(em, shopId, deliveryId);
-  if (!delivery) throw notFound('club webhook delivery');
   const club = await findClub(em, shopId);
-  const ref = { tables: CLUB_WEBHOOK_TABLES, tenantId: shopId, deliveryId: delivery.id, status: delivery.status };
-  await redeliver(em, ref, { active: club?.active ?? false, deleted: club === null, name: 'the club integration' }, (redelivery) =>
-    workflows.shop.redeliverClubWebhook({ shopId, deliveryId: delivery.id, orderId: delivery.order.id, statusId: delivery.orderStatusId, redelivery }),
-  );
-  await em.refresh(delivery);
-  return orderDeliveryViews([delivery], await clubAttemptsOf(em, [delivery.id]), (d) => d.order.id)[0]!;
+  return redeliver(em, {
+    delivery: await findClubDelivery(em, shopId, deliveryId),
+    what: 'club webhook delivery',
+    tables: CLUB_WEBHOOK_TABLES,
+    tenantId: shopId,
+    webhook: { active: club?.active ?? false, deleted: club === null, name: 'the club integration' },
+    start: (delivery, redelivery) => workflows.shop.redeliverClubWebhook({ shopId, deliveryId: delivery.id, orderId: delivery.order.id, statusId: delivery.orderStatusId, redelivery }),
+    view: async (delivery) => orderDeliveryViews([delivery], await clubAttemptsOf(em, [delivery.id]), (d) => d.order.id)[0]!,
+  });
 }

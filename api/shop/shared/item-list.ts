@@ -2,9 +2,8 @@
  * What product sets and upsell groups share on the API side: both are a list of the shop's
  * products whose `items` a write replaces as a whole, listed with the same filters.
  */
-import type { Collection, EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockShopRow, visibleProductIds, type ItemListTable } from '../../../db/repositories/shop/item-products.ts';
+import { deleteItemList, lockShopRow, visibleProductIds, type ItemListTable } from '../../../db/repositories/shop/item-products.ts';
 import { pathId } from '../../../domain/shop/product-rules.ts';
 import { notFound } from '../../shared/errors.ts';
 import { PageQuery } from '../../shared/pagination.ts';
@@ -52,21 +51,6 @@ export async function sentItemProblems(em: EntityManager, shopId: string, sent: 
 }
 
 /**
- * Replaces the rows of the owner's `items` by the sent list: an item sent with its `id` is
- * rewritten in place, one without is made by `write`, rows not sent are removed (orphan removal).
- * The owner counts as updated (its own columns may not have changed).
- */
-export function replaceItems<Row extends { id: number }, Sent extends SentItem>(
-  owner: { items: Collection<Row>; updatedAt: Date },
-  sent: readonly Sent[],
-  write: (item: Sent, row: Row | undefined) => Row,
-): void {
-  const rows = new Map(owner.items.getItems().map((row) => [row.id, row]));
-  owner.items.set(sent.map((item) => write(item, item.id === undefined ? undefined : rows.get(item.id))));
-  owner.updatedAt = new Date();
-}
-
-/**
  * Runs a write of one list in a transaction: `write` gets the transaction's entity manager, and
  * the reply re-reads the list afterwards with `find` (items with their products' names). A row
  * deleted between the commit and the re-read (a DELETE racing the write) is a 404 `<what> not found`.
@@ -91,8 +75,8 @@ export async function lockedRowOr404<T>(tx: EntityManager, table: ItemListTable,
 }
 
 /** DELETE of a row of the shop (its items go with it, by the foreign key); 404 when there is none. */
-export async function deleteRowOr404<T extends object>(em: EntityManager, entity: EntityName<T>, shopId: string, segment: string, what: string) {
+export async function deleteRowOr404(em: EntityManager, table: ItemListTable, shopId: string, segment: string, what: string) {
   const id = pathId(segment);
-  if (id === null || (await em.nativeDelete(entity, { id, shop: shopId } as FilterQuery<T>)) === 0) throw notFound(what);
+  if (id === null || !(await deleteItemList(em, table, shopId, id))) throw notFound(what);
   return { data: { id, deleted: true as const } };
 }

@@ -40,3 +40,14 @@ export async function announceApiKeyChange(em: EntityManager, platformId: string
 export function findApiKeyByHash(em: EntityManager, keyHash: string): Promise<IPlatformApiKey | null> {
   return em.findOne(PlatformApiKey, { keyHash });
 }
+
+/**
+ * Revokes every live key of the platform and records a new one (its prefix and hash); the old key
+ * stops at once, and the change is announced in the caller's transaction (above).
+ */
+export async function replacePlatformApiKey(em: EntityManager, platformId: string, key: { prefix: string; keyHash: string }): Promise<void> {
+  await em.nativeUpdate(PlatformApiKey, { platform: platformId, revokedAt: null }, { revokedAt: new Date() });
+  em.create(PlatformApiKey, { platform: platformId, prefix: key.prefix, keyHash: key.keyHash });
+  await em.flush();
+  await announceApiKeyChange(em, platformId);
+}

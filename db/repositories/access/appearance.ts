@@ -23,3 +23,9 @@ export async function lockedAppearance(em: EntityManager, platformId: string): P
 export function findAppearance(em: EntityManager): Promise<IPlatformAppearance | null> {
   return em.findOne(PlatformAppearance, {});
 }
+
+/** Writes one document of the (locked) appearance row. */
+export async function saveAppearanceDocument(em: EntityManager, appearance: IPlatformAppearance, column: 'settings' | 'welcome', document: Record<string, unknown>): Promise<void> {
+  appearance[column] = document;
+  await em.flush();
+}

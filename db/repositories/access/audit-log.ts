@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditLogEntry, type IAuditLogEntry } from '../../entities/index.ts';
 
-/** A configuration request in its platform's audit log (flushed by the caller). */
-export function recordConfigurationRequest(
+/** A configuration request in its platform's audit log, written at once. */
+export async function recordConfigurationRequest(
   em: EntityManager,
   platformId: string,
   entry: { at: Date; method: string; path: string; status: number; keyPrefix: string },
-): void {
+): Promise<void> {
   em.create(AuditLogEntry, { platform: platformId, ...entry });
+  await em.flush();
 }
 
 /** The platform's latest audit log entries, newest first (at most 1000). */

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { Course, Lesson, Section, type ICourse, type ILesson, type ISection } from '../../entities/index.ts';
+import { insertRow } from '../shared/insert-row.ts';
+import { Audiobook, Course, Lesson, Section, type IAudiobook, type ICourse, type ILesson, type ISection } from '../../entities/index.ts';
 
 export type CatalogueKind = 'courses' | 'audiobooks';
 
@@ -72,4 +73,37 @@ export function findLessonOfCourse(em: EntityManager, courseId: string, lessonId
 export function sectionsWithLessons(em: EntityManager, courseIds: readonly string[]): Promise<ISection[]> {
   if (courseIds.length === 0) return Promise.resolve([]);
   return em.find(Section, { course: { $in: [...courseIds] } }, { populate: ['lessons'], orderBy: { position: 'asc' } });
+}
+
+export interface NewCourse {
+  title: string;
+  slug: string;
+  active: boolean;
+  sections: { title: string; accessLevel: number; lessons: { title: string }[] }[];
+}
+
+/** A course with its sections and lessons (positions as listed), in one transaction; a taken slug throws the unique violation. */
+export function createCourse(em: EntityManager, platformId: string, { title, slug, active, sections }: NewCourse): Promise<string> {
+  return em.transactional(async (tx) => {
+    const course = tx.create(Course, { platform: platformId, title, slug, active });
+    sections.forEach((section, sectionIndex) => {
+      const created = tx.create(Section, { platform: platformId, course, title: section.title, accessLevel: section.accessLevel, position: sectionIndex });
+      section.lessons.forEach((lesson, lessonIndex) => {
+        tx.create(Lesson, { platform: platformId, section: created, title: lesson.title, position: lessonIndex });
+      });
+    });
+    await tx.flush();
+    return course.id;
+  });
+}
+
+/** Writes the fields given (an absent one stays). */
+export async function updateCourse(em: EntityManager, course: ICourse, change: { title?: string | undefined; active?: boolean | undefined }): Promise<void> {
+  if (change.title !== undefined) course.title = change.title;
+  if (change.active !== undefined) course.active = change.active;
+  await em.flush();
+}
+
+export function createAudiobook(em: EntityManager, platformId: string, values: { title: string; active: boolean }): Promise<IAudiobook> {
+  return insertRow(em, Audiobook, { platform: platformId, title: values.title, active: values.active });
 }

@@ -57,3 +57,11 @@ export function recordProviderTestMail(em: EntityManager, platformId: string, pr
     deliveredAt: now,
   });
 }
+
+/** Writes the (locked) provider row, with whatever else the transaction recorded (a test mail). */
+export async function saveMailDeliveryProvider(tx: EntityManager, row: IMailDeliveryProvider, values: Pick<IMailDeliveryProvider, 'active' | 'fields' | 'sealedSecrets'>): Promise<void> {
+  row.active = values.active;
+  row.fields = values.fields;
+  row.sealedSecrets = values.sealedSecrets;
+  await tx.flush();
+}

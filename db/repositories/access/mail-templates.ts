@@ -1,8 +1,10 @@
+import type { EntityData, RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { COURSE_INVITATION_SLUGS } from '../../../domain/access/mail-template-rules.ts';
 import { DEFAULT_TEMPLATES, type MailTemplate } from '../../../domain/access/mail-templates.ts';
 import { CourseMailTemplate, PlatformMailTemplate, type ICourseMailTemplate, type IPlatformMailTemplate } from '../../entities/index.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 /**
  * Which template text a mail uses: a course's own template, else the platform's copy, else the
@@ -172,4 +174,26 @@ export function findCourseTemplate(em: EntityManager, courseId: string, slug: st
 /** The course's own templates, oldest first; only those with the given slugs when `slugs` is given. */
 export function courseTemplatesOf(em: EntityManager, courseId: string, slugs?: readonly string[]): Promise<ICourseMailTemplate[]> {
   return em.find(CourseMailTemplate, slugs ? { course: courseId, slug: { $in: [...slugs] } } : { course: courseId }, { orderBy: { createdAt: 'asc', slug: 'asc' } });
+}
+
+/** Drops the platform's own copy of a template: the default applies again. */
+export async function deletePlatformTemplateCopy(em: EntityManager, copy: IPlatformMailTemplate): Promise<void> {
+  await em.remove(copy).flush();
+}
+
+/** A timed course mail (made by its course's templates route). */
+export function createCourseTemplate(em: EntityManager, values: RequiredEntityData<ICourseMailTemplate>): Promise<ICourseMailTemplate> {
+  return insertRow(em, CourseMailTemplate, values);
+}
+
+/** Writes the fields given to a course template. */
+export async function updateCourseTemplate(em: EntityManager, template: ICourseMailTemplate, values: EntityData<ICourseMailTemplate>): Promise<void> {
+  em.assign(template, values);
+  await em.flush();
+}
+
+/** Removes these course templates (the custom invitation switched off). */
+export async function deleteCourseTemplates(em: EntityManager, templates: readonly ICourseMailTemplate[]): Promise<void> {
+  templates.forEach((template) => em.remove(template));
+  await em.flush();
 }

@@ -1,4 +1,6 @@
+import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DomainEventType } from '../../../domain/shared/events.ts';
 import {
   Webhook,
   WebhookDelivery,
@@ -7,6 +9,7 @@ import {
   type IWebhookDelivery,
   type IWebhookDeliveryAttempt,
 } from '../../entities/index.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 /** Webhooks of the platform the entity manager is scoped to; deleted ones are gone for the interface. */
 export function findWebhook(em: EntityManager, id: string): Promise<IWebhook | null> {
@@ -31,4 +34,32 @@ export function deliveryPage(em: EntityManager, webhookId: string, window: { lim
 export function attemptsOf(em: EntityManager, deliveryIds: readonly string[]): Promise<IWebhookDeliveryAttempt[]> {
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return em.find(WebhookDeliveryAttempt, { delivery: { $in: [...deliveryIds] } }, { orderBy: { attemptedAt: 'desc', id: 'desc' } });
+}
+
+export function createWebhook(em: EntityManager, values: RequiredEntityData<IWebhook>): Promise<IWebhook> {
+  return insertRow(em, Webhook, values);
+}
+
+export interface WebhookChange {
+  name?: string | undefined;
+  url?: string | undefined;
+  events?: DomainEventType[] | undefined;
+  active?: boolean | undefined;
+  /** A new sealed secret; absent keeps the stored one. */
+  secretSealed?: string | undefined;
+}
+
+/** Writes the fields given (an absent one stays); the webhook counts as updated either way. */
+export async function updateWebhook(em: EntityManager, webhook: IWebhook, { secretSealed, ...fields }: WebhookChange): Promise<void> {
+  em.assign(webhook, fields);
+  if (secretSealed !== undefined) webhook.secretSealed = secretSealed;
+  webhook.updatedAt = new Date();
+  await em.flush();
+}
+
+/** Deletes the webhook: it is switched off and hidden; its row and history stay. */
+export async function deleteWebhook(em: EntityManager, webhook: IWebhook): Promise<void> {
+  webhook.deletedAt = new Date();
+  webhook.active = false;
+  await em.flush();
 }

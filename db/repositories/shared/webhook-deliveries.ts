@@ -59,6 +59,11 @@ export interface TenantDelivery {
   deliveryId: string;
 }
 
+/** Reads a delivery entity again, after a statement here changed its row behind the identity map (a redelivery's claim). */
+export async function reloadDelivery(em: EntityManager, delivery: object): Promise<void> {
+  await em.refresh(delivery);
+}
+
 /** The platform's delivery `ref` as a TenantDelivery. */
 export const platformDelivery = (ref: DeliveryRef): TenantDelivery => ({ tables: PLATFORM_WEBHOOK_TABLES, tenantId: ref.platformId, deliveryId: ref.deliveryId });
 

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ShopAuditLogEntry, type IShopAuditLogEntry } from '../../entities/shop/index.ts';
 
-/** A configuration request in its shop's audit log (flushed by the caller). */
-export function recordShopConfigurationRequest(
+/** A configuration request in its shop's audit log, written at once. */
+export async function recordShopConfigurationRequest(
   em: EntityManager,
   shopId: string,
   entry: { at: Date; method: string; path: string; status: number; keyPrefix: string },
-): void {
+): Promise<void> {
   em.create(ShopAuditLogEntry, { shop: shopId, ...entry });
+  await em.flush();
 }
 
 /** The shop's latest audit log entries, newest first (at most 1000). */

@@ -3,13 +3,14 @@
  * filter; raw SQL names the shop itself), and the product prices the time-limited price-history
  * discounts change (shop_product_price_changes keeps each original price).
  */
-import type { FilterQuery, FindOneOptions } from '@mikro-orm/core';
+import type { FilterQuery, FindOneOptions, RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AutomaticDiscount, type IAutomaticDiscount } from '../../entities/shop/index.ts';
 import { isPriceHistoryType, type AutomaticDiscountKind } from '../../../domain/shop/automatic-discount-rules.ts';
 import type { ProductRelation } from '../../../domain/shop/discount-rules.ts';
 import { discountedPrice, type ProductRelationRule } from '../../../domain/shop/product-price-discount.ts';
 import type { ListWindow } from './reference.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 export function listAutomaticDiscounts(em: EntityManager, kind: AutomaticDiscountKind, where: FilterQuery<IAutomaticDiscount>, window: ListWindow) {
   return em.findAndCount(AutomaticDiscount, { ...(where as object), kind }, { orderBy: { id: 'asc' }, ...window });
@@ -18,6 +19,22 @@ export function listAutomaticDiscounts(em: EntityManager, kind: AutomaticDiscoun
 /** A discount of this kind in the shop; null for anything else (another shop's, another kind's). */
 export function findAutomaticDiscount(em: EntityManager, kind: AutomaticDiscountKind, id: number, options: FindOneOptions<IAutomaticDiscount> = {}) {
   return em.findOne(AutomaticDiscount, { id, kind }, options);
+}
+
+export function createAutomaticDiscount(em: EntityManager, values: RequiredEntityData<IAutomaticDiscount>): Promise<IAutomaticDiscount> {
+  return insertRow(em, AutomaticDiscount, values);
+}
+
+/**
+ * Writes `values` to the discount locked in the transaction `tx` (flushed when it commits; flush
+ * writes only changed columns). The revision grows only when something changed: an empty PATCH,
+ * or the repeat after a 503, tells the price workflow the same revision, so its prices stay.
+ */
+export function updateAutomaticDiscount(tx: EntityManager, discount: IAutomaticDiscount, values: Partial<IAutomaticDiscount>): void {
+  tx.assign(discount, values);
+  const uow = tx.getUnitOfWork();
+  uow.computeChangeSets();
+  if (uow.getChangeSets().some((change) => change.entity === discount)) discount.revision += 1;
 }
 
 const intArrayLiteral = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
@@ -145,12 +162,16 @@ export function reapplyDiscountPrices(em: EntityManager, shopId: string, discoun
  * answers no product carries its price, whatever happens to the workflow. Returns the type the
  * row had when deleted; null when it is already gone (a concurrent DELETE).
  */
-export async function deleteDiscountRestoringPrices(em: EntityManager, shopId: string, discountId: number, now: Date): Promise<string | null> {
-  return em.transactional(async (tx) => {
+export async function deleteDiscountRestoringPrices(em: EntityManager, shopId: string, discount: IAutomaticDiscount, now: Date): Promise<string | null> {
+  const discountId = discount.id;
+  const deletedType = await em.transactional(async (tx) => {
     const [row] = await tx.execute<{ discount_type: string }[]>('select discount_type from shop_automatic_discounts where shop_id = ? and id = ? for update', [shopId, discountId]);
     if (!row) return null;
     await restoreIn(tx, shopId, discountId, now);
     await tx.execute('delete from shop_automatic_discounts where shop_id = ? and id = ?', [shopId, discountId]);
     return row.discount_type;
   });
+  // The row is gone: the entity read before must not be flushed back by a later write.
+  if (deletedType !== null) em.getUnitOfWork().unsetIdentity(discount);
+  return deletedType;
 }

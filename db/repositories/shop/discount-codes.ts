@@ -3,6 +3,7 @@
  * SQL names the shop itself). A pool's codes are discount-code rows with `pool_id` (pools:
  * discount-code-pools.ts); the discount-code endpoints see only the codes made one by one.
  */
+import { UniqueConstraintViolationException, type EntityData, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeliveryType, DiscountCode, Product, ProductCategory, type IDiscountCode } from '../../entities/shop/index.ts';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
@@ -60,6 +61,29 @@ export async function existingReferenceIds(em: EntityManager, field: DiscountRef
 }
 
 /** Deletes a code; its orders keep the code's text and lose only the link. */
+/** Flushes; false when the code was taken meanwhile (the unique index, ignoring case), which the caller's check did not see. */
+async function flushUnlessTaken(em: EntityManager): Promise<boolean> {
+  try {
+    await em.flush();
+    return true;
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) return false;
+    throw error;
+  }
+}
+
+/** A code made one by one; null when its code was taken meanwhile. */
+export async function createDiscountCode(em: EntityManager, values: RequiredEntityData<IDiscountCode>): Promise<IDiscountCode | null> {
+  const code = em.create(DiscountCode, values);
+  return (await flushUnlessTaken(em)) ? code : null;
+}
+
+/** Writes the fields given; false when the new code was taken meanwhile. */
+export async function updateDiscountCode(em: EntityManager, code: IDiscountCode, values: EntityData<IDiscountCode>): Promise<boolean> {
+  em.assign(code, values);
+  return flushUnlessTaken(em);
+}
+
 export async function deleteDiscountCode(em: EntityManager, code: IDiscountCode): Promise<void> {
   await em.transactional(async (tx) => {
     await tx.execute('update shop_orders set discount_code_id = null where shop_id = ? and discount_code_id = ?', [code.shop.id, code.id]);

@@ -1,7 +1,8 @@
 /**
  * What product sets and upsell groups share in the database: both are lists of the shop's
- * products, filtered the same way.
+ * products, filtered the same way, whose items a write replaces as a whole.
  */
+import type { Collection } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
 
@@ -26,6 +27,27 @@ export type ItemListTable = 'shop_product_sets' | 'shop_recommendation_groups';
 export async function lockShopRow(em: EntityManager, table: ItemListTable, shopId: string, id: number): Promise<boolean> {
   const rows = await em.execute<{ id: number }[]>(`select id from ${table} where shop_id = ? and id = ? for update`, [shopId, id]);
   return rows.length > 0;
+}
+
+/** Deletes one list of the shop (its items go with it, by the foreign key); false when there is none. */
+export async function deleteItemList(em: EntityManager, table: ItemListTable, shopId: string, id: number): Promise<boolean> {
+  const rows = await em.execute<{ id: number }[]>(`delete from ${table} where shop_id = ? and id = ? returning id`, [shopId, id]);
+  return rows.length > 0;
+}
+
+/**
+ * Replaces the rows of the owner's `items` by the sent list: an item sent with its `id` is
+ * rewritten in place, one without is made by `write`, rows not sent are removed (orphan removal).
+ * The owner counts as updated (its own columns may not have changed).
+ */
+export function replaceItems<Row extends { id: number }, Sent extends { id?: number | undefined }>(
+  owner: { items: Collection<Row>; updatedAt: Date },
+  sent: readonly Sent[],
+  write: (item: Sent, row: Row | undefined) => Row,
+): void {
+  const rows = new Map(owner.items.getItems().map((row) => [row.id, row]));
+  owner.items.set(sent.map((item) => write(item, item.id === undefined ? undefined : rows.get(item.id))));
+  owner.updatedAt = new Date();
 }
 
 export interface ItemListFilter {

@@ -3,7 +3,7 @@
  * the shop itself): reads with their items, the operator's creation, the id checks of a PATCH, and
  * the sequences a trigger starts.
  */
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type EntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DiscountCode, MailSequence, MailSequenceItem, OrderStatus, Product, Sender, type IMailSequence, type IMailSequenceItem } from '../../entities/shop/index.ts';
 import { DEFAULT_RECIPIENT_CODE, type ItemTiming, type SequenceTrigger, type SequenceTriggers } from '../../../domain/shop/mail-sequence-rules.ts';
@@ -60,6 +60,12 @@ export async function createMailSequence(em: EntityManager, shopId: string, inpu
 }
 
 /** Whether the shop has these rows (each check answers false for another shop's id). */
+/** Writes the fields given to the sequence (checked by the caller). */
+export async function updateMailSequence(em: EntityManager, sequence: IMailSequence, values: EntityData<IMailSequence>): Promise<void> {
+  em.assign(sequence, values);
+  await em.flush();
+}
+
 export const shopHas = {
   sender: async (em: EntityManager, id: number) => (await em.count(Sender, { id })) > 0,
   status: async (em: EntityManager, id: number) => (await em.count(OrderStatus, { id })) > 0,

@@ -1,7 +1,7 @@
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type EntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedAutomaticRule } from '../../../domain/shop/automatic-status.ts';
-import { DeliveryType, OrderStatus, Sender } from '../../entities/shop/index.ts';
+import { DeliveryType, OrderStatus, Sender, type IOrderStatus, type IShop } from '../../entities/shop/index.ts';
 
 /** The shop's order statuses for the configuration interface, in the panel's order. */
 export function listOrderStatuses(em: EntityManager, window?: { limit: number; offset: number }) {
@@ -42,7 +42,28 @@ export async function isShopOrderStatus(em: EntityManager, id: number): Promise<
 }
 
 /** The highest position among the shop's order statuses (0 when it has none): a new status goes after it. */
-export async function lastOrderStatusPosition(em: EntityManager): Promise<number> {
+/**
+ * Rewrites the status in one transaction under its row lock: `change` reads the status as locked
+ * (its current blocks) and answers the fields to write, so two writes queue and the second builds
+ * on the first's. The status must exist (the caller found it).
+ */
+export function rewriteOrderStatus(em: EntityManager, id: number, change: (status: IOrderStatus) => EntityData<IOrderStatus>): Promise<IOrderStatus> {
+  return em.transactional(async (tx) => {
+    const status = (await lockOrderStatus(tx, id))!;
+    tx.assign(status, change(status));
+    return status;
+  });
+}
+
+async function lastOrderStatusPosition(em: EntityManager): Promise<number> {
   const last = await em.findOne(OrderStatus, {}, { orderBy: { position: 'desc' } });
   return last?.position ?? 0;
+}
+
+/** An operator's own status (`UserOrderStatus`), placed after the shop's last one. */
+export async function createOrderStatus(em: EntityManager, shop: IShop, values: { name: string; visible: boolean }): Promise<IOrderStatus> {
+  const position = (await lastOrderStatusPosition(em)) + 1;
+  const status = em.create(OrderStatus, { shop, name: values.name, kind: 'UserOrderStatus', visible: values.visible, position });
+  await em.flush();
+  return status;
 }

@@ -2,7 +2,7 @@
  * Products of one shop (the request's entity manager is scoped to it by the shop filter). Hidden
  * products (deleted while orders point at them) are outside every read here.
  */
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type EntityData, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeliveryType, ElectronicContent, PaymentType, Product, ProductCategory, ShopFile, type IProduct, type IShopFile } from '../../entities/shop/index.ts';
 import { likeContains } from '../../../domain/shop/product-rules.ts';
@@ -59,6 +59,62 @@ export async function existingIds(em: EntityManager, list: ShopList, ids: readon
 /** A file row for bytes already put in the storage. */
 export function addShopFile(em: EntityManager, shopId: string, file: { storageKey: string; filename: string; contentType: string; byteSize: number }): IShopFile {
   return em.create(ShopFile, { shop: shopId, ...file });
+}
+
+/** A new product, with its photo's file row when it has one (flushed together). */
+export async function createProduct(em: EntityManager, values: RequiredEntityData<IProduct>, photo: IShopFile | undefined): Promise<IProduct> {
+  const product = em.create(Product, values);
+  if (photo) product.photo = photo as never;
+  await em.flush();
+  return product;
+}
+
+/** Writes the fields given, and the photo when given (null removes it). */
+export async function updateProduct(em: EntityManager, product: IProduct, values: EntityData<IProduct>, photo: IShopFile | null | undefined): Promise<void> {
+  em.assign(product, values);
+  if (photo !== undefined) product.photo = photo as never;
+  await em.flush();
+}
+
+/**
+ * Removes the rows of the files among `candidates` nothing uses any more, under the files' row
+ * locks (a clone pointing at one of them commits first or sees it gone); answers them, so the
+ * caller deletes their bytes after the commit.
+ */
+export function deleteUnusedFiles(em: EntityManager, candidates: readonly IShopFile[]): Promise<IShopFile[]> {
+  return em.transactional(async (tx) => {
+    const found = await unusedFiles(tx, await lockFiles(tx, candidates.map((file) => file.id), 'update'));
+    tx.remove(found);
+    return found;
+  });
+}
+
+/**
+ * A copy of a product with `values` over its own (`settings`: what the caller copies), its photo
+ * and electronic contents sharing the stored files. The shared files are locked FOR SHARE, so a
+ * concurrent release cannot remove one under the copy; a file released before the lock is left out.
+ */
+export function copyProduct(em: EntityManager, source: IProduct, values: EntityData<IProduct>): Promise<IProduct> {
+  return em.transactional(async (tx) => {
+    const contents = await contentsOf(tx, source.id);
+    const files = new Set(
+      (await lockFiles(tx, [...(source.photo ? [source.photo.id] : []), ...contents.map((content) => content.file.id)], 'share')).map((file) => file.id),
+    );
+    const copy = tx.create(Product, {
+      ...values,
+      shop: source.shop,
+      photo: source.photo && files.has(source.photo.id) ? source.photo : null,
+      deliveryTypeIds: [...source.deliveryTypeIds],
+      paymentTypeIds: [...source.paymentTypeIds],
+      productCategoryIds: [...source.productCategoryIds],
+    } as RequiredEntityData<IProduct>);
+    for (const content of contents.filter((c) => files.has(c.file.id))) {
+      const { shop, file, kind, contentTitle, daysToExpire, usagesToExpire, watermark, watermarkInterval, description, distributeViaShopCas } = content;
+      tx.create(ElectronicContent, { shop, product: copy, file, kind, contentTitle, daysToExpire, usagesToExpire, watermark, watermarkInterval, description, distributeViaShopCas });
+    }
+    await tx.flush();
+    return copy;
+  });
 }
 
 /**

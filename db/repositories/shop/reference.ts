@@ -1,6 +1,18 @@
-/** Reads of the shop's reference lists (the request's entity manager is scoped to the shop). */
+/** The shop's reference lists (the request's entity manager is scoped to the shop): reads, and the operator's additions. */
+import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DeliveryType, OrderStatus, PaymentType, ProductCategory } from '../../entities/shop/index.ts';
+import {
+  DeliveryType,
+  OrderStatus,
+  PaymentType,
+  ProductCategory,
+  Sender,
+  type IDeliveryType,
+  type IPaymentType,
+  type IProductCategory,
+  type ISender,
+} from '../../entities/shop/index.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 export interface ListWindow {
   limit: number;
@@ -39,4 +51,21 @@ export function listVisibleOrderStatuses(em: EntityManager, window: ListWindow) 
 
 export function listProductCategories(em: EntityManager) {
   return em.find(ProductCategory, {}, { orderBy: { id: 'asc' } });
+}
+
+export function createProductCategory(em: EntityManager, values: RequiredEntityData<IProductCategory>): Promise<IProductCategory> {
+  return insertRow(em, ProductCategory, values);
+}
+
+export function createDeliveryType(em: EntityManager, values: RequiredEntityData<IDeliveryType>): Promise<IDeliveryType> {
+  return insertRow(em, DeliveryType, values);
+}
+
+export function createPaymentType(em: EntityManager, values: RequiredEntityData<IPaymentType>): Promise<IPaymentType> {
+  return insertRow(em, PaymentType, values);
+}
+
+/** A mail sender of the shop (its address lower-cased by the caller). */
+export function createSender(em: EntityManager, values: RequiredEntityData<ISender>): Promise<ISender> {
+  return insertRow(em, Sender, values);
 }

@@ -34,6 +34,14 @@ export async function useShop(em: EntityManager, shopId: string): Promise<IShop 
   return shop;
 }
 
+/** Writes the fields given (an absent one stays). */
+export async function updateShop(em: EntityManager, shop: IShop, change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined }): Promise<void> {
+  if (change.name !== undefined) shop.name = change.name;
+  if (change.apiEnabled !== undefined) shop.apiEnabled = change.apiEnabled;
+  if (change.automaticInvoicing !== undefined) shop.automaticInvoicing = change.automaticInvoicing;
+  await em.flush();
+}
+
 export async function createShopApiKey(em: EntityManager, shop: IShop, key: { name: string; scopes: ShopScope[]; prefix: string; keyHash: string }) {
   const row = em.create(ShopApiKey, { shop, ...key });
   await em.flush();

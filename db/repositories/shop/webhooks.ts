@@ -1,3 +1,4 @@
+import type { RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ShopWebhookEvent } from '../../../domain/shop/webhooks.ts';
 import {
@@ -8,6 +9,7 @@ import {
   type IShopWebhookDelivery,
   type IShopWebhookDeliveryAttempt,
 } from '../../entities/shop/index.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 /**
  * A shop's own webhooks: what the operator API reads and writes, and the two statements only the
@@ -98,4 +100,15 @@ export async function shopDeliveryOutcome(em: EntityManager, shopId: string, del
 /** One of the shop's deliveries of one of its webhooks (the entity manager is scoped to the shop). */
 export function findShopDelivery(em: EntityManager, webhookId: string, deliveryId: string): Promise<IShopWebhookDelivery | null> {
   return em.findOne(ShopWebhookDelivery, { id: deliveryId.toLowerCase(), webhook: webhookId });
+}
+
+export function createShopWebhook(em: EntityManager, values: RequiredEntityData<IShopWebhook>): Promise<IShopWebhook> {
+  return insertRow(em, ShopWebhook, values);
+}
+
+/** Deletes the webhook: it is switched off and hidden; its row and history stay. */
+export async function deleteShopWebhook(em: EntityManager, webhook: IShopWebhook): Promise<void> {
+  webhook.deletedAt = new Date();
+  webhook.active = false;
+  await em.flush();
 }

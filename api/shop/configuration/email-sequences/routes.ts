@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { findMailSequence, knownProductIds, listMailSequences, shopHas, triggersOf, type SequenceWithItems } from '../../../../db/repositories/shop/mail-sequences.ts';
+import { findMailSequence, knownProductIds, listMailSequences, shopHas, triggersOf, updateMailSequence, type SequenceWithItems } from '../../../../db/repositories/shop/mail-sequences.ts';
 import { applyTriggerPatch, recipientCodeProblems, type RecipientDiscountCode, type TriggerPatch } from '../../../../domain/shop/mail-sequence-rules.ts';
 import { pathId, unknownIds } from '../../../../domain/shop/product-rules.ts';
 import { notFound } from '../../../shared/errors.ts';
@@ -67,7 +67,7 @@ async function patchSequence(em: EntityManager, shopId: string, { sequence }: Se
   if (missingCodeProducts.length) add(problems, 'recipient_discount_code.product_ids', `unknown ids: ${missingCodeProducts.join(', ')}`);
 
   if (Object.keys(problems).length > 0) throw unprocessable(problems);
-  em.assign(sequence, {
+  await updateMailSequence(em, sequence, {
     ...(body.name !== undefined && { name: body.name }),
     ...(body.sender_id !== undefined && { senderId: body.sender_id }),
     ...(body.sending_time !== undefined && { sendingTime: body.sending_time }),
@@ -76,7 +76,6 @@ async function patchSequence(em: EntityManager, shopId: string, { sequence }: Se
     ...triggers,
     recipientDiscountCode: code,
   });
-  await em.flush();
 }
 
 /**

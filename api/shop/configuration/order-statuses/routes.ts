@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { IOrderStatus } from '../../../../db/entities/shop/index.ts';
-import { isShopSender, listOrderStatuses, lockOrderStatus, shopAutomaticGraph, shopDeliveryTypeIds } from '../../../../db/repositories/shop/order-status-config.ts';
+import { isShopSender, listOrderStatuses, rewriteOrderStatus, shopAutomaticGraph, shopDeliveryTypeIds } from '../../../../db/repositories/shop/order-status-config.ts';
 import { applyAutomaticWrite, storedAutomaticRule } from '../../../../domain/shop/automatic-status.ts';
 import { isBuiltInStatus } from '../../../../domain/shop/order-statuses.ts';
 import { applyEmailWrite, storedTemplate } from '../../../../domain/shop/status-mail.ts';
@@ -96,13 +96,7 @@ export const orderStatusConfigRoutes: FastifyPluginAsyncZod = async (app) => {
       const deliveryTypeIds = body.email?.delivery_type_substitutions !== undefined ? await shopDeliveryTypeIds(em) : new Set<number>();
       const automatic = body.automatically_set ? await shopAutomaticGraph(em) : { statusIds: new Set<number>(), edges: [] };
       const senderKnown = typeof body.sender_id === 'number' && (await isShopSender(em, body.sender_id));
-      // The row is locked from reading the current blocks to the write, so two writes of blocks
-      // queue and the second names its new blocks after the first's.
-      const updated = await em.transactional(async (tx) => {
-        const status = (await lockOrderStatus(tx, id))!;
-        tx.assign(status, statusWrite(status, body, { deliveryTypeIds, automatic }, senderKnown));
-        return status;
-      });
+      const updated = await rewriteOrderStatus(em, id, (status) => statusWrite(status, body, { deliveryTypeIds, automatic }, senderKnown));
       return { data: orderStatusConfigReply(updated) };
     },
   );
