@@ -1,5 +1,10 @@
-/** The shapes of the order document (domain/shop/order-document.ts): the stored rows it reads, the JSON it gives. */
-import type { ADDRESS_FIELDS, InternalStatus, OrderAddress, OrderAttribute, OrderNote } from './order.ts';
+/**
+ * The stored rows the order document reads (domain/shop/order-document.ts), so domain needs no
+ * entity type: db/entities/shop/order.ts satisfies them. The JSON it gives is typed by the
+ * functions themselves and checked against the routes' reply schemas (the OpenAPI document).
+ */
+import type { InternalStatus, OrderAddress, OrderAttribute, OrderNote } from './order.ts';
+import type { PricedLine } from './pricing.ts';
 
 type Nullable<T> = T | null | undefined;
 
@@ -48,80 +53,10 @@ export interface OrderRecord extends OrderListRecord {
   notes?: Nullable<OrderNote[]>;
 }
 
-/** One stored line of an order. */
-export interface OrderItemRecord {
+/** One stored line of an order: the line as priced at the placement, with its id and what came after. */
+export interface OrderItemRecord extends Pick<PricedLine, 'name' | 'sku' | 'quantity' | 'unitPrice' | 'vatRate' | 'price' | 'discount' | 'finalPrice'> {
   id: number;
   productId?: Nullable<number>;
-  name: string;
-  sku: string;
-  quantity: number;
-  unitPrice: string;
-  vatRate: number;
-  price: string;
-  discount: string;
-  finalPrice: string;
   subscriberIdentifiers?: Nullable<string[]>;
   ref?: Nullable<string>;
-}
-
-export type AddressDocument = Record<(typeof ADDRESS_FIELDS)[number], string>;
-
-export interface OrderListItemDocument {
-  id: number;
-  uuid: string;
-  ordinal_number: number;
-  internal_status: InternalStatus;
-  order_status: string;
-  order_status_id: number;
-  email: string;
-  total: string;
-  currency: string;
-  paid: boolean;
-  invoice_number: string | null;
-  transaction_id: string | null;
-  paid_at: string | null;
-  ref: string | null;
-  subscriber_identifier: string | null;
-  delivery_method: string | null;
-  placed_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface OrderItemDocument {
-  id: number;
-  product_id: number | null;
-  name: string;
-  sku: string;
-  quantity: number;
-  unit_price: string;
-  vat_rate: number;
-  price: string;
-  discount: string;
-  final_price: string;
-  subscriber_identifiers: string[];
-  ref: string | null;
-}
-
-export interface OrderDetailDocument extends OrderListItemDocument {
-  products_cost: string;
-  delivery_cost: string;
-  payment_cost: string;
-  gift_packing_cost: string;
-  total_discount: string;
-  delivery_vat_rate: number | null;
-  payment_vat_rate: number | null;
-  discount_code: string;
-  cash_on_delivery: boolean;
-  comment: string;
-  delivery_point_code: string | null;
-  tracking_number: string;
-  tracking_url: string;
-  items: OrderItemDocument[];
-  delivery_address: AddressDocument | null;
-  invoice_address: AddressDocument | null;
-  invoice_recipient_name: string;
-  placed_ip: string | null;
-  order_attributes: OrderAttribute[];
-  notes: OrderNote[];
 }

@@ -5,12 +5,14 @@
  * satisfies the record types), plain JSON goes out.
  */
 import { ADDRESS_FIELDS, type OrderAddress } from './order.ts';
-import type { AddressDocument, OrderDetailDocument, OrderItemDocument, OrderItemRecord, OrderListItemDocument, OrderListRecord, OrderRecord } from './order-document-types.ts';
+import type { OrderItemRecord, OrderListRecord, OrderRecord } from './order-document-types.ts';
+
+type AddressDocument = Record<(typeof ADDRESS_FIELDS)[number], string>;
 
 const iso = (date: Date) => date.toISOString();
 
 /** The list fields. The order's status must be loaded (populate `orderStatus`). */
-export function orderListItem(order: OrderListRecord): OrderListItemDocument {
+export function orderListItem(order: OrderListRecord) {
   const status = order.orderStatus.getEntity();
   return {
     id: order.id,
@@ -40,7 +42,7 @@ function address(stored: OrderAddress | null | undefined): AddressDocument | nul
   return Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, stored[field] ?? ''])) as AddressDocument;
 }
 
-function item(line: OrderItemRecord): OrderItemDocument {
+function item(line: OrderItemRecord) {
   return {
     id: line.id,
     product_id: line.productId ?? null,
@@ -58,7 +60,7 @@ function item(line: OrderItemRecord): OrderItemDocument {
 }
 
 /** Every field of the order detail. */
-export function orderDetail(order: OrderRecord, items: OrderItemRecord[]): OrderDetailDocument {
+export function orderDetail(order: OrderRecord, items: OrderItemRecord[]) {
   return {
     ...orderListItem(order),
     products_cost: order.productsCost,
@@ -81,5 +83,30 @@ export function orderDetail(order: OrderRecord, items: OrderItemRecord[]): Order
     placed_ip: order.placedIp ?? null,
     order_attributes: order.orderAttributes ?? [],
     notes: order.notes ?? [],
+  };
+}
+
+/**
+ * The buyer's view of an order (the storefront, reached by its secret uuid): status, totals and
+ * lines of the detail, and how it is delivered and paid; nothing of the shop's bookkeeping or the
+ * buyer's data.
+ */
+export function buyerOrder(order: OrderRecord & { paymentMethod?: string | null }, items: OrderItemRecord[]) {
+  const { uuid, ordinal_number, order_status, paid, products_cost, delivery_cost, payment_cost, total_discount, total, currency, delivery_method, placed_at, ...detail } = orderDetail(order, items);
+  return {
+    uuid,
+    ordinal_number,
+    order_status,
+    paid,
+    products_cost,
+    delivery_cost,
+    payment_cost,
+    total_discount,
+    total,
+    currency,
+    items: detail.items.map(({ product_id, name, quantity, unit_price, price, discount, final_price }) => ({ product_id, name, quantity, unit_price, price, discount, final_price })),
+    delivery_method,
+    payment_method: order.paymentMethod ?? null,
+    placed_at,
   };
 }

@@ -17,9 +17,9 @@ import { openOrm } from '../../db/orm.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { listOrders, type OrderListFilters } from '../../db/repositories/shop/order-list.ts';
 import { paymentsStatement, salesStatement } from '../../db/repositories/shop/reports.ts';
-import { dayNumber, dayText, REPORT_MAX_DAYS } from '../../domain/shop/reports.ts';
 import { createBenchShop } from './shop-fixtures.ts';
 import type { BenchStack } from './stack.ts';
+import { DATE_FROM, DATE_TO, seedOrders } from './seed-orders.ts';
 import { median, percentile } from './stats.ts';
 
 export interface OrderListsOptions {
@@ -51,25 +51,12 @@ export interface OrderListsFigures {
   queries: Record<string, QueryFigures>;
 }
 
-const DATE_TO = '2026-10-31';
-const DATE_FROM = dayText(dayNumber(DATE_TO)! - REPORT_MAX_DAYS + 1);
 const EMAIL = 'buyer4242@example.com';
 const PRODUCT = 42;
 
 async function seed(client: pg.Client, shopId: string, statuses: Record<string, number>, n: number): Promise<void> {
   const lit = (value: string) => client.escapeLiteral(value);
-  await client.query(`
-    insert into shop_orders (shop_id, uuid, ordinal_number, internal_status, order_status_id, email, currency, products_cost,
-      delivery_cost, payment_cost, total_discount, total, payment_method, paid, paid_at, order_attributes, notes, placed_at, created_at, updated_at)
-    select ${lit(shopId)}, gen_random_uuid(), g,
-           case g % 20 when 0 then 'canceled' when 1 then 'returned' else 'placed' end,
-           case when g % 10 < 7 then ${statuses.Paid!} else ${statuses.New!} end,
-           'buyer' || (g % 50000) || '@example.com', 'PLN', t.total, 0, 0, 0, t.total,
-           case g % 3 when 0 then 'Przelewy24' when 1 then 'Transfer' else 'BLIK' end,
-           g % 10 < 7, case when g % 10 < 7 then t.placed_at + interval '1 hour' end, '[]', '[]', t.placed_at, t.placed_at, t.placed_at
-      from generate_series(1, ${n}) g
-     cross join lateral (select ${lit(DATE_FROM)}::timestamptz + (g - 0.5) / ${n}::float8 * interval '${REPORT_MAX_DAYS - 1} days' as placed_at,
-                                (((g::bigint * 7919) % 50000) / 100.0 + 10)::numeric(12,2) as total) t`);
+  await seedOrders(client, shopId, statuses, n);
   await client.query(`update shops set next_ordinal_number = ${n + 1} where id = ${lit(shopId)}`);
   // Three lines each, products 1..100 (ids the shop need not have: the filter reads the lines).
   await client.query(`

@@ -10,7 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { salesStatement } from '../../db/repositories/shop/reports.ts';
-import { dayNumber, dayText, REPORT_MAX_DAYS } from '../../domain/shop/reports.ts';
+import { REPORT_MAX_DAYS } from '../../domain/shop/reports.ts';
+import { DATE_FROM, DATE_TO, seedOrders } from './seed-orders.ts';
 import { median, round } from './stats.ts';
 
 export interface ShopReportsOptions {
@@ -37,8 +38,6 @@ export interface ShopReportsFigures {
 }
 
 /** The widest range the API allows, ending on a fixed day: every order falls inside it. */
-const DATE_TO = '2026-10-31';
-const DATE_FROM = dayText(dayNumber(DATE_TO)! - REPORT_MAX_DAYS + 1);
 
 async function operator<T>(o: ShopReportsOptions, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${o.apiUrl}/admin/v1${path}`, {
@@ -52,25 +51,10 @@ async function operator<T>(o: ShopReportsOptions, path: string, body?: unknown):
   return (JSON.parse(text) as { data: T }).data;
 }
 
-/**
- * Orders spread evenly over the range in time order (as a shop takes them), 90 % placed, 5 %
- * canceled, 5 % returned; 70 % paid an hour after placing; three payment methods; totals 10.00
- * to 509.99; then one line each, and VACUUM ANALYZE as after a night's autovacuum.
- */
+/** The orders of seed-orders.ts, one line each, and VACUUM ANALYZE as after a night's autovacuum. */
 async function seed(client: pg.Client, shopId: string, statuses: Record<string, number>, n: number): Promise<void> {
   const lit = (value: string) => client.escapeLiteral(value);
-  await client.query(`
-    insert into shop_orders (shop_id, uuid, ordinal_number, internal_status, order_status_id, email, currency, products_cost,
-      delivery_cost, payment_cost, total_discount, total, payment_method, paid, paid_at, order_attributes, notes, placed_at, created_at, updated_at)
-    select ${lit(shopId)}, gen_random_uuid(), g,
-           case g % 20 when 0 then 'canceled' when 1 then 'returned' else 'placed' end,
-           case when g % 10 < 7 then ${statuses.Paid!} else ${statuses.New!} end,
-           'buyer' || (g % 50000) || '@example.com', 'PLN', t.total, 0, 0, 0, t.total,
-           case g % 3 when 0 then 'Przelewy24' when 1 then 'Transfer' else 'BLIK' end,
-           g % 10 < 7, case when g % 10 < 7 then t.placed_at + interval '1 hour' end, '[]', '[]', t.placed_at, t.placed_at, t.placed_at
-      from generate_series(1, ${n}) g
-     cross join lateral (select ${lit(DATE_FROM)}::timestamptz + (g - 0.5) / ${n}::float8 * interval '${REPORT_MAX_DAYS - 1} days' as placed_at,
-                                (((g::bigint * 7919) % 50000) / 100.0 + 10)::numeric(12,2) as total) t`);
+  await seedOrders(client, shopId, statuses, n);
   await client.query(`
     insert into shop_order_items (shop_id, order_id, product_id, name, sku, quantity, unit_price, vat_rate, price, discount, final_price)
     select shop_id, id, 1 + id % 100, 'Product', 'SKU-' || (id % 100), 1, total, 23, total, 0, total

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orderByUuid } from '../../../db/repositories/shop/storefront.ts';
 import { copyUrl } from '../../../domain/shop/cart.ts';
+import { buyerOrder } from '../../../domain/shop/order-document.ts';
 import { notFound } from '../../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { storefrontShop } from '../shop.ts';
@@ -24,33 +25,7 @@ export const storefrontOrderRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await orderByUuid(request.em, request.params.uuid);
       if (!found) throw notFound('order');
       const { order, items } = found;
-      return {
-        data: {
-          uuid: order.uuid,
-          ordinal_number: order.ordinalNumber,
-          order_status: order.orderStatus.getEntity().name,
-          paid: order.paid,
-          products_cost: order.productsCost,
-          delivery_cost: order.deliveryCost,
-          payment_cost: order.paymentCost,
-          total_discount: order.totalDiscount,
-          total: order.total,
-          currency: order.currency,
-          items: items.map((line) => ({
-            product_id: line.productId ?? null,
-            name: line.name,
-            quantity: line.quantity,
-            unit_price: line.unitPrice,
-            price: line.price,
-            discount: line.discount,
-            final_price: line.finalPrice,
-          })),
-          delivery_method: order.deliveryMethod ?? null,
-          payment_method: order.paymentMethod ?? null,
-          placed_at: order.placedAt.toISOString(),
-          copy_url: copyUrl(app.storefrontUrl(shop.subdomain), order.uuid),
-        },
-      };
+      return { data: { ...buyerOrder(order, items), copy_url: copyUrl(app.storefrontUrl(shop.subdomain), order.uuid) } };
     },
   );
 };
