@@ -4,7 +4,8 @@
  * of scripts/histories/scenarios.ts runs on a Temporal dev server of its own (in memory; or
  * TEMPORAL_ADDRESS) with today's workflow code and fake activities; every run of a workflow id
  * (continue-as-new included) is kept. Run it after a change that went out behind `patched()`
- * (README, "Deploying"), and commit the files.
+ * (README, "Deploying"), and commit the files. `npm run histories:record -- <type> ...` records the
+ * scenarios of those workflow types only and leaves the other files as they are.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,8 @@ interface RecordedRun {
 }
 
 const log = (line: string) => console.log(`[histories] ${line}`);
+const onlyTypes = process.argv.slice(2);
+const chosen = onlyTypes.length === 0 ? scenarios : scenarios.filter((s) => onlyTypes.includes(s.type));
 
 /** Every run of the workflow id, from its first, following continue-as-new. */
 async function runsOf(client: Client, handle: WorkflowHandleWithFirstExecutionRunId, scenario: string): Promise<RecordedRun[]> {
@@ -53,7 +56,7 @@ async function main() {
       // The worker's first workflow task loads the bundle: taken before the scenarios' clocks run.
       await client.workflow.execute('automaticOrderStatus', { taskQueue, workflowId: `warm-up-${taskQueue}`, args: [{ shopId: 'warm-up', orderId: 0, fromStatusId: 0, expectedChangeId: null, toStatusId: 0, dueAt: new Date(0).toISOString() }] });
       return Promise.all(
-        scenarios.map(async (scenario) => {
+        chosen.map(async (scenario) => {
           const handle = await scenario.run({ client, taskQueue });
           const runs = await runsOf(client, handle, scenario.name);
           log(`${scenario.type}: ${runs.length} run(s), ${runs.map((r) => (r.history as { events: unknown[] }).events.length).join(' + ')} events: ${scenario.name}`);
@@ -65,7 +68,8 @@ async function main() {
     await connection.close();
 
     mkdirSync(HISTORIES_DIR, { recursive: true });
-    for (const file of readdirSync(HISTORIES_DIR)) if (file.endsWith('.json')) rmSync(path.join(HISTORIES_DIR, file));
+    const replaced = (file: string) => file.endsWith('.json') && (onlyTypes.length === 0 || onlyTypes.includes(file.slice(0, -'.json'.length)));
+    for (const file of readdirSync(HISTORIES_DIR)) if (replaced(file)) rmSync(path.join(HISTORIES_DIR, file));
     const byType = new Map<string, RecordedRun[]>();
     for (const { type, runs } of recorded) byType.set(type, [...(byType.get(type) ?? []), ...runs]);
     for (const [type, runs] of byType) {

@@ -7,14 +7,17 @@
  * one worker process and again with a second one on the task queue.
  */
 import { randomBytes } from 'node:crypto';
+import { cpuFigures, cpuStretch, medianCpuFigures, type CpuFigures } from './cpu-usage.ts';
 import { createCourse } from './fixtures.ts';
 import { grantBatch, visibleLatencies, type GrantBatch, type GrantTarget } from './grant-batch.ts';
 import { HISTORY_SAMPLE, medianParts, spread, timelineOf } from './history.ts';
 import { untilQueueIdle } from './queue-idle.ts';
 import type { BenchStack } from './stack.ts';
 import { median, percentile, type BatchFigures } from './stats.ts';
+import { withTimeout } from './temporal-noop.ts';
 
 const VISIBLE_TIMEOUT_MS = 45_000;
+const CLOSE_TIMEOUT_MS = 30_000;
 
 export interface BurstOptions extends GrantTarget {
   platformId: string;
@@ -42,6 +45,8 @@ export interface BurstFigures extends BatchFigures {
   post_p99_ms: number;
   /** Over all rounds. */
   post_errors: number;
+  /** CPU per grant by process, from the first POST until every workflow of the round closed (medians of the rounds). */
+  cpu: CpuFigures;
 }
 
 interface Round {
@@ -52,6 +57,7 @@ interface Round {
   allVisibleMs: number;
   batch: GrantBatch;
   emails: string[];
+  cpu: CpuFigures;
 }
 
 export async function measureGrantBursts(o: BurstOptions): Promise<BurstFigures> {
@@ -81,6 +87,7 @@ export async function measureGrantBursts(o: BurstOptions): Promise<BurstFigures>
     post_p50_ms: median(rounds.map((r) => percentile(r.batch.post.latenciesMs, 50))),
     post_p99_ms: median(rounds.map((r) => percentile(r.batch.post.latenciesMs, 99))),
     post_errors: rounds.reduce((sum, r) => sum + r.batch.post.errors, 0),
+    cpu: medianCpuFigures(rounds.map((r) => r.cpu)),
     breakdown_ms: await grantBreakdown(o.stack, last.batch, last.emails),
   };
 }
@@ -89,7 +96,12 @@ async function burst(o: BurstOptions, name: string, count: number): Promise<Roun
   await untilQueueIdle(o.stack, o.log);
   const courseId = await createCourse(o.stack.apiUrl, o.stack.adminToken, o.platformId, `Grants ${name}`);
   const emails = Array.from({ length: count }, (_, i) => `${name}-${i}@bench.example.com`);
+  const cpu = cpuStretch(o.stack.cpuGroups());
   const batch = await grantBatch(o, { courseId, emails, concurrency: o.concurrency, visibleTimeoutMs: VISIBLE_TIMEOUT_MS }, o.log);
+  // A grant's workflow goes on after its enrolment is visible (the invitation's attempt): its CPU counts until it closed.
+  const started = batch.workflowIds.filter((id): id is string => id !== undefined);
+  await untilClosed(o.stack, started);
+  const span = cpu.stop();
   const latencies = visibleLatencies(batch, emails).map((l) => l.ms);
   const firstSent = Math.min(...batch.startsEpochMs.filter((t) => t !== undefined));
   const allVisibleMs = Math.max(...batch.visibleAt.values()) - firstSent;
@@ -101,7 +113,13 @@ async function burst(o: BurstOptions, name: string, count: number): Promise<Roun
     allVisibleMs,
     batch,
     emails,
+    cpu: cpuFigures(span, started.length),
   };
+}
+
+/** Until each workflow closed (its result, or failure, known), or CLOSE_TIMEOUT_MS. */
+async function untilClosed(stack: BenchStack, workflowIds: readonly string[]): Promise<void> {
+  await withTimeout(Promise.allSettled(workflowIds.map((id) => stack.temporal.workflow.getHandle(id).result())), CLOSE_TIMEOUT_MS);
 }
 
 /**

@@ -14,6 +14,7 @@ import { migrate, openOrm } from '../../db/orm.ts';
 import { findFreePort, sleep, type Log } from '../stack/lifecycle.ts';
 import { createFreshDatabase, DATA_DIR, startEmbeddedPostgres } from '../stack/postgres.ts';
 import { startTemporalDevServer } from '../stack/temporal.ts';
+import { commandLines, postgresBackendsOf, treesOf, type CpuGroups, type ProcessSelector } from './cpu-usage.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
 /** What each process of `npm start` keeps by default (DATABASE_POOL_MAX). */
@@ -38,6 +39,13 @@ export interface BenchStack {
   workerPid: number | undefined;
   /** Starts one more worker process on the task queue; stop() ends it (it is also stopped with the stack). */
   startExtraWorker(): Promise<{ stop(): Promise<void> }>;
+  /**
+   * The processes whose CPU time the bench reads (cpu-usage.ts): `api`, `worker` (the stack's
+   * worker processes, or `worker` given: e.g. a no-op worker), `temporal` (the dev server, by its
+   * port), `postgres` (the backends of the run's database) and `bench` (this process: the load
+   * generators, the pollers, the bench's Temporal client).
+   */
+  cpuGroups(worker?: ProcessSelector): CpuGroups;
 }
 
 /** What a batch measurement (grants, no-op workflows) is given. */
@@ -101,6 +109,7 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
     temporalAddress = server.address;
     log(`Temporal: in-memory dev server on ${temporalAddress}`);
   }
+  const temporalPort = temporalAddress.split(':').at(-1);
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
   const taskQueue = `bench-${randomUUID().slice(0, 8)}`;
 
@@ -133,10 +142,10 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
     stops.add(service.name, () => service.stop());
     return service;
   };
-  let workers = 0;
+  const workerPids: (number | undefined)[] = [];
   const startWorker = async () => {
-    workers++;
-    const worker = started(startServiceProcess(workers === 1 ? 'worker' : `worker ${workers}`, 'worker/main.ts', env));
+    const worker = started(startServiceProcess(workerPids.length === 0 ? 'worker' : `worker ${workerPids.length + 1}`, 'worker/main.ts', env));
+    workerPids.push(worker.pid);
     await worker.untilLine(WORKER_READY, READY_TIMEOUT_MS);
     return worker;
   };
@@ -159,6 +168,13 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
       log(`${worker.name} (pid ${worker.pid}) polling task queue ${taskQueue}`);
       return { stop: () => worker.stop() };
     },
+    cpuGroups: (worker = treesOf(workerPids)) => ({
+      api: treesOf([api.pid]),
+      worker,
+      temporal: commandLines(new RegExp(`temporal.* server start-dev .*--port ${temporalPort}\\b`)),
+      postgres: postgresBackendsOf(database.name),
+      bench: () => [process.pid],
+    }),
   };
 }
 

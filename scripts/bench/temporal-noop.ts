@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { REPO_ROOT } from '../stack/postgres.ts';
 import { withParentDeathSignal } from '../stack/lifecycle.ts';
+import { cpuFigures, cpuStretch, medianCpuFigures, treesOf, type CpuFigures } from './cpu-usage.ts';
 import type { BatchOptions } from './stack.ts';
 import { HISTORY_SAMPLE, medianParts, spread, timelineOf } from './history.ts';
 import { closedLoop, epochMs } from './load.ts';
@@ -29,6 +30,8 @@ export interface NoopFigures extends BatchFigures {
   start_p50_ms: number;
   start_p99_ms: number;
   rounds_per_second: number[];
+  /** CPU per workflow by process (`worker`: this worker's process), from the first start to the last result (medians of the rounds). */
+  cpu: CpuFigures;
 }
 
 export interface NoopComparison {
@@ -62,6 +65,7 @@ async function startNoopWorker(mode: Mode, taskQueue: string, temporalAddress: s
     child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`no-op worker (${mode}) exited (${code})`))));
   });
   return {
+    pid: child.pid,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -78,6 +82,7 @@ interface Batch {
   startLatencies: number[];
   perSecond: number;
   completedIds: string[];
+  cpu: CpuFigures;
 }
 
 /** `oursOnly`: our worker alone (the shop parts' baseline; one process to start on a busy machine), its figures standing in for the ceiling. */
@@ -87,8 +92,10 @@ export async function measureTemporalNoop(o: BatchOptions & { rounds: number; ou
   const queues: Record<Mode, string> = Object.fromEntries(modes.map((mode) => [mode, `${stack.taskQueue}-noop-${mode}`]));
   const workers = await Promise.all(modes.map((mode) => startNoopWorker(mode, queues[mode]!, stack.temporalAddress, stack.namespace)));
   try {
+    const cpuGroups = Object.fromEntries(modes.map((mode, i) => [mode, stack.cpuGroups(treesOf([workers[i]!.pid]))]));
     const runBatch = async (mode: Mode, label: string, count: number): Promise<Batch> => {
       const taskQueue = queues[mode]!;
+      const cpu = cpuStretch(cpuGroups[mode]!);
       const prefix = `${taskQueue}-${label}-${randomUUID().slice(0, 4)}`;
       const startsAt: number[] = [];
       const doneAt: number[] = [];
@@ -104,6 +111,7 @@ export async function measureTemporalNoop(o: BatchOptions & { rounds: number; ou
         },
       });
       await withTimeout(Promise.allSettled(results), COMPLETION_TIMEOUT_MS);
+      const span = cpu.stop();
       const latencies: number[] = [];
       const completedIds: string[] = [];
       doneAt.forEach((done, i) => {
@@ -113,7 +121,7 @@ export async function measureTemporalNoop(o: BatchOptions & { rounds: number; ou
         completedIds.push(`${prefix}-${i}`);
       });
       const spanMs = Math.max(...doneAt.filter((t) => t !== undefined)) - Math.min(...startsAt.filter((t) => t !== undefined));
-      return { latencies, startLatencies: starts.latenciesMs, perSecond: latencies.length / (spanMs / 1000), completedIds };
+      return { latencies, startLatencies: starts.latenciesMs, perSecond: latencies.length / (spanMs / 1000), completedIds, cpu: cpuFigures(span, completedIds.length) };
     };
 
     for (const mode of modes) await runBatch(mode, 'warmup', o.warmupN);
@@ -140,6 +148,7 @@ export async function measureTemporalNoop(o: BatchOptions & { rounds: number; ou
         start_p99_ms: median(all.map((b) => percentile(b.startLatencies, 99))),
         breakdown_ms: medianParts(timelines),
         rounds_per_second: all.map((b) => b.perSecond),
+        cpu: medianCpuFigures(all.map((b) => b.cpu)),
       };
     };
     const { ours: _ours, ...candidates } = rates;
@@ -149,7 +158,8 @@ export async function measureTemporalNoop(o: BatchOptions & { rounds: number; ou
   }
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+/** The promise's value, or undefined once `ms` passed first. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
   try {

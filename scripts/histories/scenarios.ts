@@ -16,7 +16,14 @@ import {
   subscriberWorkflowId,
   timeLimitedDiscountWorkflowId,
 } from '../../domain/shop/workflow-ids.ts';
-import { courseMailRolloutWorkflowId, courseMailsWorkflowId, lessonCompletedWorkflowId, webhookDeliveryWorkflowId } from '../../domain/shared/workflow-ids.ts';
+import {
+  accessCommandWorkflowId,
+  courseMailRolloutWorkflowId,
+  courseMailsWorkflowId,
+  lessonCompletedWorkflowId,
+  orderWorkflowId,
+  webhookDeliveryWorkflowId,
+} from '../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../workflows/index.ts';
 import { subscriberItemsChangedSignal, subscriberPausedSignal, subscriberPeriodMovedSignal, subscriberResumedSignal } from '../../workflows/shop/subscription-signals.ts';
 import { discountChangedSignal, discountRemovedSignal, type DiscountSchedule } from '../../workflows/shop/time-limited-discount-signals.ts';
@@ -163,8 +170,20 @@ export const fakeActivities: Partial<Activities> = {
   async webhookTargets() {
     return [];
   },
-  async deliverMail() {
+  async deliverMail({ mailId }) {
+    // An invitation of `...flaky-...` fails its first attempt: the grant hands it to its delivery workflow.
+    if (mailId.includes('flaky-') && !failedOnce.has(mailId)) {
+      failedOnce.add(mailId);
+      throw ApplicationFailure.retryable('the relay is down', 'MailDeliveryFailed');
+    }
     return { status: 'sent', provider: null };
+  },
+
+  // Grants and an order's fulfilment: one local step each (a new participant, invited), then what it hands on.
+  grantCourse: async ({ email, courseId }) => ({ ...onboarded(email, 'course', courseId), outcome: 'applied', accessLevel: 0, courseMails: email.startsWith('mails-') }),
+  grantAudiobook: async ({ email, audiobookId }) => ({ ...onboarded(email, 'audiobook', audiobookId), outcome: 'applied', accessLevel: null }),
+  async fulfilOrderAccess({ email, courses, orderId }) {
+    return { ...onboarded(email, 'order', orderId), courses: courses.map(({ courseId }, i) => ({ courseId, courseMails: i === 0 })), fulfilled: true };
   },
 
   // Time-limited discount.
@@ -191,6 +210,23 @@ export const fakeActivities: Partial<Activities> = {
     return attemptOnce(deliveryId);
   },
 };
+
+const failedOnce = new Set<string>();
+const WEBHOOK = '00000000-0000-4000-8000-00000000f003';
+
+/** A grant step's onboarding of a new participant: created, invited (the mail awaits delivery), one event with a webhook subscribed. */
+function onboarded(email: string, kind: string, itemId: string) {
+  const local = email.split('@')[0]!;
+  const event = { id: `event-${kind}-${itemId}-${local}`, type: 'access_granted' as const, payload: {}, occurredAt: new Date().toISOString() };
+  return {
+    participantId: `participant-${local}`,
+    created: true,
+    invitationSent: true,
+    invitationMailId: `mail-${local}`,
+    events: [event],
+    webhookDeliveries: [{ webhookId: WEBHOOK, eventId: event.id }],
+  };
+}
 
 const attempts = new Map<string, number>();
 function attemptOnce(deliveryId: string) {
@@ -226,6 +262,55 @@ function newSubscriber(id: number, over: Partial<FakeSubscriber> & { intervalMs:
 const discountSchedule = (startInMs: number, endInMs: number, revision: number): DiscountSchedule => ({ startDate: iso(startInMs), endDate: iso(endInMs), revision });
 
 export const scenarios: Scenario[] = [
+  {
+    type: 'grantCourseAccess',
+    name: 'a new participant: the step, the invitation sent at its first attempt, a webhook delivery as a child',
+    async run({ client, taskQueue }) {
+      const input = { platformId: PLATFORM, courseId: COURSE, email: 'ann@example.com', name: 'Ann', accessLevel: 0 as const, seq: 1 };
+      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'course', id: COURSE }, command: 'grant' });
+      const handle = await client.workflow.start<typeof workflows.grantCourseAccess>('grantCourseAccess', { taskQueue, workflowId, args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'grantCourseAccess',
+    name: 'a new participant in a course with mails: the invitation\'s first attempt fails and goes to its delivery workflow; the course mails and a webhook delivery as children',
+    async run({ client, taskQueue }) {
+      const input = { platformId: PLATFORM, courseId: COURSE, email: 'mails-flaky-bo@example.com', name: null, accessLevel: 1 as const, seq: 2 };
+      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'course', id: COURSE }, command: 'grant' });
+      const handle = await client.workflow.start<typeof workflows.grantCourseAccess>('grantCourseAccess', { taskQueue, workflowId, args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'grantAudiobookAccess',
+    name: 'a new participant: the step, the invitation sent at its first attempt, a webhook delivery as a child',
+    async run({ client, taskQueue }) {
+      const audiobookId = '00000000-0000-4000-8000-00000000e001';
+      const input = { platformId: PLATFORM, audiobookId, email: 'cy@example.com', name: null, seq: 3 };
+      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'audiobook', id: audiobookId }, command: 'grant' });
+      const handle = await client.workflow.start<typeof workflows.grantAudiobookAccess>('grantAudiobookAccess', { taskQueue, workflowId, args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'fulfilOrder',
+    name: 'two courses for a new participant: the step, the invitation sent at its first attempt, the first course\'s mails and a webhook delivery as children',
+    async run({ client, taskQueue }) {
+      const orderId = '00000000-0000-4000-8000-00000000e101';
+      const courses = [
+        { courseId: COURSE, accessLevel: 0 as const },
+        { courseId: '00000000-0000-4000-8000-00000000c002', accessLevel: 1 as const },
+      ];
+      const input = { platformId: PLATFORM, orderId, email: 'dee@example.com', courses, seq: 4 };
+      const handle = await client.workflow.start<typeof workflows.fulfilOrder>('fulfilOrder', { taskQueue, workflowId: orderWorkflowId({ platformId: PLATFORM, orderId, step: 'fulfil' }), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
   {
     type: 'subscriberRenewal',
     name: 'activation mail, both reminders, pause and resume, a declined charge with its notice, the dunning retry approved, the renewal order cleared as a child, continue-as-new; the next run: period moved, items changed, declined twice, expired',

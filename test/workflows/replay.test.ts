@@ -28,6 +28,12 @@ const LONG_RUNNING = [
   'deliverShopWebhook',
 ];
 
+/**
+ * Short workflows (seconds) replayed as well: a deploy lands while some are in flight, and their
+ * hand-on after the grant step changed behind `patched()` (issue 26 item 6). They wait on no timer.
+ */
+const SHORT_LIVED = ['grantCourseAccess', 'grantAudiobookAccess', 'fulfilOrder'];
+
 interface HistoriesFile {
   workflowType: string;
   runs: { scenario: string; workflowId: string; run: number; history: { events: { eventType?: string }[] } }[];
@@ -38,11 +44,12 @@ const files: HistoriesFile[] = readdirSync(HISTORIES_DIR)
   .map((file) => JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')) as HistoriesFile);
 
 describe('recorded histories of the long-running workflows', () => {
-  it('cover every long-running workflow type with runs that waited on timers', () => {
+  it('cover every long-running workflow type with runs that waited on timers, and the grants', () => {
     const types = files.map((f) => f.workflowType);
-    expect(types).toEqual(expect.arrayContaining(LONG_RUNNING));
+    expect(types).toEqual(expect.arrayContaining([...LONG_RUNNING, ...SHORT_LIVED]));
     for (const file of files) {
       expect(file.runs.length, file.workflowType).toBeGreaterThan(0);
+      if (SHORT_LIVED.includes(file.workflowType)) continue;
       const events = file.runs.flatMap((r) => r.history.events.map((e) => e.eventType));
       expect(events, file.workflowType).toContain('EVENT_TYPE_TIMER_FIRED');
     }
