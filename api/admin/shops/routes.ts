@@ -4,7 +4,7 @@ import type { IShop } from '../../../db/entities/shop/index.ts';
 import { createOrderStatus, listOrderStatuses } from '../../../db/repositories/shop/order-status-config.ts';
 import { existingIds } from '../../../db/repositories/shop/products.ts';
 import { createDeliveryType, createPaymentType, createProductCategory, createSender } from '../../../db/repositories/shop/reference.ts';
-import { announceShopKeyChange, createShop, createShopApiKey, revokeShopApiKey, updateShop, useShop } from '../../../db/repositories/shop/shops.ts';
+import { createShop, createShopApiKey, revokeShopApiKey, updateShop, useShop } from '../../../db/repositories/shop/shops.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { HttpError, notFound } from '../../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
@@ -71,11 +71,8 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     const shop = await shopOf(request.em, request.params.shop_id);
     const { name, api_enabled, automatic_invoicing } = request.body;
     await updateShop(request.em, shop, { name, apiEnabled: api_enabled, automaticInvoicing: automatic_invoicing });
-    if (api_enabled !== undefined) {
-      // The shop interface keeps the shop's keys with the switch for a while: every instance forgets them (committed already).
-      await announceShopKeyChange(request.em, shop.id);
-      app.shopKeyCache.forgetTenant(shop.id);
-    }
+    // Every instance hears the switch (updateShop announces it); this one forgets at once.
+    if (api_enabled !== undefined) app.shopKeyCache.forgetTenant(shop.id);
     return { data: shopReply(shop) };
   });
 

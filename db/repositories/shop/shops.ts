@@ -34,12 +34,13 @@ export async function useShop(em: EntityManager, shopId: string): Promise<IShop 
   return shop;
 }
 
-/** Writes the fields given (an absent one stays). */
+/** Writes the fields given (an absent one stays); a change of the API switch is announced once committed. */
 export async function updateShop(em: EntityManager, shop: IShop, change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined }): Promise<void> {
   if (change.name !== undefined) shop.name = change.name;
   if (change.apiEnabled !== undefined) shop.apiEnabled = change.apiEnabled;
   if (change.automaticInvoicing !== undefined) shop.automaticInvoicing = change.automaticInvoicing;
   await em.flush();
+  if (change.apiEnabled !== undefined) await announceShopKeyChange(em, shop.id);
 }
 
 export async function createShopApiKey(em: EntityManager, shop: IShop, key: { name: string; scopes: ShopScope[]; prefix: string; keyHash: string }) {
