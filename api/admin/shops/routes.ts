@@ -70,9 +70,12 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch('/shops/:shop_id', { schema: { operationId: 'admin.shops.update', summary: 'Updates a shop', params: ShopParams, body: PatchShopBody, response: { 200: data(ShopReply), ...errors } } }, async (request) => {
     const shop = await shopOf(request.em, request.params.shop_id);
     const { name, api_enabled, automatic_invoicing } = request.body;
-    await updateShop(request.em, shop, { name, apiEnabled: api_enabled, automaticInvoicing: automatic_invoicing });
-    // Every instance hears the switch (updateShop announces it); this one forgets at once.
-    if (api_enabled !== undefined) app.shopKeyCache.forgetTenant(shop.id);
+    try {
+      await updateShop(request.em, shop, { name, apiEnabled: api_enabled, automaticInvoicing: automatic_invoicing });
+    } finally {
+      // Every instance hears the switch (updateShop announces it); this one forgets at once, even when the reply fails.
+      if (api_enabled !== undefined) app.shopKeyCache.forgetTenant(shop.id);
+    }
     return { data: shopReply(shop) };
   });
 

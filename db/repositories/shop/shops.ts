@@ -34,13 +34,16 @@ export async function useShop(em: EntityManager, shopId: string): Promise<IShop 
   return shop;
 }
 
-/** Writes the fields given (an absent one stays); a change of the API switch is announced once committed. */
+/** Writes the fields given (an absent one stays); a change of the API switch is announced in the same transaction. */
 export async function updateShop(em: EntityManager, shop: IShop, change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined }): Promise<void> {
   if (change.name !== undefined) shop.name = change.name;
   if (change.apiEnabled !== undefined) shop.apiEnabled = change.apiEnabled;
   if (change.automaticInvoicing !== undefined) shop.automaticInvoicing = change.automaticInvoicing;
-  await em.flush();
-  if (change.apiEnabled !== undefined) await announceShopKeyChange(em, shop.id);
+  // One transaction, as a key revocation: the notice is delivered with the commit, never without it.
+  await em.transactional(async (tx) => {
+    await tx.flush();
+    if (change.apiEnabled !== undefined) await announceShopKeyChange(tx, shop.id);
+  });
 }
 
 export async function createShopApiKey(em: EntityManager, shop: IShop, key: { name: string; scopes: ShopScope[]; prefix: string; keyHash: string }) {
