@@ -1,10 +1,9 @@
 import { patched } from '@temporalio/workflow';
-import { orderEffect } from '../shared/activity-proxies.ts';
 import { notifyClub } from './steps/notify-club.ts';
 import type { ClearOrderInput } from './contracts.ts';
 import { activateSubscriptions } from './steps/activate-subscriptions.ts';
 import { grantShopCourseAccess } from './steps/course-access.ts';
-import { activitySteps, localSteps, runEffect, type OrderRef } from './steps/run-effect.ts';
+import { activitySteps, localSteps, outsideEffect, runEffect, type OrderRef } from './steps/run-effect.ts';
 import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.ts';
 import { startOrderMailSequences } from './steps/start-mail-sequences.ts';
 import { notifyShopWebhooks } from './steps/notify-shop-webhooks.ts';
@@ -37,10 +36,10 @@ export async function clearOrder({ shopId, orderId }: ClearOrderInput): Promise<
     // The webhooks (the club's too: clearing sets the Paid status) go once the invoice is settled, so their body carries its number.
     invoice.then(() => Promise.all([notifyShopWebhooks(ref, 'order_cleared', steps), notifyClub(ref, null, steps)])),
     Promise.all([invoice, codes]).then(() =>
-      Promise.all([runEffect(paid, 'status_mail', () => orderEffect.sendStatusMail({ ...paid, statusId: null }), steps), notifyShopWebhooks(paid, 'order_status_changed', steps)]),
+      Promise.all([outsideEffect(paid, 'status_mail', (proxy, first) => proxy.sendStatusMail({ ...paid, statusId: null, ...first }), steps), notifyShopWebhooks(paid, 'order_status_changed', steps)]),
     ),
-    runEffect(ref, 'analytics_purchase', () => orderEffect.sendAnalyticsPurchase(ref), steps),
-    runEffect(ref, 'marketing_tags', () => orderEffect.tagCustomer(ref), steps),
+    outsideEffect(ref, 'analytics_purchase', (proxy, first) => proxy.sendAnalyticsPurchase({ ...ref, ...first }), steps),
+    outsideEffect(ref, 'marketing_tags', (proxy, first) => proxy.tagCustomer({ ...ref, ...first }), steps),
     grantShopCourseAccess(ref, steps),
     startOrderMailSequences(ref, null, steps),
     activateSubscriptions(ref, steps),

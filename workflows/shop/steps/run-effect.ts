@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import type { EffectOutcome, EffectSource, OrderEffectName } from '../../../domain/shop/effects.ts';
+import { isHandOn, type EffectOutcome, type EffectSource, type HandOn, type OrderEffectName } from '../../../domain/shop/effects.ts';
 import { db, localDb, localOrderEffect, orderEffect } from '../../shared/activity-proxies.ts';
 
 export interface OrderRef {
@@ -28,7 +28,7 @@ export const localSteps: EffectSteps = { db: localDb, orderEffect: localOrderEff
  * Runs one effect activity; when its retries are spent, records the effect as `failed` with the
  * reason instead of failing the workflow, so one broken integration never blocks the others.
  */
-export async function runEffect(ref: OrderRef, effect: OrderEffectName, activity: () => Promise<EffectOutcome>, steps: EffectSteps = activitySteps): Promise<EffectOutcome> {
+export async function runEffect<T extends EffectOutcome | HandOn = EffectOutcome>(ref: OrderRef, effect: OrderEffectName, activity: () => Promise<T>, steps: EffectSteps = activitySteps): Promise<T | EffectOutcome> {
   try {
     return await activity();
   } catch (error) {
@@ -39,6 +39,27 @@ export async function runEffect(ref: OrderRef, effect: OrderEffectName, activity
     await steps.db.recordOrderEffect({ ...ref, effect, outcome });
     return outcome;
   }
+}
+
+/**
+ * An effect that may talk to the outside (analytics, marketing tags, a status mail). With local
+ * steps it is asked in a local step first (`localFirst`): what needs no call (nothing configured)
+ * is decided and recorded there; only an effect that has to go out is handed to its retried
+ * activity. With activity steps, the activity at once, as before.
+ */
+export async function outsideEffect(
+  ref: OrderRef,
+  effect: OrderEffectName,
+  call: (proxy: typeof orderEffect, localFirst: { localFirst?: true }) => Promise<EffectOutcome | HandOn>,
+  steps: EffectSteps = activitySteps,
+): Promise<EffectOutcome> {
+  if (steps !== activitySteps) {
+    const first = await runEffect(ref, effect, () => call(steps.orderEffect, { localFirst: true }), steps);
+    if (!isHandOn(first)) return first;
+  }
+  const outcome = await runEffect(ref, effect, () => call(orderEffect, {}), steps);
+  // Unreachable: an activity asked without `localFirst` never hands on.
+  return isHandOn(outcome) ? { status: 'failed', detail: `${effect} handed on by its own activity` } : outcome;
 }
 
 /** Records a hook point whose feature has nothing to do for this order (e.g. no club integration). */
