@@ -6,7 +6,7 @@ import { recordEffect, recordedEffect, type EffectKey } from '../../db/repositor
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
 import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
-import { done, invoiceNumber, skipped, type EffectOutcome, type EffectSource, type OrderEffectName } from '../../domain/shop/effects.ts';
+import { done, HAND_ON, invoiceNumber, isHandOn, skipped, type EffectOutcome, type EffectSource, type HandOn, type OrderEffectName } from '../../domain/shop/effects.ts';
 import { invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycle.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -20,6 +20,15 @@ export interface OrderEffectInput {
   shopId: string;
   orderId: number;
   source: EffectSource;
+}
+
+/**
+ * An effect that may talk to the outside, asked by a local step first (issue 26 item 1): it
+ * decides and records what needs no call (nothing configured: `skipped`) and answers `HAND_ON`,
+ * recording nothing, when the call is to be made by its retried activity.
+ */
+export interface LocalFirst {
+  localFirst?: boolean;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -58,12 +67,13 @@ export function orderEffectActivities({
   // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
   const integrationsOf = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
   /** Runs `perform` unless the effect already has an outcome other than `failed`, and records it. */
-  async function once(input: OrderEffectInput, effect: OrderEffectName, perform: (em: ReturnType<typeof shopEm>) => Promise<EffectOutcome>): Promise<EffectOutcome> {
-    const key: EffectKey = { ...input, effect };
+  async function once<T extends EffectOutcome | HandOn = EffectOutcome>(input: OrderEffectInput, effect: OrderEffectName, perform: (em: ReturnType<typeof shopEm>) => Promise<T>): Promise<T | EffectOutcome> {
+    const key: EffectKey = { shopId: input.shopId, orderId: input.orderId, source: input.source, effect };
     const em = shopEm(orm, input.shopId);
     const recorded = await recordedEffect(em, key);
     if (recorded && recorded.status !== 'failed') return recorded;
     const outcome = await perform(em);
+    if (isHandOn(outcome)) return outcome;
     await recordEffect(em, key, outcome, now());
     orderEffects.inc({ effect, outcome: outcome.status });
     return outcome;
@@ -142,10 +152,11 @@ export function orderEffectActivities({
     },
 
     /** The purchase event to the analytics integration. */
-    async sendAnalyticsPurchase(input: OrderEffectInput): Promise<EffectOutcome> {
-      return once(input, 'analytics_purchase', async (em) => {
+    async sendAnalyticsPurchase(input: OrderEffectInput & LocalFirst): Promise<EffectOutcome | HandOn> {
+      return once<EffectOutcome | HandOn>(input, 'analytics_purchase', async (em) => {
         const { analytics } = await integrationsOf(em);
         if (!analytics) return skipped('no analytics integration configured');
+        if (input.localFirst) return HAND_ON;
         const { order, items } = await facts(em, input.orderId);
         await toolCall(analytics.purchase({
           transactionId: `${input.shopId}:${order.ordinalNumber}`,
@@ -160,13 +171,14 @@ export function orderEffectActivities({
     },
 
     /** Tags on the buyer in the shop's mailing tool: the shop's `tags` and the `product_tags` of each product bought. */
-    async tagCustomer(input: OrderEffectInput): Promise<EffectOutcome> {
-      return once(input, 'marketing_tags', async (em) => {
+    async tagCustomer(input: OrderEffectInput & LocalFirst): Promise<EffectOutcome | HandOn> {
+      return once<EffectOutcome | HandOn>(input, 'marketing_tags', async (em) => {
         const { marketing } = await integrationsOf(em);
         if (!marketing) return skipped('no marketing integration configured');
         const { order, items } = await facts(em, input.orderId);
         const tags = buyerTags(marketing.tags, marketing.productTags, items.map((i) => i.productId));
         if (tags.length === 0) return skipped('no tags for this order');
+        if (input.localFirst) return HAND_ON;
         await toolCall(marketing.client.tagContact(order.email, tags));
         return done(tags.join(', '));
       });
@@ -177,13 +189,14 @@ export function orderEffectActivities({
      * block, electronic substitution, tags and download links (db/repositories/shop/status-mails.ts),
      * and a copy to the status's bcc address.
      */
-    async sendStatusMail(input: OrderEffectInput & { statusId: number | null }): Promise<EffectOutcome> {
-      return once(input, 'status_mail', async (em) => {
+    async sendStatusMail(input: OrderEffectInput & LocalFirst & { statusId: number | null }): Promise<EffectOutcome | HandOn> {
+      return once<EffectOutcome | HandOn>(input, 'status_mail', async (em) => {
         // null: the shop's Paid status, which the clearing sets.
         const status = await em.findOne(OrderStatus, input.statusId ?? { kind: 'PaidDefaultOrderStatus' });
         const template = storedTemplate(status?.email);
         if (!status || !template) return skipped('the status has no mail');
         if (!status.sendEmailOnStatusChange) return skipped('sending on status change is off');
+        if (input.localFirst) return HAND_ON;
         const { order } = await facts(em, input.orderId);
         const composed = await composeOrderStatusMail(em, status, template, order, shopDownloadBaseUrl);
         const recipients = [order.email, ...(status.bccEmailAddress ? [status.bccEmailAddress] : [])];

@@ -23,6 +23,19 @@ export interface EffectOutcome {
   detail: string;
 }
 
+/**
+ * What an effect that may talk to the outside answers when asked in a local step first
+ * (`localFirst`, issue 26 item 1) and it has to go out: nothing is recorded yet, the workflow
+ * hands the effect to its retried activity.
+ */
+export interface HandOn {
+  handOn: true;
+}
+
+export const HAND_ON: HandOn = { handOn: true };
+
+export const isHandOn = (answer: EffectOutcome | HandOn): answer is HandOn => 'handOn' in answer;
+
 export const done = (detail: string): EffectOutcome => ({ status: 'done', detail });
 export const skipped = (detail: string): EffectOutcome => ({ status: 'skipped', detail });
 

@@ -11,6 +11,7 @@ import type { Activities } from '../../activities/index.ts';
 import type { ChargeOutcome, RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
 import {
   automaticStatusWorkflowId,
+  clearOrderWorkflowId,
   mailSequenceWorkflowId,
   shopWebhookDeliveryWorkflowId,
   subscriberWorkflowId,
@@ -465,6 +466,16 @@ export const scenarios: Scenario[] = [
     async run({ client, taskQueue }) {
       const input = { platformId: PLATFORM, webhookId: '00000000-0000-4000-8000-00000000f001', eventId: '00000000-0000-4000-8000-00000000f101' };
       const handle = await client.workflow.start<typeof workflows.deliverWebhook>('deliverWebhook', { taskQueue, workflowId: webhookDeliveryWorkflowId(input), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'clearOrder',
+    name: 'a clearing: every effect of the order and of its Paid status, each with nothing to do',
+    async run({ client, taskQueue }) {
+      const input = { shopId: SHOP, orderId: 34 };
+      const handle = await client.workflow.start<typeof workflows.clearOrder>('clearOrder', { taskQueue, workflowId: clearOrderWorkflowId(input), args: [input] });
       await handle.result();
       return handle;
     },

@@ -30,9 +30,10 @@ const LONG_RUNNING = [
 
 /**
  * Short workflows (seconds) replayed as well: a deploy lands while some are in flight, and their
- * hand-on after the grant step changed behind `patched()` (issue 26 item 6). They wait on no timer.
+ * hand-on after the grant step changed behind `patched()` (issue 26 item 6), the clearing's steps
+ * behind `patched('clearing-local-steps')` (item 1). They wait on no timer.
  */
-const SHORT_LIVED = ['grantCourseAccess', 'grantAudiobookAccess', 'fulfilOrder'];
+const SHORT_LIVED = ['grantCourseAccess', 'grantAudiobookAccess', 'fulfilOrder', 'clearOrder'];
 
 interface HistoriesFile {
   workflowType: string;

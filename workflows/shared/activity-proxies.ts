@@ -94,6 +94,19 @@ export const orderEffect = proxyActivities<Activities>({
 });
 
 /**
+ * The database-only effects of a clearing (invoice number, download codes, course access order,
+ * sequences, subscriptions, the effect log; issue 26 item 1), run as local activities: inside the
+ * clearing's workflow task, with no activity task and no workflow task for each result. The same
+ * retries as `orderEffect`; the threshold is above its longest interval, so every retry stays in
+ * the SDK's local backoff under the step's sequence number.
+ */
+export const localOrderEffect = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  localRetryThreshold: '6 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] },
+});
+
+/**
  * The steps of a person's erasure (issue 29): database work like `db`, but one step may redact
  * many rows of a long-standing customer (each row's payload in turn), so an attempt may take
  * minutes before it is given up and retried. Every step is idempotent.

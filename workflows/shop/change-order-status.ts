@@ -1,9 +1,8 @@
 import { statusSource } from '../../domain/shop/effects.ts';
-import { orderEffect } from '../shared/activity-proxies.ts';
 import { notifyClub } from './steps/notify-club.ts';
 import type { ChangeOrderStatusInput } from './contracts.ts';
 import { withdrawShopCourseAccess } from './steps/course-access.ts';
-import { runEffect, type OrderRef } from './steps/run-effect.ts';
+import { outsideEffect, type OrderRef } from './steps/run-effect.ts';
 import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.ts';
 import { startOrderMailSequences } from './steps/start-mail-sequences.ts';
 import { stopOrderSubscriptions } from './steps/stop-order-subscriptions.ts';
@@ -20,7 +19,7 @@ export type { ChangeOrderStatusInput };
 export async function changeOrderStatus({ shopId, orderId, changeId, statusId }: ChangeOrderStatusInput): Promise<void> {
   const ref: OrderRef = { shopId, orderId, source: statusSource(changeId) };
   await Promise.all([
-    runEffect(ref, 'status_mail', () => orderEffect.sendStatusMail({ ...ref, statusId })),
+    outsideEffect(ref, 'status_mail', (proxy) => proxy.sendStatusMail({ ...ref, statusId })),
     withdrawShopCourseAccess(ref, statusId),
     stopOrderSubscriptions(ref, statusId),
     notifyShopWebhooks(ref, 'order_status_changed'),

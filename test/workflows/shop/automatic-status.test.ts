@@ -52,6 +52,12 @@ const fakeActivities: Partial<Activities> = {
 
 // Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
 Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
+// No club integration and no subscription product: the clearing runs these steps as local activities
+// (issue 26 item 1), and a local activity the worker lacks fails the clearing's workflow task.
+Object.assign(fakeActivities, {
+  openClubWebhookDelivery: async () => ({ skipped: 'no club integration' }),
+  activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of a subscription plan' }, subscriberIds: [], endedIds: [] }),
+});
 // Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
 Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);

@@ -1,7 +1,6 @@
 import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import { db, orderEffect } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
-import { runEffect, type OrderRef } from './run-effect.ts';
+import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
 import { signalSubscribersToReload } from './signal-subscribers.ts';
 import { startSubscriptionMailSequences } from './start-mail-sequences.ts';
 
@@ -13,9 +12,9 @@ import { startSubscriptionMailSequences } from './start-mail-sequences.ts';
  * ended one is told to read its state again (it then finds itself ended and stops), and only then
  * is the outcome recorded.
  */
-export function activateSubscriptions(ref: OrderRef): Promise<void> {
+export function activateSubscriptions(ref: OrderRef, steps: EffectSteps = activitySteps): Promise<void> {
   return runEffect(ref, 'subscription', async () => {
-    const { outcome, subscriberIds, endedIds, extendedIds = [] } = await orderEffect.activateSubscriptions(ref);
+    const { outcome, subscriberIds, endedIds, extendedIds = [] } = await steps.orderEffect.activateSubscriptions(ref);
     for (const subscriberId of subscriberIds) {
       await startChildOnce('subscriberRenewal', {
         workflowId: subscriberWorkflowId({ shopId: ref.shopId, subscriberId }),
@@ -24,10 +23,10 @@ export function activateSubscriptions(ref: OrderRef): Promise<void> {
       });
     }
     // A first entry into a plan starts its mail sequences (workflows/shop/mail-sequence.ts).
-    await startSubscriptionMailSequences(ref.shopId, subscriberIds);
+    await startSubscriptionMailSequences(ref.shopId, subscriberIds, steps);
     // Ended ones find themselves ended and stop; extended ones (a manual plan bought again) read their new end.
     await signalSubscribersToReload(ref.shopId, [...endedIds, ...extendedIds]);
-    await db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
+    await steps.db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
     return outcome;
-  }).then(() => undefined);
+  }, steps).then(() => undefined);
 }

@@ -1,8 +1,8 @@
 import type { CourseAccessStep } from '../../../activities/shop/course-access.ts';
 import { orderWorkflowId } from '../../../domain/shared/workflow-ids.ts';
-import { db, orderEffect } from '../../shared/activity-proxies.ts';
+import { orderEffect } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
-import { runEffect, type OrderRef } from './run-effect.ts';
+import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
 
 /**
  * The `course_access` effect (issue 14): the activity registers or cancels the access order on the
@@ -10,7 +10,7 @@ import { runEffect, type OrderRef } from './run-effect.ts';
  * `POST /api/orders` and `DELETE /api/orders/:id` start, under the same one-shot ids) is started
  * here, as a child of the shop's workflow, before the outcome is recorded.
  */
-async function courseAccessEffect(ref: OrderRef, step: () => Promise<CourseAccessStep>): Promise<void> {
+async function courseAccessEffect(ref: OrderRef, step: () => Promise<CourseAccessStep>, steps: EffectSteps): Promise<void> {
   await runEffect(ref, 'course_access', async () => {
     const { outcome, fulfil, cancel } = await step();
     if (fulfil) {
@@ -19,17 +19,17 @@ async function courseAccessEffect(ref: OrderRef, step: () => Promise<CourseAcces
     if (cancel) {
       await startChildOnce('cancelOrder', { workflowId: orderWorkflowId({ ...cancel, step: 'cancel' }), args: [cancel], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
     }
-    await db.recordOrderEffect({ ...ref, effect: 'course_access', outcome });
+    await steps.db.recordOrderEffect({ ...ref, effect: 'course_access', outcome });
     return outcome;
-  });
+  }, steps);
 }
 
 /** Clearing: the order's courses granted on the linked platform. */
-export function grantShopCourseAccess(ref: OrderRef): Promise<void> {
-  return courseAccessEffect(ref, () => orderEffect.registerCourseAccessOrder(ref));
+export function grantShopCourseAccess(ref: OrderRef, steps: EffectSteps = activitySteps): Promise<void> {
+  return courseAccessEffect(ref, () => steps.orderEffect.registerCourseAccessOrder(ref), steps);
 }
 
 /** A status change: a canceled or returned order's access order cancelled. */
 export function withdrawShopCourseAccess(ref: OrderRef, statusId: number): Promise<void> {
-  return courseAccessEffect(ref, () => orderEffect.cancelCourseAccessOrder({ ...ref, statusId }));
+  return courseAccessEffect(ref, () => orderEffect.cancelCourseAccessOrder({ ...ref, statusId }), activitySteps);
 }

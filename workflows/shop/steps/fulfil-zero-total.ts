@@ -1,7 +1,7 @@
 import { orderEffect } from '../../shared/activity-proxies.ts';
 import { activateSubscriptions } from './activate-subscriptions.ts';
 import { grantShopCourseAccess } from './course-access.ts';
-import { runEffect, skipEffect, type OrderRef } from './run-effect.ts';
+import { outsideEffect, runEffect, skipEffect, type OrderRef } from './run-effect.ts';
 
 /**
  * A zero-total order needs no clearing (spec: States and transitions): at placing it gets what a
@@ -16,7 +16,7 @@ export async function fulfilZeroTotalOrder(ref: OrderRef): Promise<void> {
     skipEffect(ref, 'invoice', 'a zero-total order: no invoice'),
     skipEffect(ref, 'analytics_purchase', 'a zero-total order: no purchase event'),
     runEffect(ref, 'download_codes', () => orderEffect.createDownloadCodes(ref)),
-    runEffect(ref, 'marketing_tags', () => orderEffect.tagCustomer(ref)),
+    outsideEffect(ref, 'marketing_tags', (proxy) => proxy.tagCustomer(ref)),
     grantShopCourseAccess(ref),
     activateSubscriptions(ref),
   ]);

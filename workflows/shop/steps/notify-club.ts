@@ -1,9 +1,8 @@
 import { uuid4 } from '@temporalio/workflow';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { clubWebhookWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import { db } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
-import { runEffect, type OrderRef } from './run-effect.ts';
+import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
 
 /**
  * The `club_webhook` effect of an order transition that reached `statusId` (null: the clearing,
@@ -13,13 +12,13 @@ import { runEffect, type OrderRef } from './run-effect.ts';
  * no listed product, or sent already when the order reached this status before); `failed` when
  * the order cannot be read (the transition's other effects go on).
  */
-export function notifyClub(ref: OrderRef, statusId: number | null): Promise<EffectOutcome> {
-  return runEffect(ref, 'club_webhook', () => startClubWebhook(ref, statusId));
+export function notifyClub(ref: OrderRef, statusId: number | null, steps: EffectSteps = activitySteps): Promise<EffectOutcome> {
+  return runEffect(ref, 'club_webhook', () => startClubWebhook(ref, statusId, steps), steps);
 }
 
-async function startClubWebhook(ref: OrderRef, statusId: number | null): Promise<EffectOutcome> {
+async function startClubWebhook(ref: OrderRef, statusId: number | null, steps: EffectSteps): Promise<EffectOutcome> {
   // Workflow code: uuid4 and the clock are recorded in history, so a replay opens the same event.
-  const opening = await db.openClubWebhookDelivery({ ...ref, statusId, eventId: uuid4(), occurredAt: new Date().toISOString() });
+  const opening = await steps.db.openClubWebhookDelivery({ ...ref, statusId, eventId: uuid4(), occurredAt: new Date().toISOString() });
   let outcome: EffectOutcome = { status: 'skipped', detail: 'skipped' in opening ? opening.skipped : '' };
   if (!('skipped' in opening)) {
     await startChildOnce('deliverClubWebhook', {
@@ -31,6 +30,6 @@ async function startClubWebhook(ref: OrderRef, statusId: number | null): Promise
     // since the delivery may be over before this is recorded.
     outcome = { status: 'done', detail: `club webhook to ${opening.host} under way` };
   }
-  await db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
+  await steps.db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
   return outcome;
 }

@@ -1,9 +1,8 @@
 import { uuid4 } from '@temporalio/workflow';
 import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { ShopWebhookEvent } from '../../../domain/shop/webhooks.ts';
-import { db } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
-import { skipEffect, type OrderRef } from './run-effect.ts';
+import { activitySteps, skipEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
 
 /**
  * The `webhook` effect of an order transition: one delivery workflow per active shop webhook
@@ -13,9 +12,9 @@ import { skipEffect, type OrderRef } from './run-effect.ts';
  * `failed` with the reason); `skipped` when no webhook is subscribed. The deliveries outlive the
  * transition's workflow (they may retry for days).
  */
-export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent): Promise<void> {
-  const targets = await db.shopWebhookTargets({ shopId: ref.shopId, type });
-  if (targets.length === 0) return skipEffect(ref, 'webhook', `no shop webhook subscribed to ${type}`);
+export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, steps: EffectSteps = activitySteps): Promise<void> {
+  const targets = await steps.db.shopWebhookTargets({ shopId: ref.shopId, type });
+  if (targets.length === 0) return skipEffect(ref, 'webhook', `no shop webhook subscribed to ${type}`, steps);
   // Workflow code: uuid4 and the clock are deterministic (recorded in history), so a replay
   // passes every webhook the same event id and time.
   const eventId = uuid4();
@@ -29,7 +28,7 @@ export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent):
       });
       // Provisional: the delivery may be over (and its outcome recorded) before this is.
       const outcome = { status: 'done' as const, detail: `${type} delivery to webhook ${webhookId} (${host}) under way` };
-      await db.recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome, provisional: true });
+      await steps.db.recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome, provisional: true });
     }),
   );
 }

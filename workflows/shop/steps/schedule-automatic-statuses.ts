@@ -1,16 +1,15 @@
 import type { AutomaticStatusSource } from '../../../domain/shop/automatic-status.ts';
 import { automaticStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import { db } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
-import type { OrderRef } from './run-effect.ts';
+import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts';
 
 /**
  * The automatic statuses due after the order reached its status by `ref.source` (the clearing or a
  * status change): one timer workflow per target status, `shop/<s>/order/<o>/auto-status/<source>/to/<B>`,
  * outliving the transition's workflow; a repeated transition workflow starts none twice.
  */
-export async function scheduleAutomaticStatuses(ref: Omit<OrderRef, 'source'> & { source: AutomaticStatusSource }): Promise<void> {
-  const planned = await db.planAutomaticStatuses(ref);
+export async function scheduleAutomaticStatuses(ref: Omit<OrderRef, 'source'> & { source: AutomaticStatusSource }, steps: EffectSteps = activitySteps): Promise<void> {
+  const planned = await steps.db.planAutomaticStatuses(ref);
   await Promise.all(
     planned.map((p) =>
       startChildOnce('automaticOrderStatus', {

@@ -1,10 +1,9 @@
 import type { SequenceTrigger } from '../../../domain/shop/mail-sequence-rules.ts';
 import { done, skipped, type EffectOutcome } from '../../../domain/shop/effects.ts';
 import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import { db, orderEffect } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import type { MailSequenceRun } from '../contracts.ts';
-import { runEffect, type OrderRef } from './run-effect.ts';
+import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
 
 /**
  * Starts one run per sequence for the recipient, as children that outlive the caller. The id
@@ -27,9 +26,9 @@ export async function startMailSequences(shopId: string, email: string, sequence
  * Paid status, reached by clearing): the runs of the sequences the order starts, recorded in the
  * effect log.
  */
-export async function startOrderMailSequences(ref: OrderRef, reached: number | null): Promise<void> {
+export async function startOrderMailSequences(ref: OrderRef, reached: number | null, steps: EffectSteps = activitySteps): Promise<void> {
   await runEffect(ref, 'mail_sequence', async () => {
-    const { email, statusId, sequenceIds } = await orderEffect.orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
+    const { email, statusId, sequenceIds } = await steps.orderEffect.orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
     let outcome: EffectOutcome;
     if (sequenceIds.length === 0) {
       outcome = skipped('no mail sequence starts at this status for this order');
@@ -37,9 +36,9 @@ export async function startOrderMailSequences(ref: OrderRef, reached: number | n
       await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
       outcome = done(`sequences ${sequenceIds.join(', ')} started for ${email.trim().toLowerCase()}`);
     }
-    await db.recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
+    await steps.db.recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
     return outcome;
-  });
+  }, steps);
 }
 
 /**
@@ -47,9 +46,9 @@ export async function startOrderMailSequences(ref: OrderRef, reached: number | n
  * the sequences with `first_subscription_entry` on that plan (a later entry starts nothing: the
  * activity keeps only first entries, and a run is once per sequence and address anyway).
  */
-export async function startSubscriptionMailSequences(shopId: string, subscriberIds: number[]): Promise<void> {
+export async function startSubscriptionMailSequences(shopId: string, subscriberIds: number[], steps: EffectSteps = activitySteps): Promise<void> {
   if (subscriberIds.length === 0) return;
-  const entries = await db.subscriptionEntryMailSequences({ shopId, subscriberIds });
+  const entries = await steps.db.subscriptionEntryMailSequences({ shopId, subscriberIds });
   for (const { email, subscriptionPlanId, sequenceIds } of entries) {
     await startMailSequences(shopId, email, sequenceIds, { kind: 'subscription_entry', subscriptionPlanId });
   }
