@@ -8,6 +8,7 @@ import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliver
 import type { ActivityDeps } from '../shared/deps.ts';
 import { currentOperationKey } from '../shared/events.ts';
 import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
+import { mailDelivery, type MailAttemptOutcome } from '../mail/delivery.ts';
 import { applyAudiobookGrantIn } from './audiobook-access.ts';
 import { applyCourseGrantIn, type AccessChange } from './course-access.ts';
 import { completeOrderFulfilmentIn } from './orders.ts';
@@ -47,6 +48,12 @@ export interface Onboarding {
   invitationSent: boolean;
   /** This step's invitation while it awaits delivery (also when a retry of the step finds it undelivered), else null. */
   invitationMailId: string | null;
+  /**
+   * The step's one attempt at that invitation, made after its transaction committed (null: none
+   * was due); the workflow starts the delivery workflow only for `retry`. A result recorded before
+   * the step made the attempt lacks the field, and its workflow makes the attempt itself.
+   */
+  invitationDelivery: MailAttemptOutcome | null;
   /** Every event of the step, `user_registered` first. */
   events: RecordedDomainEvent[];
   /** One per (event of this step, active webhook subscribed to its type). */
@@ -69,11 +76,26 @@ export interface OrderFulfilmentStep extends Onboarding {
  * first (by the upsert) in every grant, so concurrent grants of one e-mail serialise there and
  * never deadlock on their enrolments.
  */
-export function grantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
+export function grantActivities(deps: ActivityDeps) {
+  const { orm, platformUrlTemplate, now = () => new Date() } = deps;
+  const { attemptMailOnce } = mailDelivery(deps);
+
+  /**
+   * The grant's transaction, then one attempt at its invitation (issue 26: no second local
+   * activity and its marker for the mail that almost always goes out at the first try).
+   */
   async function grantStep<T extends { events: RecordedDomainEvent[] }>(
     input: { platformId: string; email: string; name?: string | null; courseId: string | null },
     apply: (tx: EntityManager, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
   ): Promise<Omit<T, 'events'> & Onboarding> {
+    const step = await grantTransaction(input, apply);
+    return { ...step, invitationDelivery: step.invitationMailId ? await attemptMailOnce(input.platformId, step.invitationMailId) : null };
+  }
+
+  function grantTransaction<T extends { events: RecordedDomainEvent[] }>(
+    input: { platformId: string; email: string; name?: string | null; courseId: string | null },
+    apply: (tx: EntityManager, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
+  ): Promise<Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>> {
     const { platformId, email } = input;
     const operationKey = currentOperationKey();
     return tenantEm(orm, platformId).transactional(async (tx) => {
