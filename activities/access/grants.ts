@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
 import type { ParticipantRef, RecordedDomainEvent } from '../../domain/shared/events.ts';
@@ -7,7 +6,7 @@ import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { currentOperationKey } from '../shared/events.ts';
-import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
+import { pooledTransaction, type Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { mailDelivery, type MailAttemptOutcome } from '../mail/delivery.ts';
 import { applyAudiobookGrantIn } from './audiobook-access.ts';
 import { applyCourseGrantIn, type AccessChange } from './course-access.ts';
@@ -86,7 +85,7 @@ export function grantActivities(deps: ActivityDeps) {
    */
   async function grantStep<T extends { events: RecordedDomainEvent[] }>(
     input: { platformId: string; email: string; name?: string | null; courseId: string | null },
-    apply: (tx: EntityManager, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
+    apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
   ): Promise<Omit<T, 'events'> & Onboarding> {
     const step = await grantTransaction(input, apply);
     return { ...step, invitationDelivery: step.invitationMailId ? await attemptMailOnce(input.platformId, step.invitationMailId) : null };
@@ -94,11 +93,11 @@ export function grantActivities(deps: ActivityDeps) {
 
   function grantTransaction<T extends { events: RecordedDomainEvent[] }>(
     input: { platformId: string; email: string; name?: string | null; courseId: string | null },
-    apply: (tx: EntityManager, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
+    apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
   ): Promise<Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>> {
     const { platformId, email } = input;
     const operationKey = currentOperationKey();
-    return tenantEm(orm, platformId).transactional(async (tx) => {
+    return pooledTransaction(orm.em, async (tx) => {
       const ensured = await ensureParticipantIn(tx, { platformId, email, name: input.name }, `${operationKey}/participant`);
       const participantId = ensured.participantId;
       // Invited before: by this very operation when it also created the participant (a retry after

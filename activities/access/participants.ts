@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
@@ -63,7 +64,7 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
  * grants for a new e-mail both land on the same row (unique platform + e-mail), which stays locked
  * to the end of the caller's transaction.
  */
-export async function ensureParticipantIn(tx: EntityManager, { platformId, email, name }: EnsureParticipantInput, operationKey?: string): Promise<EnsuredParticipant> {
+export async function ensureParticipantIn(tx: Sql, { platformId, email, name }: EnsureParticipantInput, operationKey?: string): Promise<EnsuredParticipant> {
   const row = await upsertParticipant(tx, platformId, email, name ?? null);
   if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
   const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
@@ -80,7 +81,7 @@ export async function ensureParticipantIn(tx: EntityManager, { platformId, email
  * delivery attempt (workflows/shared/steps/deliver-mail.ts).
  */
 export async function inviteParticipant(
-  em: EntityManager,
+  em: Sql,
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, courseId }: SendInvitationInput,
 ): Promise<{ sent: boolean; mailId?: string | null }> {
