@@ -7,7 +7,7 @@ import { platformLoginUrl } from '../../domain/access/platform-url.ts';
 import type { LoginLinkTemplate } from '../../domain/access/mail-template-rules.ts';
 import { MailLogEntry, Participant, Platform } from '../../db/entities/index.ts';
 import { newParticipantInvitation, platformTemplate } from '../../db/repositories/access/mail-templates.ts';
-import { lockInvitationFacts, markInvited, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
+import { lockInvitationFacts, markInvitedWithFacts, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
 import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -85,13 +85,15 @@ export async function inviteParticipant(
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, courseId }: SendInvitationInput,
 ): Promise<{ sent: boolean; mailId?: string | null }> {
-  const facts = await lockInvitationFacts(em, platformId, participantId, courseId ?? null);
-  if (!facts) throw ApplicationFailure.nonRetryable(`participant ${participantId} is not a participant of platform ${platformId}`);
-  if (facts.invited_at) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
-
   const token = randomBytes(24).toString('base64url');
   const invitedAt = now();
-  await markInvited(em, participantId, invitedAt, createHash('sha256').update(token).digest('hex'));
+  // The usual case (a participant not invited yet) in one statement; otherwise the facts say why not.
+  const facts = await markInvitedWithFacts(em, { platformId, participantId, courseId: courseId ?? null, at: invitedAt, loginTokenHash: createHash('sha256').update(token).digest('hex') });
+  if (!facts) {
+    const found = await lockInvitationFacts(em, platformId, participantId, courseId ?? null);
+    if (!found) throw ApplicationFailure.nonRetryable(`participant ${participantId} is not a participant of platform ${platformId}`);
+    return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
+  }
   const queued = await sendMail(em, {
     platformId,
     to: facts.email,
