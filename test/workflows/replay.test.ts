@@ -30,7 +30,8 @@ const LONG_RUNNING = [
 
 /**
  * Short workflows (seconds) replayed as well: a deploy lands while some are in flight, and their
- * hand-on after the grant step changed behind `patched()` (issue 26 item 6). They wait on no timer.
+ * hand-on after the grant step changed (issue 26 item 6: a step result without `invitationDelivery`
+ * takes the older path, workflows/access/steps/hand-on.ts). They wait on no timer.
  */
 const SHORT_LIVED = ['grantCourseAccess', 'grantAudiobookAccess', 'fulfilOrder'];
 
