@@ -12,6 +12,9 @@ const apiDataAccess = [
   { selector: `CallExpression[callee.object.name=/^(em|tx)$/][callee.property.name=/^(${ENTITY_MANAGER_CALLS})$/]`, message: REPOSITORIES_ONLY },
   { selector: `CallExpression[callee.object.property.name='em'][callee.property.name=/^(${ENTITY_MANAGER_CALLS})$/]`, message: REPOSITORIES_ONLY },
 ];
+/** Workflow modules are shared by every workflow run of a worker (preloaded once): no state of their own. */
+const MODULE_STATE = 'No module-level mutable state in workflow code: the module is loaded once and shared by every workflow run (keep state inside the workflow function).';
+const MUTABLE_COLLECTIONS = "[callee.name=/^(Map|Set|WeakMap|WeakSet|Array)$/]";
 const apiWorkflowClient = {
   selector: "MemberExpression[object.property.name='workflow'][property.name=/^(start|execute|getHandle|signalWithStart)$/]",
   message: 'Start and signal workflows through app.workflows (api/shared/workflow-starts/), not the Temporal client.',
@@ -49,7 +52,17 @@ export default tseslint.config(
           ],
         },
       ],
-      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'No randomness in workflow code: use uuid4() from @temporalio/workflow.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'No randomness in workflow code: use uuid4() from @temporalio/workflow.' },
+        // The workflow modules are evaluated once per V8 context and shared by every run in it
+        // (`preloadModules`, worker/create-worker.ts): module-level state would leak between runs.
+        { selector: "Program > VariableDeclaration[kind=/^(let|var)$/], Program > ExportNamedDeclaration > VariableDeclaration[kind=/^(let|var)$/]", message: MODULE_STATE },
+        {
+          selector: `Program > VariableDeclaration > VariableDeclarator > NewExpression${MUTABLE_COLLECTIONS}, Program > ExportNamedDeclaration > VariableDeclaration > VariableDeclarator > NewExpression${MUTABLE_COLLECTIONS}`,
+          message: MODULE_STATE,
+        },
+      ],
     },
   },
   // Layer boundaries (DESIGN.md section 2). `**/` so each rule holds at any folder depth. One

@@ -25,6 +25,20 @@ export function hideStatementValues(error: unknown, query: { sql?: unknown }): v
   for (const field of VALUE_FIELDS) delete fields[field];
 }
 
+/**
+ * The same for a statement sent by `pg` itself with its values bound (db/repositories/shared/
+ * prepared.ts and pooled-transaction.ts: no knex in the path, so no `query-error` hook): the
+ * values are not in the text, but PostgreSQL's message may quote an input value and its `detail`
+ * repeats row values. The message becomes PostgreSQL's message (a quoted input value elided) plus
+ * the kind of statement; the fields that carry values are removed.
+ */
+export function hideBoundStatementValues(error: unknown, text: string): void {
+  if (!(error instanceof Error)) return;
+  error.message = `${elideInputValue(error.message)} (in ${statementKind(text)})`;
+  const fields = error as unknown as Record<string, unknown>;
+  for (const field of VALUE_FIELDS) delete fields[field];
+}
+
 /** pg error fields that can carry row or input values. */
 const VALUE_FIELDS = ['detail', 'where', 'internalQuery'] as const;
 

@@ -12,7 +12,14 @@ export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', impo
  * `tracing`: with the OpenTelemetry workflow interceptors (a worker given `tracing` needs this bundle).
  */
 export function bundleWorkflows({ tracing = false }: { tracing?: boolean } = {}): Promise<WorkflowBundle> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger, ...(tracing && { workflowInterceptorModules: TRACING_WORKFLOW_MODULES }) });
+  return bundleWorkflowCode({
+    workflowsPath,
+    // Evaluated once per reused V8 context instead of once per workflow run (issue 26): every
+    // workflow module's scope is constants and functions only (the `workflow-module-state` lint rule).
+    preloadModules: [workflowsPath],
+    logger: quietBundlerLogger,
+    ...(tracing && { workflowInterceptorModules: TRACING_WORKFLOW_MODULES }),
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import { isStaleGrant, isStaleRevoke } from '../../domain/access/access-commands.ts';
 import { accessGranted, accessRevoked, type ParticipantRef } from '../../domain/shared/events.ts';
@@ -49,7 +49,7 @@ export function audiobookAccessActivities({ orm }: ActivityDeps) {
 }
 
 /** Gives the participant the audiobook; `access_granted` is recorded, under `operationKey`, when access starts. */
-export async function applyAudiobookGrantIn(tx: EntityManager, { platformId, participant, audiobookId, seq }: AudiobookGrantInput, operationKey?: string): Promise<AccessChange> {
+export async function applyAudiobookGrantIn(tx: Sql, { platformId, participant, audiobookId, seq }: AudiobookGrantInput, operationKey?: string): Promise<AccessChange> {
   if (!(await audiobookExists(tx, platformId, audiobookId))) throw ApplicationFailure.nonRetryable(`audiobook ${audiobookId} is not an audiobook of this platform`, 'AudiobookNotFound');
   const access = await lockAudiobookAccess(tx, platformId, participant.id, audiobookId);
   if (isStaleGrant(seq, marksOf(access))) return { outcome: 'stale', accessLevel: null, events: await recordEvents(tx, platformId, [], operationKey) };

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import { isStaleGrant, isStaleRevoke } from '../../domain/access/access-commands.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
@@ -121,7 +121,7 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
  * `access_granted` is recorded, under `operationKey`, when access starts or its level rises.
  */
 export async function applyCourseGrantIn(
-  tx: EntityManager,
+  tx: Sql,
   { platformId, participant, courseId, accessLevel, source, seq }: ApplyCourseGrantInput,
   { now, operationKey, invitedNow = false }: { now: Date; operationKey?: string; /** The caller invited the participant in this transaction: no reinvitation is owed. */ invitedNow?: boolean },
 ): Promise<AccessChange> {

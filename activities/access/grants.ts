@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
 import type { ParticipantRef, RecordedDomainEvent } from '../../domain/shared/events.ts';
@@ -7,7 +6,8 @@ import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { currentOperationKey } from '../shared/events.ts';
-import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
+import { pooledTransaction, type Sql } from '../../db/repositories/shared/pooled-transaction.ts';
+import { mailDelivery, type MailAttemptOutcome } from '../mail/delivery.ts';
 import { applyAudiobookGrantIn } from './audiobook-access.ts';
 import { applyCourseGrantIn, type AccessChange } from './course-access.ts';
 import { completeOrderFulfilmentIn } from './orders.ts';
@@ -47,6 +47,12 @@ export interface Onboarding {
   invitationSent: boolean;
   /** This step's invitation while it awaits delivery (also when a retry of the step finds it undelivered), else null. */
   invitationMailId: string | null;
+  /**
+   * The step's one attempt at that invitation, made after its transaction committed (null: none
+   * was due); the workflow starts the delivery workflow only for `retry`. A result recorded before
+   * the step made the attempt lacks the field, and its workflow makes the attempt itself.
+   */
+  invitationDelivery: MailAttemptOutcome | null;
   /** Every event of the step, `user_registered` first. */
   events: RecordedDomainEvent[];
   /** One per (event of this step, active webhook subscribed to its type). */
@@ -69,14 +75,29 @@ export interface OrderFulfilmentStep extends Onboarding {
  * first (by the upsert) in every grant, so concurrent grants of one e-mail serialise there and
  * never deadlock on their enrolments.
  */
-export function grantActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
+export function grantActivities(deps: ActivityDeps) {
+  const { orm, platformUrlTemplate, now = () => new Date() } = deps;
+  const { attemptMailOnce } = mailDelivery(deps);
+
+  /**
+   * The grant's transaction, then one attempt at its invitation (issue 26: no second local
+   * activity and its marker for the mail that almost always goes out at the first try).
+   */
   async function grantStep<T extends { events: RecordedDomainEvent[] }>(
     input: { platformId: string; email: string; name?: string | null; courseId: string | null },
-    apply: (tx: EntityManager, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
+    apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
   ): Promise<Omit<T, 'events'> & Onboarding> {
+    const step = await grantTransaction(input, apply);
+    return { ...step, invitationDelivery: step.invitationMailId ? await attemptMailOnce(input.platformId, step.invitationMailId) : null };
+  }
+
+  function grantTransaction<T extends { events: RecordedDomainEvent[] }>(
+    input: { platformId: string; email: string; name?: string | null; courseId: string | null },
+    apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
+  ): Promise<Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>> {
     const { platformId, email } = input;
     const operationKey = currentOperationKey();
-    return tenantEm(orm, platformId).transactional(async (tx) => {
+    return pooledTransaction(orm.em, async (tx) => {
       const ensured = await ensureParticipantIn(tx, { platformId, email, name: input.name }, `${operationKey}/participant`);
       const participantId = ensured.participantId;
       // Invited before: by this very operation when it also created the participant (a retry after

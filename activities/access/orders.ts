@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { orderFulfilled, type ParticipantRef, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
 import { markOrderFulfilled } from '../../db/repositories/access/order-fulfilment.ts';
@@ -16,7 +16,7 @@ export interface CompleteOrderInput {
  * (the order fulfilment step, activities/access/grants.ts).
  */
 export async function completeOrderFulfilmentIn(
-  tx: EntityManager,
+  tx: Sql,
   { platformId, orderId, participant, courses }: CompleteOrderInput,
   operationKey: string,
 ): Promise<{ fulfilled: boolean; events: RecordedDomainEvent[] }> {

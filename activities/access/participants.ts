@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
@@ -6,7 +7,7 @@ import { platformLoginUrl } from '../../domain/access/platform-url.ts';
 import type { LoginLinkTemplate } from '../../domain/access/mail-template-rules.ts';
 import { MailLogEntry, Participant, Platform } from '../../db/entities/index.ts';
 import { newParticipantInvitation, platformTemplate } from '../../db/repositories/access/mail-templates.ts';
-import { lockInvitationFacts, markInvited, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
+import { lockInvitationFacts, markInvitedWithFacts, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
 import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -63,7 +64,7 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
  * grants for a new e-mail both land on the same row (unique platform + e-mail), which stays locked
  * to the end of the caller's transaction.
  */
-export async function ensureParticipantIn(tx: EntityManager, { platformId, email, name }: EnsureParticipantInput, operationKey?: string): Promise<EnsuredParticipant> {
+export async function ensureParticipantIn(tx: Sql, { platformId, email, name }: EnsureParticipantInput, operationKey?: string): Promise<EnsuredParticipant> {
   const row = await upsertParticipant(tx, platformId, email, name ?? null);
   if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
   const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
@@ -80,17 +81,19 @@ export async function ensureParticipantIn(tx: EntityManager, { platformId, email
  * delivery attempt (workflows/shared/steps/deliver-mail.ts).
  */
 export async function inviteParticipant(
-  em: EntityManager,
+  em: Sql,
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, courseId }: SendInvitationInput,
 ): Promise<{ sent: boolean; mailId?: string | null }> {
-  const facts = await lockInvitationFacts(em, platformId, participantId, courseId ?? null);
-  if (!facts) throw ApplicationFailure.nonRetryable(`participant ${participantId} is not a participant of platform ${platformId}`);
-  if (facts.invited_at) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
-
   const token = randomBytes(24).toString('base64url');
   const invitedAt = now();
-  await markInvited(em, participantId, invitedAt, createHash('sha256').update(token).digest('hex'));
+  // The usual case (a participant not invited yet) in one statement; otherwise the facts say why not.
+  const facts = await markInvitedWithFacts(em, { platformId, participantId, courseId: courseId ?? null, at: invitedAt, loginTokenHash: createHash('sha256').update(token).digest('hex') });
+  if (!facts) {
+    const found = await lockInvitationFacts(em, platformId, participantId, courseId ?? null);
+    if (!found) throw ApplicationFailure.nonRetryable(`participant ${participantId} is not a participant of platform ${platformId}`);
+    return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
+  }
   const queued = await sendMail(em, {
     platformId,
     to: facts.email,

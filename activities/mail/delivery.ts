@@ -35,6 +35,20 @@ export interface DeliveryOutcome {
 
 type Claim = { mail: MailToSend } | { outcome: DeliveryOutcome };
 
+/**
+ * What one attempt made inside a grant step did with the step's invitation: `sent` (or recorded,
+ * or found sent), `retry` (it failed, ran out of its time, or another attempt holds the mail: the
+ * delivery workflow takes over), `refused` (a failure no retry can fix: nothing is handed on).
+ */
+export type MailAttemptOutcome = 'sent' | 'retry' | 'refused';
+
+/**
+ * How long a grant step waits for its invitation's attempt before it answers `retry`: well under
+ * the step's 10 s start-to-close timeout. The attempt itself goes on holding its claim, so the
+ * delivery workflow that takes over waits for its outcome and sends nothing twice.
+ */
+export const MAIL_ATTEMPT_IN_STEP_MS = 5_000;
+
 /** How often an attempt looks again while another attempt holds the mail. */
 const CLAIM_POLL_MS = 250;
 
@@ -82,11 +96,18 @@ function outboundMessage(mail: MailToSend, platform: PlatformSenderFacts, provid
  * Delivery of recorded mail: the network step after `sendMail` recorded a mail as pending. Runs as
  * its own activity, retried by the delivery workflow (workflows/mail-delivery.ts).
  */
-export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_ENDPOINTS, now = () => new Date() }: ActivityDeps) {
+export function mailDeliveryActivities(deps: ActivityDeps) {
+  const { deliverMail } = mailDelivery(deps);
+  return { deliverMail };
+}
+
+/** The delivery activity and the one attempt a grant step makes itself (`attemptMailOnce`). */
+export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_ENDPOINTS, now = () => new Date() }: ActivityDeps) {
   let key = secretsKey;
   const secrets = () => (key ??= secretsKeyFrom(undefined, (m) => console.warn(m)));
 
   return {
+    attemptMailOnce,
     /**
      * Sends one recorded mail through the platform's transport (the first active provider in the
      * order a, b, c, else the default) and records the provider and the outcome. Idempotent by
@@ -116,6 +137,38 @@ export function mailDeliveryActivities({ orm, secretsKey, mailEndpoints = DEFAUL
       }
     },
   };
+
+  /**
+   * One attempt at a recorded mail from inside another step (a grant, after its transaction
+   * committed): never waits for another attempt's claim and never throws, so the step's outcome
+   * does not depend on the mail; what is left to do is said by the answer (MailAttemptOutcome).
+   */
+  async function attemptMailOnce(platformId: string, mailId: string): Promise<MailAttemptOutcome> {
+    const em = tenantEm(orm, platformId);
+    try {
+      const claimed = await claimMailForSending(em, platformId, mailId, MAIL_CLAIM_LEASE_MS);
+      if (!claimed) {
+        const found = await mailDeliveryState(em, platformId, mailId);
+        if (!found) return 'refused';
+        return found.status === 'sent' || found.status === 'recorded' ? 'sent' : 'retry';
+      }
+      const lease = keepLease({ renew: () => renewMailClaim(em, mailId).then(() => true) });
+      const attempt = deliverClaimed(em, platformId, claimed).finally(() => lease.stop());
+      const outcome = attempt.then(
+        (): MailAttemptOutcome => 'sent',
+        (error: unknown): MailAttemptOutcome => (error instanceof ApplicationFailure && error.nonRetryable ? 'refused' : 'retry'),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<MailAttemptOutcome>((resolve) => (timer = setTimeout(() => resolve('retry'), MAIL_ATTEMPT_IN_STEP_MS)));
+      try {
+        return await Promise.race([outcome, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    } catch {
+      return 'retry';
+    }
+  }
 
   /** The rest of an attempt once it holds the mail: open the provider, send, record. */
   async function deliverClaimed(em: EntityManager, platformId: string, mail: MailToSend): Promise<DeliveryOutcome> {

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import type { EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
 import { insertPendingMail, mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { renderTemplate, type MailTags } from '../../domain/access/mail-templates.ts';
@@ -31,7 +31,7 @@ export interface QueuedMail {
  * (e.g. the participant lock of an invitation) never waits on a provider. The same dedupe key
  * is recorded once.
  */
-export async function sendMail(em: EntityManager, { platformId, to, template, tags, dedupeKey, now }: OutgoingMail): Promise<QueuedMail> {
+export async function sendMail(em: Sql, { platformId, to, template, tags, dedupeKey, now }: OutgoingMail): Promise<QueuedMail> {
   const { subject, html } = renderTemplate(template, tags);
   const id = await insertPendingMail(em, {
     platformId,

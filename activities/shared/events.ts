@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { randomUUID } from 'node:crypto';
 import { activityContext } from './activity-context.ts';
 import { eventsOfOperation, recordEventsOnce } from '../../db/repositories/shared/domain-events.ts';
@@ -20,7 +20,7 @@ export function currentOperationKey(): string {
  * recorded (a retry after a commit whose reply was lost), or records the new ones. Either way a
  * change yields its events exactly once.
  */
-export async function recordEvents(tx: EntityManager, platformId: string, events: NewDomainEvent[], operationKey = currentOperationKey()): Promise<RecordedDomainEvent[]> {
+export async function recordEvents(tx: Sql, platformId: string, events: NewDomainEvent[], operationKey = currentOperationKey()): Promise<RecordedDomainEvent[]> {
   const rows = events.length === 0 ? await eventsOfOperation(tx, operationKey) : await recordEventsOnce(tx, platformId, operationKey, events);
   return rows.map((r) => ({ id: r.id, type: r.type, payload: r.payload, occurredAt: new Date(r.occurred_at).toISOString() }));
 }

@@ -3,7 +3,9 @@
  * with the kind of statement, `detail` (which repeats row values) is gone, the SQLSTATE stays.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { statementKind } from '../../db/driver-errors.ts';
+import { runStatement, statement } from '../../db/repositories/shared/prepared.ts';
 import { openOrm, type Orm } from '../../db/orm.ts';
 
 let orm: Orm;
@@ -45,6 +47,26 @@ describe('database errors', () => {
     expect(error.message).toBe('invalid input syntax for type uuid: "…" (in select)');
     expect(error).toMatchObject({ code: '22P02' });
     expect(shown(error)).not.toContain(SECRET);
+  });
+
+  it('of a prepared statement run on a pool connection (no knex in the path) neither: no detail, no quoted value', async () => {
+    const em = orm.em.fork();
+    const platformId = randomUUID();
+    // A foreign key violation: PostgreSQL's detail names the missing key (the value bound here).
+    const insert = statement('probe-participant-insert', 'insert into participants (id, platform_id, email, created_at) values (gen_random_uuid(), :platform, :email, now())', {
+      platform: platformId,
+      email: SECRET,
+    });
+    const error = await failure(() => runStatement(em, insert));
+    expect(error).toMatchObject({ code: '23503', table: 'participants' });
+    expect(error.message).toMatch(/violates foreign key constraint .* \(in insert into participants\)$/);
+    expect(error).not.toHaveProperty('detail');
+    expect(shown(error)).not.toContain(platformId);
+    expect(shown(error)).not.toContain(SECRET);
+
+    const cast = await failure(() => runStatement(em, statement(null, 'select :v::uuid as id', { v: SECRET })));
+    expect(cast.message).toBe('invalid input syntax for type uuid: "…" (in select)');
+    expect(shown(cast)).not.toContain(SECRET);
   });
 
   it('name the kind of statement and its table only', () => {

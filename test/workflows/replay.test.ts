@@ -30,8 +30,9 @@ const LONG_RUNNING = [
 
 /**
  * Short workflows (seconds) replayed as well: a deploy lands while some are in flight, and their
- * hand-on after the grant step changed behind `patched()` (issue 26 item 6), the clearing's steps
- * behind `patched('clearing-local-steps')` (item 1). They wait on no timer.
+ * hand-on after the grant step changed (issue 26 item 6: a step result without `invitationDelivery`
+ * takes the older path, workflows/access/steps/hand-on.ts), the clearing's steps behind
+ * `patched('clearing-local-steps')` (item 1). They wait on no timer.
  */
 const SHORT_LIVED = ['grantCourseAccess', 'grantAudiobookAccess', 'fulfilOrder', 'clearOrder'];
 

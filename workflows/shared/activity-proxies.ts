@@ -60,7 +60,8 @@ export const mail = proxyActivities<Activities>({
 
 /**
  * The first delivery attempt of a grant's mail (an invitation), as a local activity inside the
- * grant's workflow task: no attempt is retried here. A failure hands the mail to its delivery
+ * grant's workflow task, for the older histories only (the grant step now makes that attempt
+ * itself, issue 26): no attempt is retried here. A failure hands the mail to its delivery
  * workflow, which retries by the `mail` profile; an overlapping attempt is harmless (the attempt
  * claims the mail, activities/mail/delivery.ts).
  */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../shared/pooled-transaction.ts';
 import type { AccessLevel } from '../../../domain/access/access-level.ts';
 
 /**
@@ -20,7 +21,7 @@ export interface EnrolmentRow {
  * A grant's enrolment row, in one statement: made (inactive) when absent, and locked for this
  * transaction; undefined when the course is not one of the platform's.
  */
-export async function lockEnrolmentForGrant(tx: EntityManager, platformId: string, participantId: string, courseId: string): Promise<EnrolmentRow | undefined> {
+export async function lockEnrolmentForGrant(tx: Sql, platformId: string, participantId: string, courseId: string): Promise<EnrolmentRow | undefined> {
   const rows: EnrolmentRow[] = await tx.execute(
     `insert into enrolments (id, platform_id, participant_id, course_id, access_level, active, started_at, updated_at, granted_seq, revoked_seq)
      select gen_random_uuid(), c.platform_id, ?, c.id, 0, false, now(), now(), 0, 0 from courses c where c.id = ? and c.platform_id = ?
@@ -59,7 +60,7 @@ export async function liveSourceLevel(tx: EntityManager, participantId: string, 
  * Whether the course has active mails the course-mail workflow sends on enrolment: mails timed
  * `send_after` days from it, or its own reinvitation (activities/access/course-mails.ts).
  */
-export async function hasEnrolmentMails(tx: EntityManager, courseId: string): Promise<boolean> {
+export async function hasEnrolmentMails(tx: Sql, courseId: string): Promise<boolean> {
   const rows: unknown[] = await tx.execute(
     `select 1 from course_mail_templates
       where course_id = ? and active
@@ -81,7 +82,7 @@ export interface AccessSourceGrant {
 }
 
 /** Adds the source, or raises and revives it (a source's level only rises). */
-export async function upsertAccessSource(tx: EntityManager, s: AccessSourceGrant): Promise<void> {
+export async function upsertAccessSource(tx: Sql, s: AccessSourceGrant): Promise<void> {
   await tx.execute(
     `insert into access_sources (id, platform_id, participant_id, course_id, source_key, order_id, access_level, created_at, updated_at)
      values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, now(), now())
@@ -95,7 +96,7 @@ export async function upsertAccessSource(tx: EntityManager, s: AccessSourceGrant
  * Active at the highest level among the enrolment's live sources, remembering the grant's
  * sequence number, in one statement; the level it now has.
  */
-export async function activateAtLiveLevel(tx: EntityManager, enrolment: { id: string; participantId: string; courseId: string }, seq: number): Promise<AccessLevel> {
+export async function activateAtLiveLevel(tx: Sql, enrolment: { id: string; participantId: string; courseId: string }, seq: number): Promise<AccessLevel> {
   const rows: { access_level: number }[] = await tx.execute(
     // A row a revoke created to remember its order starts when access is first granted.
     `update enrolments e set access_level = live.level, active = true, granted_seq = greatest(e.granted_seq, ?),

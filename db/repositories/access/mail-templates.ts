@@ -1,4 +1,5 @@
 import type { EntityData, RequiredEntityData } from '@mikro-orm/core';
+import type { Sql } from '../shared/pooled-transaction.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { COURSE_INVITATION_SLUGS } from '../../../domain/access/mail-template-rules.ts';
@@ -75,7 +76,7 @@ export function courseInvitationDefault(slug: string): Pick<MailTemplate, 'subje
  * The invitation of a participant created by a grant: the course's own active `course_invitation`
  * when its custom invitation is on, else the platform's `user_invitation`.
  */
-export async function newParticipantInvitation(em: EntityManager, platformId: string, courseId: string | null): Promise<EffectiveTemplate> {
+export async function newParticipantInvitation(em: Sql, platformId: string, courseId: string | null): Promise<EffectiveTemplate> {
   // One statement on a grant's path: the course's own active invitation, and the platform's copy.
   const rows: (TemplateRow & { own: boolean })[] = await em.execute(
     `(select true as own, slug, name, subject, description, sender_name, sender_email, customized

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../shared/pooled-transaction.ts';
 
 /** Participants as the grant activities find and create them. */
 
@@ -14,7 +15,7 @@ export interface UpsertedParticipant {
  * Creates the participant when absent, in one statement: two grants for a new e-mail both land on
  * the same row (unique platform + e-mail); a missing name is filled in.
  */
-export async function upsertParticipant(tx: EntityManager, platformId: string, email: string, name: string | null): Promise<UpsertedParticipant | undefined> {
+export async function upsertParticipant(tx: Sql, platformId: string, email: string, name: string | null): Promise<UpsertedParticipant | undefined> {
   const rows: UpsertedParticipant[] = await tx.execute(
     `insert into participants (id, platform_id, email, name, created_at)
      values (gen_random_uuid(), ?, ?, ?, now())
@@ -42,7 +43,7 @@ export interface InvitationFacts {
 }
 
 /** The participant (row locked until the transaction ends), its platform and the course, in one statement. */
-export async function lockInvitationFacts(tx: EntityManager, platformId: string, participantId: string, courseId: string | null): Promise<InvitationFacts | undefined> {
+export async function lockInvitationFacts(tx: Sql, platformId: string, participantId: string, courseId: string | null): Promise<InvitationFacts | undefined> {
   const rows: InvitationFacts[] = await tx.execute(
     `select p.email, p.name, p.invited_at, pl.subdomain, pl.title as platform_title, c.title as course_title
        from participants p
@@ -55,7 +56,22 @@ export async function lockInvitationFacts(tx: EntityManager, platformId: string,
   return rows[0];
 }
 
-/** Records the invitation on the participant: when, and the hash of its login token. */
-export async function markInvited(tx: EntityManager, participantId: string, at: Date, loginTokenHash: string): Promise<void> {
-  await tx.execute('update participants set invited_at = ?, login_token_hash = ? where id = ?', [at, loginTokenHash, participantId]);
+/**
+ * Records the invitation on a participant not invited yet (row locked until the transaction ends)
+ * and returns what the invitation is written from, in one statement; undefined when the
+ * participant was invited already (or is not the platform's): then `lockInvitationFacts` tells which.
+ */
+export async function markInvitedWithFacts(
+  tx: Sql,
+  { platformId, participantId, courseId, at, loginTokenHash }: { platformId: string; participantId: string; courseId: string | null; at: Date; loginTokenHash: string },
+): Promise<InvitationFacts | undefined> {
+  const rows: InvitationFacts[] = await tx.execute(
+    `update participants p set invited_at = ?, login_token_hash = ?
+       from platforms pl
+       left join courses c on c.id = ? and c.platform_id = pl.id
+      where pl.id = p.platform_id and p.id = ? and p.platform_id = ? and p.invited_at is null
+     returning p.email, p.name, p.invited_at, pl.subdomain, pl.title as platform_title, c.title as course_title`,
+    [at, loginTokenHash, courseId, participantId, platformId],
+  );
+  return rows[0];
 }

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../shared/pooled-transaction.ts';
 
 /** The access interface's orders (table `orders`) as fulfilment and cancellation use them, inside the caller's transaction. */
 
 /** The order's status, share-locked so a cancellation cannot commit in between; undefined when unknown. */
-export async function orderStatusForShare(tx: EntityManager, platformId: string, orderId: string): Promise<string | undefined> {
+export async function orderStatusForShare(tx: Sql, platformId: string, orderId: string): Promise<string | undefined> {
   const rows: { status: string }[] = await tx.execute('select status from orders where id = ? and platform_id = ? for share', [orderId, platformId]);
   return rows[0]?.status;
 }
@@ -15,7 +16,7 @@ export async function lockOrder(tx: EntityManager, platformId: string, orderId: 
 }
 
 /** Marks a still-registered, unfulfilled order fulfilled in one statement; what the event reports, or undefined when nothing changed. */
-export async function markOrderFulfilled(tx: EntityManager, platformId: string, orderId: string): Promise<{ external_id: string; ordinal_number: string | null } | undefined> {
+export async function markOrderFulfilled(tx: Sql, platformId: string, orderId: string): Promise<{ external_id: string; ordinal_number: string | null } | undefined> {
   const rows: { external_id: string; ordinal_number: string | null }[] = await tx.execute(
     `update orders set fulfilled_at = now()
       where id = ? and platform_id = ? and status = 'registered' and fulfilled_at is null

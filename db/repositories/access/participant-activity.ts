@@ -1,11 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../shared/pooled-transaction.ts';
 
 /**
  * When the participant was invited, and whether they have used the platform since: viewed a course, completed a lesson or
  * submitted a quiz. The service records no sign-in, so this is how "invited but never came" is
  * told apart from an active learner (the reinvitation on a new grant, docs/decisions/).
  */
-export async function invitationAnswer(em: EntityManager, participantId: string): Promise<{ invitedAt: Date | null; usedPlatform: boolean }> {
+export async function invitationAnswer(em: Sql, participantId: string): Promise<{ invitedAt: Date | null; usedPlatform: boolean }> {
   const [row] = await em.execute<{ invited_at: string | Date | null; used: boolean }[]>(
     `select p.invited_at,
             exists (select 1 from enrolments where participant_id = p.id and viewed_at is not null)

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './pooled-transaction.ts';
 import type { NewDomainEvent } from '../../../domain/shared/events.ts';
 
 /** The domain event outbox (`domain_events`), keyed by the operation that recorded each event. */
@@ -11,7 +11,7 @@ export interface DomainEventRow {
 }
 
 /** The events this operation already recorded, in the order it recorded them. */
-export function eventsOfOperation(tx: EntityManager, operationKey: string): Promise<DomainEventRow[]> {
+export function eventsOfOperation(tx: Sql, operationKey: string): Promise<DomainEventRow[]> {
   return tx.execute('select id, type, payload, occurred_at from domain_events where operation_key = ? order by occurred_at, id', [operationKey]);
 }
 
@@ -19,7 +19,7 @@ export function eventsOfOperation(tx: EntityManager, operationKey: string): Prom
  * The events of the operation, recorded under its key, in one statement: the events this operation already
  * recorded (a retry after a commit whose reply was lost), or the new ones recorded now.
  */
-export function recordEventsOnce(tx: EntityManager, platformId: string, operationKey: string, events: NewDomainEvent[]): Promise<DomainEventRow[]> {
+export function recordEventsOnce(tx: Sql, platformId: string, operationKey: string, events: NewDomainEvent[]): Promise<DomainEventRow[]> {
   return tx.execute(
     `with existing as (
        select id, type, payload, occurred_at from domain_events where operation_key = ?

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './pooled-transaction.ts';
 import { MailLogEntry, type IMailLogEntry } from '../../entities/index.ts';
 import type { MailSender, MailStatus } from '../../../domain/shared/mail-delivery.ts';
 
@@ -17,7 +18,7 @@ export interface PendingMail {
 }
 
 /** Records the mail as `pending` in one statement; its id, or undefined when the dedupe key was already recorded. */
-export async function insertPendingMail(em: EntityManager, m: PendingMail): Promise<string | undefined> {
+export async function insertPendingMail(em: Sql, m: PendingMail): Promise<string | undefined> {
   const rows: { id: string }[] = await em.execute(
     `insert into mail_log (id, platform_id, "to", template, subject, html, dedupe_key, sent_at, sender_name, sender_email, status)
      values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
@@ -29,7 +30,7 @@ export async function insertPendingMail(em: EntityManager, m: PendingMail): Prom
 }
 
 /** The id of the mail recorded under this dedupe key when it was not delivered yet (pending, sending or failed), else null. */
-export async function mailAwaitingDelivery(em: EntityManager, platformId: string, dedupeKey: string): Promise<string | null> {
+export async function mailAwaitingDelivery(em: Sql, platformId: string, dedupeKey: string): Promise<string | null> {
   const rows: { id: string }[] = await em.execute(
     `select id from mail_log where platform_id = ? and dedupe_key = ? and status in ('pending', 'sending', 'failed')`,
     [platformId, dedupeKey],

@@ -10,6 +10,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { hideBoundStatementValues } from '../../driver-errors.ts';
 
 /** The part of knex's client these statements use: its connection pool (the ORM's own). */
 interface PooledClient {
@@ -66,6 +67,10 @@ export async function runStatement<T>(em: EntityManager, s: Statement): Promise<
   const connection = await pool.acquireConnection();
   try {
     return (await connection.query<T & pg.QueryResultRow>({ ...(s.name === null ? {} : { name: s.name }), text: s.text, values: s.values })).rows;
+  } catch (error) {
+    // Not through knex, so its `query-error` hook (db/driver-errors.ts) never saw this error.
+    hideBoundStatementValues(error, s.text);
+    throw error;
   } finally {
     pool.releaseConnection(connection);
   }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './pooled-transaction.ts';
 import type { DomainEventType } from '../../../domain/shared/events.ts';
 import type { WebhookDeliveryStatus } from '../../../domain/shared/webhooks.ts';
 
@@ -68,7 +69,7 @@ export async function reloadDelivery(em: EntityManager, delivery: object): Promi
 export const platformDelivery = (ref: DeliveryRef): TenantDelivery => ({ tables: PLATFORM_WEBHOOK_TABLES, tenantId: ref.platformId, deliveryId: ref.deliveryId });
 
 /** The platform's active webhooks subscribed to at least one of these event types, oldest first. */
-export function subscribedWebhooks(em: EntityManager, platformId: string, types: readonly DomainEventType[]): Promise<{ id: string; events: DomainEventType[] }[]> {
+export function subscribedWebhooks(em: Sql, platformId: string, types: readonly DomainEventType[]): Promise<{ id: string; events: DomainEventType[] }[]> {
   // em.execute: inside the caller's transaction when there is one (the grant step looks them up there).
   return em.execute(
     `select id, events from webhooks

@@ -7,6 +7,9 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities, type Activities } from '../../../activities/index.ts';
+import { ensureParticipantIn, inviteParticipant } from '../../../activities/access/participants.ts';
+import { tenantEm } from '../../../db/repositories/shared/tenant-em.ts';
+import { mailDelivery } from '../../../activities/mail/delivery.ts';
 import type { GrantStep } from '../../../activities/access/grants.ts';
 import { checkProvider } from '../../../adapters/mail/provider-check.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
@@ -46,11 +49,18 @@ async function platformWith(...active: ProviderName[]): Promise<{ platform: Test
   return { platform, key };
 }
 
-/** A new participant's invitation, recorded as pending: the mail id the workflow would deliver. */
-async function invitation(platformId: string, acts: Activities = activities) {
+/**
+ * A new participant's invitation, recorded as pending by the grant's own functions in one transaction (the grant
+ * step itself also makes the first attempt): the mail id the workflow would deliver.
+ */
+async function invitation(platformId: string, _acts: Activities = activities) {
   const email = uniqueEmail('invited');
   const course = await createCourse(stack.app, platformId);
-  const { participantId, invitationMailId: mailId } = await acts.grantCourse({ platformId, courseId: course.id, email, accessLevel: 0, seq: 1 });
+  const { participantId, mailId } = await tenantEm(stack.orm, platformId).transactional(async (tx) => {
+    const { participantId } = await ensureParticipantIn(tx, { platformId, email });
+    const invited = await inviteParticipant(tx, { platformUrlTemplate: PLATFORM_URL_TEMPLATE, now: () => new Date() }, { platformId, participantId, courseId: course.id });
+    return { participantId, mailId: invited.mailId };
+  });
   expect(mailId).toEqual(expect.any(String));
   return { email, participantId, mailId: mailId!, courseId: course.id };
 }
@@ -61,25 +71,57 @@ async function mailRow(mailId: string) {
   return rows[0]!;
 }
 
-describe('a grant records the invitation, deliverMail sends it', () => {
-  it('records the invitation as pending; a retry of that grant hands it on while undelivered, another grant never does', async () => {
-    const { platform } = await platformWith();
+describe('a grant records the invitation and makes its first attempt, deliverMail retries it', () => {
+  it('sends the invitation once from the step; a retry of that grant attempts it again only while undelivered, another grant never does', async () => {
+    const { platform } = await platformWith('provider_a');
     const course = await createCourse(stack.app, platform.id);
     const email = uniqueEmail('invited');
     // Both runs are attempts of one activity of one workflow run: the same operation.
     const attempt = new MockActivityEnvironment({ activityId: '1', workflowExecution: { workflowId: `test/${email}`, runId: randomUUID() } });
     const input = { platformId: platform.id, courseId: course.id, email, accessLevel: 0 as const, seq: 1 };
     const first: GrantStep = await attempt.run(activities.grantCourse, input);
+    expect(first).toMatchObject({ invitationSent: true, invitationDelivery: 'sent' });
     const mailId = first.invitationMailId!;
-    expect(await mailRow(mailId)).toMatchObject({ status: 'pending', provider: null, attempts: 0 });
-    expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ invitationSent: false, invitationMailId: mailId });
+    expect(await mailRow(mailId)).toMatchObject({ status: 'sent', provider: 'provider_a', attempts: 1 });
+    expect(providers.a.sent.filter((call) => call.body.to[0].email === email)).toHaveLength(1);
+    // Delivered: a retry of the step has nothing to hand on.
+    expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ invitationSent: false, invitationMailId: null, invitationDelivery: null });
 
-    // Another grant of the participant: the invitation is not its to send, not even a failed one.
+    // Undelivered (its last attempt failed): a retry of the step attempts it again, another grant never does.
     await stack.orm.em.fork().getConnection().execute(`update mail_log set status = 'failed' where id = ?`, [mailId]);
-    expect(await activities.grantCourse({ ...input, seq: 2 })).toMatchObject({ invitationSent: false, invitationMailId: null });
+    expect(await activities.grantCourse({ ...input, seq: 2 })).toMatchObject({ invitationSent: false, invitationMailId: null, invitationDelivery: null });
+    expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ invitationSent: false, invitationMailId: mailId, invitationDelivery: 'sent' });
+    expect(await mailRow(mailId)).toMatchObject({ status: 'sent', provider: 'provider_a' });
+  });
 
-    await activities.deliverMail({ platformId: platform.id, mailId });
-    expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ invitationSent: false, invitationMailId: null });
+  it('answers `retry` when the step\'s attempt fails for now, recorded as a failed attempt for the delivery workflow to retry', async () => {
+    const { platform } = await platformWith('provider_c');
+    const course = await createCourse(stack.app, platform.id);
+    providers.c.failNext(1);
+    const step = await activities.grantCourse({ platformId: platform.id, courseId: course.id, email: uniqueEmail('invited'), accessLevel: 0, seq: 1 });
+    expect(step).toMatchObject({ invitationSent: true, invitationDelivery: 'retry', outcome: 'applied' });
+    expect(await mailRow(step.invitationMailId!)).toMatchObject({ status: 'failed', attempts: 1, last_error: expect.stringContaining('503') });
+    expect(await activities.deliverMail({ platformId: platform.id, mailId: step.invitationMailId! })).toEqual({ status: 'sent', provider: 'provider_c' });
+  });
+
+  it('answers `refused` when the provider refuses the message as such: nothing to retry', async () => {
+    const { platform } = await platformWith('provider_c');
+    const course = await createCourse(stack.app, platform.id);
+    providers.c.failNext(1, 422);
+    const step = await activities.grantCourse({ platformId: platform.id, courseId: course.id, email: uniqueEmail('invited'), accessLevel: 0, seq: 1 });
+    expect(step).toMatchObject({ invitationSent: true, invitationDelivery: 'refused', outcome: 'applied' });
+    expect(await mailRow(step.invitationMailId!)).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+
+  it('answers `retry` without waiting when another attempt holds the mail, `refused` for a mail not in the log', async () => {
+    const { platform } = await platformWith('provider_a');
+    const { mailId, email } = await invitation(platform.id);
+    const { attemptMailOnce } = mailDelivery({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: providers.endpoints, secretsKey: stack.app.secretsKey });
+    await stack.orm.em.fork().getConnection().execute(`update mail_log set status = 'sending', claimed_at = now() where id = ?`, [mailId]);
+    expect(await attemptMailOnce(platform.id, mailId)).toBe('retry');
+    expect(await mailRow(mailId)).toMatchObject({ status: 'sending', attempts: 0 });
+    expect(providers.a.sent.some((call) => call.body.to[0].email === email)).toBe(false);
+    expect(await attemptMailOnce(platform.id, randomUUID())).toBe('refused');
   });
 });
 

@@ -17,32 +17,43 @@ const delivered: string[] = [];
 const opened: string[] = [];
 const enrolmentMails: string[] = [];
 
-/** The step's answer by the e-mail's local part: `new`, `known`, `hooked`, `mails`, `gone` (`flaky-`/`refused-` prefixes: its mail's delivery). */
-function stepFor(email: string): GrantStep {
-  const kind = email.split('@')[0]!.replace(/^(flaky|refused)-/, '').split('-')[0];
+/**
+ * The step's answer by the e-mail's local part: `new`, `known`, `hooked`, `mails`, `gone` (`flaky-`/`refused-` prefixes: its
+ * invitation's first attempt, made by the step, fails for now / for good; `old-`: a step result recorded before the step made
+ * that attempt, without `invitationDelivery`).
+ */
+function stepFor(email: string): GrantStep | Omit<GrantStep, 'invitationDelivery'> {
+  const local = email.split('@')[0]!;
+  const kind = local.replace(/^(flaky|refused|old)-/, '').split('-')[0];
   if (kind === 'gone') throw ApplicationFailure.nonRetryable('course gone', 'CourseNotFound');
   const event = { id: `event-${email}`, type: 'access_granted' as const, payload: {}, occurredAt: '2026-01-01T00:00:00.000Z' };
-  return {
+  const invitationMailId = kind === 'known' ? null : `mail-of-${email}`;
+  const step = {
     participantId: `participant-of-${email}`,
     created: kind !== 'known',
     invitationSent: kind !== 'known',
-    invitationMailId: kind === 'known' ? null : `mail-of-${email}`,
-    outcome: 'applied',
-    accessLevel: 1,
+    invitationMailId,
+    outcome: 'applied' as const,
+    accessLevel: 1 as const,
     courseMails: kind === 'mails',
     events: [event],
     webhookDeliveries: kind === 'hooked' ? [{ webhookId: 'hook-a', eventId: event.id }] : [],
   };
+  if (local.startsWith('old-')) return step;
+  // The step's own attempt at the invitation counts as a delivery attempt.
+  if (invitationMailId) delivered.push(invitationMailId);
+  const invitationDelivery = !invitationMailId ? null : local.startsWith('refused-') ? 'refused' : local.startsWith('flaky-') ? 'retry' : 'sent';
+  return { ...step, invitationDelivery };
 }
 
 const fakeActivities: Partial<Activities> = {
   async grantCourse(input) {
     calls.push({ name: 'grantCourse', input });
-    return stepFor(input.email);
+    return stepFor(input.email) as GrantStep;
   },
   async grantAudiobook(input) {
     calls.push({ name: 'grantAudiobook', input });
-    return stepFor(input.email);
+    return stepFor(input.email) as GrantStep;
   },
   async deliverMail({ mailId }) {
     delivered.push(mailId);
@@ -86,7 +97,7 @@ const eventTypes = async (workflowId: string) => {
 const callsFor = (email: string) => calls.filter((c) => c.input.email === email).map((c) => c.name);
 
 describe('grantCourseAccess workflow', () => {
-  it('applies the whole grant and makes the invitation\'s first attempt in local steps: no activity task, no child', async () => {
+  it('applies the whole grant and makes the invitation\'s first attempt in one local step: no activity task, no child', async () => {
     const email = 'new@example.com';
     const run = grantCourse(email);
     expect(await run.result).toMatchObject({ participantId: `participant-of-${email}`, invitationSent: true, outcome: 'applied', accessLevel: 1 });
@@ -94,10 +105,20 @@ describe('grantCourseAccess workflow', () => {
     expect(delivered.filter((id) => id === `mail-of-${email}`)).toHaveLength(1);
     const types = await eventTypes(run.workflowId);
     // A local activity is a marker in the history: no activity task was queued for the grant.
-    expect(types.filter((t) => t === 'markerRecordedEventAttributes')).toHaveLength(2);
+    expect(types.filter((t) => t === 'markerRecordedEventAttributes')).toHaveLength(1);
     expect(types).not.toContain('activityTaskScheduledEventAttributes');
     expect(types).not.toContain('startChildWorkflowExecutionInitiatedEventAttributes');
     expect(types.filter((t) => t === 'workflowTaskCompletedEventAttributes')).toHaveLength(1);
+  });
+
+  it('makes the invitation\'s first attempt in a local step of its own when the step\'s result lacks its outcome (an older step result)', async () => {
+    const email = 'old-new@example.com';
+    const run = grantCourse(email);
+    expect(await run.result).toMatchObject({ invitationSent: true, outcome: 'applied' });
+    expect(delivered.filter((id) => id === `mail-of-${email}`)).toHaveLength(1);
+    const types = await eventTypes(run.workflowId);
+    expect(types.filter((t) => t === 'markerRecordedEventAttributes')).toHaveLength(2);
+    expect(types).not.toContain('startChildWorkflowExecutionInitiatedEventAttributes');
   });
 
   it('hands an invitation whose first attempt failed to its delivery workflow, which retries it', async () => {

@@ -19,7 +19,9 @@ export async function deliverInBackground(platformId: string, mailId: string | n
 }
 
 /**
- * A grant's mail: one attempt at once, inside the grant's workflow task (issue 17: no delivery
+ * A grant's mail as grants handed it on before their step made the first attempt itself (issue 26;
+ * workflows/access/steps/hand-on.ts): kept for the histories whose step result says nothing of
+ * that attempt. One attempt at once, inside the grant's workflow task (issue 17: no delivery
  * workflow, activity task or second workflow task for the mail that almost always goes out at
  * the first try); when that attempt fails or times out, the delivery workflow takes over with its
  * retries (the attempt's claim on the mail keeps the two from sending it twice). A failure no retry

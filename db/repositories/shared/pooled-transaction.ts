@@ -1,0 +1,72 @@
+/**
+ * A transaction on one connection of the ORM's pool, its statements sent as named prepared
+ * statements (issue 26 item 6): parsed once per connection and sent as a short Bind, without
+ * MikroORM's and knex's query path (the grant step's statements spent a large part of the worker's
+ * time there). BEGIN and COMMIT are sent on the connection itself, as `runStatement` in
+ * prepared.ts runs a statement outside a transaction.
+ *
+ * The work gets an `Sql`: the part of an entity manager the repository functions on the path use,
+ * `execute(sql, params)` with `?` placeholders. So those functions run unchanged inside this
+ * transaction or inside an ORM one. Errors carry no statement values (hideBoundStatementValues).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import { hideBoundStatementValues } from '../../driver-errors.ts';
+
+/** What a repository function needs of a transaction: a statement with `?` placeholders, its rows back. */
+export type Sql = Pick<EntityManager, 'execute'>;
+
+/** The part of knex's client used here: its connection pool (the ORM's own). */
+interface PooledClient {
+  acquireConnection(): Promise<pg.ClientBase>;
+  releaseConnection(connection: pg.ClientBase): unknown;
+}
+
+/** The prepared name and numbered text of each statement text (a name is one text, in every connection). */
+const prepared = new Map<string, { name: string | undefined; text: string }>();
+/** Beyond this many distinct texts a text goes unprepared: a statement built with varying text never fills the map. */
+const MAX_PREPARED = 500;
+
+function preparedForm(sql: string): { name: string | undefined; text: string } {
+  let form = prepared.get(sql);
+  if (!form) {
+    let n = 0;
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    form = { name: prepared.size < MAX_PREPARED ? `tx-${prepared.size + 1}` : undefined, text };
+    if (form.name) prepared.set(sql, form);
+  }
+  return form;
+}
+
+async function query<T>(connection: pg.ClientBase, sql: string, params: readonly unknown[]): Promise<T> {
+  const { name, text } = preparedForm(sql);
+  try {
+    return (await connection.query({ ...(name && { name }), text, values: [...params] })).rows as T;
+  } catch (error) {
+    hideBoundStatementValues(error, text);
+    throw error;
+  }
+}
+
+/**
+ * Runs `work` in a transaction on one pooled connection: committed when it returns, rolled back
+ * when it throws. A connection whose rollback fails is marked so that the pool discards it.
+ */
+export async function pooledTransaction<T>(em: EntityManager, work: (tx: Sql) => Promise<T>): Promise<T> {
+  const pool = em.getKnex().client as PooledClient;
+  const connection = await pool.acquireConnection();
+  const tx = { execute: (sql: string, params: readonly unknown[] = []) => query(connection, sql, params) } as unknown as Sql;
+  try {
+    await connection.query('begin');
+    const result = await work(tx);
+    await connection.query('commit');
+    return result;
+  } catch (error) {
+    await connection.query('rollback').catch((rollbackError: unknown) => {
+      (connection as unknown as { __knex__disposed?: unknown }).__knex__disposed = rollbackError;
+    });
+    throw error;
+  } finally {
+    pool.releaseConnection(connection);
+  }
+}
