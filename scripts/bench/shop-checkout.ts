@@ -8,11 +8,13 @@
  * counted, the order and its 3 lines), at the same concurrency over a pool of the API's size.
  * Rounds alternate storefront and raw SQL; figures are medians of the rounds, ratios paired.
  * Then a race: `racers` carts holding a code with one use left check out at once; `sold` counts
- * the 201s and the orders stored with the code (both must be 1).
+ * the 201s and the orders stored with the code (both must be 1). Requests through http-client.ts
+ * (keep-alive `node:http`): the client's cost is not the API's.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { closedLoop } from './load.ts';
+import { httpRequest } from './http-client.ts';
 import { createBenchShop, createProduct, type BenchShop } from './shop-fixtures.ts';
 import { POOL_MAX, type BenchStack } from './stack.ts';
 import { median, percentile } from './stats.ts';
@@ -123,14 +125,8 @@ export async function measureCheckout(o: CheckoutOptions): Promise<CheckoutFigur
 }
 
 async function store<T = unknown>(apiUrl: string, s: Setup, method: string, path: string, body: unknown, expect: number): Promise<T> {
-  const res = await fetch(`${apiUrl}/store/v1/${s.shop.subdomain}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await res.text();
-  if (res.status !== expect) throw new Error(`${method} /store/v1/...${path.replace(/[0-9a-f-]{36}/, ':id')}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  const { status, text } = await httpRequest(method, `${apiUrl}/store/v1/${s.shop.subdomain}${path}`, {}, body === undefined ? undefined : JSON.stringify(body), 30_000);
+  if (status !== expect) throw new Error(`${method} /store/v1/...${path.replace(/[0-9a-f-]{36}/, ':id')}: HTTP ${status} ${text.slice(0, 300)}`);
   return (JSON.parse(text) as { data: T }).data;
 }
 

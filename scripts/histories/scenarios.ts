@@ -133,6 +133,7 @@ export const fakeActivities: Partial<Activities> = {
   activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'a renewal order' }, subscriberIds: [], endedIds: [] }),
   subscriptionEntryMailSequences: async () => [],
   cancelCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' } }),
+  stopOrderSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' }, endedIds: [] }),
 
   // Mail sequence: four messages; the second is refused for good, the fourth finds the sequence off.
   async planMailSequence() {
@@ -210,6 +211,8 @@ export const fakeActivities: Partial<Activities> = {
   async attemptShopWebhookDelivery({ deliveryId }) {
     return attemptOnce(deliveryId);
   },
+  // The order's webhook effect after the delivery (behind `shop-webhook-effect-outcome`): nothing to record here.
+  recordShopWebhookOutcome: async () => null,
 };
 
 const failedOnce = new Set<string>();
