@@ -122,6 +122,31 @@ describe('POST /store/v1/:subdomain/carts', () => {
   });
 });
 
+describe('GET /store/v1/:subdomain/carts/:cart_id', () => {
+  /** Seconds since the cart's last use, and its row version (xmin changes with every write of the row). */
+  async function usage(cartId: string) {
+    const [row] = await stack.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ age_s: number; xmin: string }[]>('select extract(epoch from clock_timestamp() - updated_at)::float8 as age_s, xmin::text from shop_carts where id = ?', [cartId]);
+    return row!;
+  }
+
+  it('counts a read as use to the hour: a stale last use is written, a fresh one is not written again (nor by another shop\'s read)', async () => {
+    const cart = await newCart();
+    await stack.orm.em.fork().getConnection().execute("update shop_carts set updated_at = now() - interval '2 days' where id = ?", [cart.id]);
+    expect((await buyer(stack.app, other.subdomain).get(`/carts/${cart.id}`)).statusCode).toBe(404);
+    expect((await usage(cart.id)).age_s).toBeGreaterThan(24 * 3600);
+
+    expect((await store.get(`/carts/${cart.id}`)).statusCode).toBe(200);
+    const touched = await usage(cart.id);
+    expect(touched.age_s).toBeLessThan(60);
+
+    expect((await store.get(`/carts/${cart.id}`)).statusCode).toBe(200);
+    expect((await usage(cart.id)).xmin).toBe(touched.xmin);
+  });
+});
+
 describe('PATCH /store/v1/:subdomain/carts/:cart_id', () => {
   it('replaces items, sets methods and addresses, and prices again', async () => {
     const cart = await newCart();
