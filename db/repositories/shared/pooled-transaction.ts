@@ -12,15 +12,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { hideBoundStatementValues } from '../../driver-errors.ts';
+import { ormPool } from './prepared.ts';
 
 /** What a repository function needs of a transaction: a statement with `?` placeholders, its rows back. */
 export type Sql = Pick<EntityManager, 'execute'>;
-
-/** The part of knex's client used here: its connection pool (the ORM's own). */
-interface PooledClient {
-  acquireConnection(): Promise<pg.ClientBase>;
-  releaseConnection(connection: pg.ClientBase): unknown;
-}
 
 /** The prepared name and numbered text of each statement text (a name is one text, in every connection). */
 const prepared = new Map<string, { name: string | undefined; text: string }>();
@@ -53,7 +48,7 @@ async function query<T>(connection: pg.ClientBase, sql: string, params: readonly
  * when it throws. A connection whose rollback fails is marked so that the pool discards it.
  */
 export async function pooledTransaction<T>(em: EntityManager, work: (tx: Sql) => Promise<T>): Promise<T> {
-  const pool = em.getKnex().client as PooledClient;
+  const pool = ormPool(em);
   const connection = await pool.acquireConnection();
   const tx = { execute: (sql: string, params: readonly unknown[] = []) => query(connection, sql, params) } as unknown as Sql;
   try {

@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { hideBoundStatementValues } from '../../driver-errors.ts';
 
 /** The part of knex's client these statements use: its connection pool (the ORM's own). */
-interface PooledClient {
+export interface PooledClient {
   acquireConnection(): Promise<pg.ClientBase>;
   releaseConnection(connection: pg.ClientBase): unknown;
 }
@@ -53,6 +53,11 @@ export function statement(name: string | null, sql: string, values: Record<strin
   return { name, text: form.text, values: form.order.map((key) => values[key]) };
 }
 
+/** The ORM's own connection pool, for statements sent on a pooled connection without its query path. */
+export function ormPool(em: EntityManager): PooledClient {
+  return em.getKnex().client as PooledClient;
+}
+
 /** Runs the statement: prepared on a pool connection, or through `em` when `em` is in a transaction. */
 export async function runStatement<T>(em: EntityManager, s: Statement): Promise<T[]> {
   if (em.getTransactionContext()) {
@@ -63,7 +68,7 @@ export async function runStatement<T>(em: EntityManager, s: Statement): Promise<
     });
     return em.execute<T[]>(text, values);
   }
-  const pool = em.getKnex().client as PooledClient;
+  const pool = ormPool(em);
   const connection = await pool.acquireConnection();
   try {
     return (await connection.query<T & pg.QueryResultRow>({ ...(s.name === null ? {} : { name: s.name }), text: s.text, values: s.values })).rows;
