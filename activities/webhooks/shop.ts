@@ -40,6 +40,45 @@ export function shopWebhookActivities(activityDeps: ActivityDeps) {
   const { orm } = activityDeps;
   const deps = attemptDepsFrom(activityDeps);
 
+  async function openDelivery(input: OpenShopDeliveryInput): Promise<string> {
+    const em = shopEm(orm, input.shopId);
+    const facts = await loadOrderFacts(em, input.orderId);
+    if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
+    const deliveryId = await openShopDelivery(em, input.shopId, input.webhookId, {
+      eventId: input.eventId,
+      eventKey: shopEventKey(input.orderId, input.source),
+      type: input.type,
+      occurredAt: new Date(input.occurredAt),
+      payload: orderWebhookPayload(facts.order, facts.items),
+    });
+    if (!deliveryId) throw ApplicationFailure.nonRetryable(`webhook ${input.webhookId} of shop ${input.shopId} not found`, 'WebhookNotFound');
+    return deliveryId;
+  }
+
+  /**
+   * Records in the order's effect log what happened to a shop webhook's delivery once it is over
+   * (delivered, or failed with the reason), over the `webhook` entry of its transition and
+   * webhook. Null for a delivery of no order transition (a customer's erasure).
+   */
+  async function recordOutcome({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<EffectOutcome | null> {
+    const em = shopEm(orm, shopId);
+    const row = await shopDeliveryOutcome(em, shopId, deliveryId);
+    if (!row) throw ApplicationFailure.nonRetryable(`shop webhook delivery ${deliveryId} not found`, 'DeliveryNotFound');
+    const transition = orderOfEventKey(row.event_key);
+    if (!transition) return null;
+    const host = URL.canParse(row.url) ? new URL(row.url).host : '';
+    const outcome = shopWebhookDeliveryEffect({ type: row.event_type, webhookId: row.webhook_id, host, status: row.status, statusCode: row.status_code, error: row.error });
+    const key = { shopId, orderId: transition.orderId, source: transition.source as EffectSource, effect: 'webhook' as const, target: row.webhook_id };
+    await recordEffect(em, key, outcome, deps.now());
+    return outcome;
+  }
+
+  async function attemptAndRecord({ shopId, deliveryId, manual, recordOutcome: record }: { shopId: string; deliveryId: string; manual?: boolean; recordOutcome?: boolean }): Promise<AttemptResult> {
+    const result = await attemptInActivity(deps, orm, { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId, manual });
+    if (record && result.nextAttemptInMs === null) await recordOutcome({ shopId, deliveryId });
+    return result;
+  }
+
   return {
     /** The shop's active webhooks subscribed to `type`, with the host each goes to (for the effect log). */
     async shopWebhookTargets({ shopId, type }: { shopId: string; type: ShopWebhookEvent }): Promise<{ webhookId: string; host: string }[]> {
@@ -48,42 +87,25 @@ export function shopWebhookActivities(activityDeps: ActivityDeps) {
     },
 
     /** The delivery of the event to the webhook, with the order as it is now; made once, a repeat finds it. */
-    async openShopWebhookDelivery(input: OpenShopDeliveryInput): Promise<{ deliveryId: string }> {
-      const em = shopEm(orm, input.shopId);
-      const facts = await loadOrderFacts(em, input.orderId);
-      if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
-      const deliveryId = await openShopDelivery(em, input.shopId, input.webhookId, {
-        eventId: input.eventId,
-        eventKey: shopEventKey(input.orderId, input.source),
-        type: input.type,
-        occurredAt: new Date(input.occurredAt),
-        payload: orderWebhookPayload(facts.order, facts.items),
-      });
-      if (!deliveryId) throw ApplicationFailure.nonRetryable(`webhook ${input.webhookId} of shop ${input.shopId} not found`, 'WebhookNotFound');
-      return { deliveryId };
-    },
+    openShopWebhookDelivery: async (input: OpenShopDeliveryInput): Promise<{ deliveryId: string }> => ({ deliveryId: await openDelivery(input) }),
 
-    /** One attempt: the platform's, on the shop's tables; a manual redelivery is one attempt, without retries. */
-    async attemptShopWebhookDelivery({ shopId, deliveryId, manual }: { shopId: string; deliveryId: string; manual?: boolean }): Promise<AttemptResult> {
-      return attemptInActivity(deps, orm, { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId, manual });
+    /**
+     * The delivery opened and its first attempt in one activity (issue 26 item 3: no local step
+     * before it, no second task for its result); when that attempt ends the delivery, its outcome
+     * is recorded in the order's effect log too. A retry opens nothing new and answers a recorded
+     * attempt from the record (attemptDelivery).
+     */
+    async openAndAttemptShopWebhookDelivery(input: OpenShopDeliveryInput): Promise<AttemptResult & { deliveryId: string }> {
+      const deliveryId = await openDelivery(input);
+      return { deliveryId, ...(await attemptAndRecord({ shopId: input.shopId, deliveryId, recordOutcome: true })) };
     },
 
     /**
-     * Records in the order's effect log what happened to a shop webhook's delivery once it is over
-     * (delivered, or failed with the reason), over the `webhook` entry of its transition and
-     * webhook. Null for a delivery of no order transition (a customer's erasure).
+     * One attempt: the platform's, on the shop's tables; a manual redelivery is one attempt, without
+     * retries. With `recordOutcome`, an attempt that ends the delivery records its outcome as well.
      */
-    async recordShopWebhookOutcome({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<EffectOutcome | null> {
-      const em = shopEm(orm, shopId);
-      const row = await shopDeliveryOutcome(em, shopId, deliveryId);
-      if (!row) throw ApplicationFailure.nonRetryable(`shop webhook delivery ${deliveryId} not found`, 'DeliveryNotFound');
-      const transition = orderOfEventKey(row.event_key);
-      if (!transition) return null;
-      const host = URL.canParse(row.url) ? new URL(row.url).host : '';
-      const outcome = shopWebhookDeliveryEffect({ type: row.event_type, webhookId: row.webhook_id, host, status: row.status, statusCode: row.status_code, error: row.error });
-      const key = { shopId, orderId: transition.orderId, source: transition.source as EffectSource, effect: 'webhook' as const, target: row.webhook_id };
-      await recordEffect(em, key, outcome, deps.now());
-      return outcome;
-    },
+    attemptShopWebhookDelivery: attemptAndRecord,
+
+    recordShopWebhookOutcome: recordOutcome,
   };
 }

@@ -24,7 +24,9 @@ export interface ServiceProcess {
 const GRACE_MS = 15_000;
 
 export function startServiceProcess(name: string, entry: string, env: NodeJS.ProcessEnv): ServiceProcess {
-  const wrapped = withParentDeathSignal(process.execPath, ['--import', 'tsx', entry], 'SIGKILL');
+  // BENCH_CPU_PROF=<dir>: each service writes a V8 CPU profile there when it stops (node --cpu-prof).
+  const profile = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [];
+  const wrapped = withParentDeathSignal(process.execPath, [...profile, '--import', 'tsx', entry], 'SIGKILL');
   const child = spawn(wrapped.command, wrapped.args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const watchers = new Set<(line: string) => void>();
   let exitReason: string | undefined;

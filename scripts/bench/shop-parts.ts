@@ -85,7 +85,7 @@ export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: 
     lines.push(
       '',
       `Shop webhooks: ${f.deliveries} signed deliveries to a local receiver: ${Math.round(f.per_minute)} a minute (${(f.per_minute / 60 / noopPerSecond).toFixed(3)} x our no-op workflow rate); attempts recorded ${f.attempts_recorded}, received ${f.received}, doubled ${f.doubled}, unsigned ${f.unsigned}`,
-      `  beside a receiver answering in ${f.slow.delay_ms} ms: the fast one's p99 ${Math.round(f.slow.fast_p99_ms)} ms (alone: ${Math.round(f.slow.fast_alone_p99_ms)} ms)`,
+      `  beside a receiver answering in ${f.slow.delay_ms} ms: the fast one's p99 ${Math.round(f.slow.fast_p99_ms)} ms (beside a fast one: ${Math.round(f.slow.fast_beside_fast_p99_ms)} ms)`,
     );
   }
   if (o.parts.includes('shop-orders-1m')) {

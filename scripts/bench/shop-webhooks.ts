@@ -7,13 +7,15 @@
  * - throughput: `deliveries` in all; per minute: deliveries over first start -> last received;
  *   `attempts_recorded` (rows of shop_webhook_delivery_attempts), `doubled` (a webhook-id received
  *   twice on one path), `unsigned`. The baseline is our no-op workflow rate (shop-parts.ts);
- * - isolation: `slowDeliveries` to a fast webhook alone (start -> received, p99), then the same
- *   number again beside as many to a webhook whose receiver answers in 5 s: the fast one's p99.
+ * - isolation: `slowDeliveries` to a fast webhook interleaved with as many to another fast one
+ *   (start -> received, p99), then the same again beside a webhook whose receiver answers in 5 s:
+ *   the fast one's p99 in both, so the load is the same and only the other's answer time differs.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { deliverShopWebhook } from '../../workflows/index.ts';
 import { shopWebhookDeliveryWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { cpuFigures, cpuStretch, type CpuFigures } from './cpu-usage.ts';
 import { closedLoop, epochMs } from './load.ts';
 import { untilQueueIdle } from './queue-idle.ts';
 import type { BenchReceiver } from './receiver.ts';
@@ -45,7 +47,10 @@ export interface WebhooksFigures {
   attempts_recorded: number;
   doubled: number;
   unsigned: number;
-  slow: { delay_ms: number; deliveries: number; fast_alone_p99_ms: number; fast_p99_ms: number; ratio_p99: number };
+  /** CPU per delivery by process (the throughput run, start of the first -> last attempt recorded). */
+  cpu_ms_per_op: CpuFigures['ms_per_op'];
+  cpu_cores_busy: CpuFigures['cores_busy'];
+  slow: { delay_ms: number; deliveries: number; fast_beside_fast_p99_ms: number; fast_p99_ms: number; ratio_p99: number };
 }
 
 async function seedOrders(db: pg.Client, shop: BenchShop, n: number): Promise<number[]> {
@@ -123,6 +128,7 @@ export async function measureWebhooks(o: WebhooksOptions): Promise<WebhooksFigur
       for (const h of hooks) if (list.length < o.deliveries) list.push({ webhookId: h.id, path: h.path, orderId: orderIds[i]!, eventId: randomUUID() });
     }
     await untilQueueIdle(o.stack, o.log);
+    const cpu = cpuStretch(o.stack.cpuGroups());
     const starts = await startDeliveries(o, shop, list);
     const received = await untilReceived(o, list);
     const all = latencies(list, starts, received);
@@ -140,27 +146,29 @@ export async function measureWebhooks(o: WebhooksOptions): Promise<WebhooksFigur
       if (attempts >= received.size) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    const cpuPerDelivery = cpuFigures(cpu.stop(), received.size);
     const perMinute = received.size / ((last - first) / 60_000);
     o.log(`shop webhooks: ${received.size}/${list.length} received, ${Math.round(perMinute)} a minute, p99 ${Math.round(percentile(all, 99))} ms, ${attempts} attempts recorded`);
 
-    // Isolation: a fast webhook alone, then beside a slow one.
+    // Isolation: a fast webhook beside another fast one, then beside a slow one: the same number of
+    // deliveries both times, so only the other receiver's answer time differs.
     const fast = { id: await hook('/fast'), path: '/fast' };
+    const otherFast = { id: await hook('/fast-other'), path: '/fast-other' };
     const slow = { id: await hook('/slow'), path: '/slow' };
     o.receiver.delay('/slow', SLOW_MS);
     const rest = orderIds.slice(perHook);
-    const fastAlone = rest.slice(0, o.slowDeliveries).map((orderId) => ({ webhookId: fast.id, path: fast.path, orderId, eventId: randomUUID() }));
-    await untilQueueIdle(o.stack, o.log);
-    const aloneStarts = await startDeliveries(o, shop, fastAlone);
-    const aloneP99 = percentile(latencies(fastAlone, aloneStarts, await untilReceived(o, fastAlone)), 99);
-    const mixedOrders = rest.slice(o.slowDeliveries, 2 * o.slowDeliveries);
-    const fastMixed = mixedOrders.map((orderId) => ({ webhookId: fast.id, path: fast.path, orderId, eventId: randomUUID() }));
-    const slowMixed = mixedOrders.map((orderId) => ({ webhookId: slow.id, path: slow.path, orderId, eventId: randomUUID() }));
-    await untilQueueIdle(o.stack, o.log);
-    const mixed = slowMixed.flatMap((s, i) => [s, fastMixed[i]!]);
-    const mixedStarts = await startDeliveries(o, shop, mixed);
-    const fastP99 = percentile(latencies(fastMixed, mixedStarts, await untilReceived(o, fastMixed)), 99);
-    await untilReceived(o, slowMixed);
-    o.log(`shop webhooks: fast receiver p99 alone ${Math.round(aloneP99)} ms, beside one answering in ${SLOW_MS} ms ${Math.round(fastP99)} ms`);
+    const fastP99Beside = async (other: { id: string; path: string }, orders: number[]) => {
+      const mine = orders.map((orderId) => ({ webhookId: fast.id, path: fast.path, orderId, eventId: randomUUID() }));
+      const theirs = orders.map((orderId) => ({ webhookId: other.id, path: other.path, orderId, eventId: randomUUID() }));
+      await untilQueueIdle(o.stack, o.log);
+      const starts = await startDeliveries(o, shop, theirs.flatMap((t, i) => [t, mine[i]!]));
+      const p99 = percentile(latencies(mine, starts, await untilReceived(o, mine)), 99);
+      await untilReceived(o, theirs);
+      return p99;
+    };
+    const besideFastP99 = await fastP99Beside(otherFast, rest.slice(0, o.slowDeliveries));
+    const fastP99 = await fastP99Beside(slow, rest.slice(o.slowDeliveries, 2 * o.slowDeliveries));
+    o.log(`shop webhooks: fast receiver p99 beside a fast one ${Math.round(besideFastP99)} ms, beside one answering in ${SLOW_MS} ms ${Math.round(fastP99)} ms`);
 
     return {
       deliveries: list.length,
@@ -173,7 +181,9 @@ export async function measureWebhooks(o: WebhooksOptions): Promise<WebhooksFigur
       attempts_recorded: attempts,
       doubled: [...perPathId.values()].filter((n) => n > 1).length,
       unsigned: mine.filter((r) => !r.signed).length,
-      slow: { delay_ms: SLOW_MS, deliveries: o.slowDeliveries, fast_alone_p99_ms: aloneP99, fast_p99_ms: fastP99, ratio_p99: fastP99 / aloneP99 },
+      cpu_ms_per_op: cpuPerDelivery.ms_per_op,
+      cpu_cores_busy: cpuPerDelivery.cores_busy,
+      slow: { delay_ms: SLOW_MS, deliveries: o.slowDeliveries, fast_beside_fast_p99_ms: besideFastP99, fast_p99_ms: fastP99, ratio_p99: fastP99 / besideFastP99 },
     };
   } finally {
     await db.end();

@@ -211,6 +211,10 @@ export const fakeActivities: Partial<Activities> = {
   async attemptShopWebhookDelivery({ deliveryId }) {
     return attemptOnce(deliveryId);
   },
+  async openAndAttemptShopWebhookDelivery({ webhookId, orderId }) {
+    const deliveryId = `shop-delivery-${webhookId}-${orderId}`;
+    return { deliveryId, ...attemptOnce(deliveryId) };
+  },
   // The order's webhook effect after the delivery (behind `shop-webhook-effect-outcome`): nothing to record here.
   recordShopWebhookOutcome: async () => null,
 };

@@ -1,4 +1,4 @@
-import { patched } from '@temporalio/workflow';
+import { patched, sleep } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
 import { db, localDb, webhook } from '../shared/activity-proxies.ts';
 import { attemptUntilSettled } from '../shared/steps/attempt-until-settled.ts';
@@ -8,14 +8,24 @@ export type { DeliverShopWebhookInput };
 
 /**
  * A shop webhook's delivery: the platform's delivery (workflows/shared/webhook-delivery.ts) on the
- * shop's tables. The first step stores the event (the order as it is now) with the delivery;
- * the attempts are the platform's, with its signing, SSRF rules, retry schedule and history. Once
- * it is over, the order's `webhook` effect for this webhook says what happened (delivered, failed
- * with the reason). Opening and recording only touch our database: local activities inside the
- * workflow's tasks (issue 26 item 1, `shop-webhook-local-steps`); the attempts stay activities.
+ * shop's tables. The event (the order as it is now) is stored with the delivery before the first
+ * attempt; the attempts are the platform's, with its signing, SSRF rules, retry schedule and
+ * history. Once it is over, the order's `webhook` effect for this webhook says what happened
+ * (delivered, failed with the reason). The first activity opens the delivery and makes the first
+ * attempt, and the attempt that ends the delivery records that effect (issue 26 item 3,
+ * `shop-webhook-one-activity`): a delivery answered at once is one activity between two workflow
+ * tasks.
  */
 export async function deliverShopWebhook(input: DeliverShopWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
-  // Deliveries started before the steps became local open and record by activities, as recorded.
+  if (patched('shop-webhook-one-activity')) {
+    const { shopId } = input;
+    const { deliveryId, ...first } = await webhook.openAndAttemptShopWebhookDelivery(input);
+    if (first.nextAttemptInMs === null) return { deliveryId, status: first.status };
+    await sleep(first.nextAttemptInMs);
+    return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })) };
+  }
+  // Deliveries started before: open and record by local activities (`shop-webhook-local-steps`), or
+  // by activities before that, as recorded.
   const local = patched('shop-webhook-local-steps');
   const { deliveryId } = await (local ? localDb : webhook).openShopWebhookDelivery(input);
   const status = await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId: input.shopId, deliveryId }));

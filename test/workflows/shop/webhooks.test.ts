@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { temporal as proto } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
 import type { AttemptResult } from '../../../activities/webhooks/delivery.ts';
@@ -19,6 +20,15 @@ const opened: { webhookId: string; source: string; type: string; eventId: string
 const attempts = new Map<string, number>();
 const scripted = new Map<string, AttemptResult[]>();
 const ok = (detail: string): EffectOutcome => ({ status: 'done', detail });
+
+/** One attempt as scripted (delivered when nothing is); the attempt that ends a delivery records its outcome when asked to. */
+function attemptFake(deliveryId: string, manual: boolean | undefined, recordOutcome: boolean | undefined): AttemptResult {
+  attempts.set(deliveryId, (attempts.get(deliveryId) ?? 0) + 1);
+  if (manual) manualAttempts.push(deliveryId);
+  const result = scripted.get(deliveryId)?.shift() ?? { status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
+  if (recordOutcome && result.nextAttemptInMs === null) outcomes.push(deliveryId);
+  return result;
+}
 
 /** The course access effect of the same workflows (issue 14), with nothing to do here. */
 const courseAccessFakes = {
@@ -47,10 +57,13 @@ const fakeActivities: Partial<Activities> = {
     opened.push(input);
     return { deliveryId: `${input.webhookId}/${input.orderId}/${input.source}` };
   },
-  async attemptShopWebhookDelivery({ deliveryId, manual }) {
-    attempts.set(deliveryId, (attempts.get(deliveryId) ?? 0) + 1);
-    if (manual) manualAttempts.push(deliveryId);
-    return scripted.get(deliveryId)?.shift() ?? { status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
+  async attemptShopWebhookDelivery({ deliveryId, manual, recordOutcome }) {
+    return attemptFake(deliveryId, manual, recordOutcome);
+  },
+  async openAndAttemptShopWebhookDelivery(input) {
+    opened.push(input);
+    const deliveryId = `${input.webhookId}/${input.orderId}/${input.source}`;
+    return { deliveryId, ...attemptFake(deliveryId, false, true) };
   },
   async recordOrderEffect({ effect, outcome, source, target, provisional }) {
     recorded.push({ effect, outcome, source, target, provisional });
@@ -142,6 +155,22 @@ describe('deliverShopWebhook', () => {
     expect(attempts.get(deliveryId)).toBe(3);
     // Once it is over, the order's effect says what happened.
     expect(outcomes.filter((d) => d === deliveryId)).toHaveLength(1);
+  });
+});
+
+describe('deliverShopWebhook answered at once', () => {
+  it('opens the delivery, attempts and records the outcome in one activity: no local step, one activity task', async () => {
+    const workflowId = `test/${randomUUID()}`;
+    const input = { shopId, orderId: 11, source: 'clear' as const, webhookId: 'hook-y', type: 'order_cleared' as const, eventId: randomUUID(), occurredAt: new Date().toISOString() };
+    const result = await temporal.client().workflow.execute<typeof deliverShopWebhook>('deliverShopWebhook', { taskQueue, workflowId, args: [input] });
+    expect(result).toEqual({ deliveryId: 'hook-y/11/clear', status: 'succeeded' });
+    expect(opened.filter((o) => o.eventId === input.eventId)).toHaveLength(1);
+    expect(outcomes.filter((d) => d === 'hook-y/11/clear')).toHaveLength(1);
+    const { events } = await temporal.client().workflow.getHandle(workflowId).fetchHistory();
+    const count = (type: proto.api.enums.v1.EventType) => (events ?? []).filter((e) => e.eventType === type).length;
+    expect(count(proto.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)).toBe(1);
+    expect(count(proto.api.enums.v1.EventType.EVENT_TYPE_MARKER_RECORDED)).toBe(1); // the patch marker: no local step
+    expect(count(proto.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toBe(2);
   });
 });
 
