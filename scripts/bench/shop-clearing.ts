@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { HttpLoad } from './http-load.ts';
+import { cpuFigures, cpuStretch, medianCpuFigures, type CpuFigures } from './cpu-usage.ts';
 import { untilQueueIdle } from './queue-idle.ts';
 import type { BenchReceiver } from './receiver.ts';
 import { createBenchShop, createEbook, placeOrder, type BenchShop } from './shop-fixtures.ts';
@@ -54,6 +55,9 @@ export interface ClearingFigures {
   steady: { rate: number; duration_s: number; sent: number; completed: number; p50_ms: number; p99_ms: number; patch_p99_ms: number; start_lag_p99_ms: number };
   /** Medians over the last round's orders: PATCH -> each effect's row (by effect name). */
   effect_at_ms: Record<string, number>;
+  /** CPU per clearing by process (medians of the rounds; PATCHes sent -> every effect seen). */
+  cpu_ms_per_op: CpuFigures['ms_per_op'];
+  cpu_cores_busy: CpuFigures['cores_busy'];
 }
 
 interface Setup {
@@ -150,13 +154,15 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
     await o.http.run({ method: 'PATCH', url: `${o.stack.apiUrl}/`, urls: clearUrls(o, warmupIds), headers, concurrency: o.concurrency, durationMs: 60_000, expectStatus: 200 });
     const expected = await settledEffectCount(s, warmupIds, o.log);
 
-    const rounds: { perSecond: number; latencies: number[]; completed: number; failed: number; patchP99: number; starts: number[]; ids: number[] }[] = [];
+    const rounds: { perSecond: number; latencies: number[]; completed: number; failed: number; patchP99: number; starts: number[]; ids: number[]; cpu: CpuFigures }[] = [];
     for (let r = 0; r < o.rounds; r++) {
       const ids = await placeOrders(s, `round${r}-${tag}`, o.n);
       await untilQueueIdle(o.stack, o.log);
+      const cpu = cpuStretch(o.stack.cpuGroups());
       const reply = await o.http.run({ method: 'PATCH', url: `${o.stack.apiUrl}/`, urls: clearUrls(o, ids), headers, concurrency: o.concurrency, durationMs: 60_000, expectStatus: 200, record: true });
       const starts = reply.startsEpochMs ?? [];
       const states = await untilEffects(s, ids, expected);
+      const cpuSpan = cpu.stop();
       const latencies: number[] = [];
       let last = 0;
       ids.forEach((id, i) => {
@@ -167,7 +173,7 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       });
       const first = Math.min(...starts.filter((t) => t !== undefined));
       const failed = [...states.values()].reduce((sum, st) => sum + st.failed, 0);
-      rounds.push({ perSecond: latencies.length / ((last - first) / 1000), latencies, completed: latencies.length, failed, patchP99: percentile(reply.result.latenciesMs, 99), starts, ids });
+      rounds.push({ perSecond: latencies.length / ((last - first) / 1000), latencies, completed: latencies.length, failed, patchP99: percentile(reply.result.latenciesMs, 99), starts, ids, cpu: cpuFigures(cpuSpan, latencies.length) });
       o.log(`shop clearing round ${r + 1}/${o.rounds}: ${latencies.length}/${o.n} complete, ${rounds.at(-1)!.perSecond.toFixed(1)}/s, p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms${failed ? `, ${failed} failed effects` : ''}`);
     }
     const effectAt = await effectTimes(s, rounds.at(-1)!.ids, rounds.at(-1)!.starts);
@@ -213,6 +219,7 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       patch_p99_ms: median(rounds.map((r) => r.patchP99)),
       steady,
       effect_at_ms: effectAt,
+      ...(({ ms_per_op, cores_busy }) => ({ cpu_ms_per_op: ms_per_op, cpu_cores_busy: cores_busy }))(medianCpuFigures(rounds.map((r) => r.cpu))),
     };
   } finally {
     await s.db.end();
