@@ -28,15 +28,67 @@ export interface OrderListFilters {
   skus?: string[];
 }
 
-/** A row of the page: the list record's fields (aliased to its names) with the status apart and the timestamps as text. */
-type ListRow = Omit<OrderListRecord, 'orderStatus' | 'paidAt' | 'placedAt' | 'createdAt' | 'updatedAt'> & {
+/** A row of the page: the list record's columns (aliased to its names), the status apart and the timestamps as epoch milliseconds. */
+interface ListRow {
+  matching: string;
+  id: number;
+  uuid: string;
+  ordinalNumber: number;
+  internalStatus: OrderListRecord['internalStatus'];
   statusId: number;
   statusName: string;
-  paidAt: string | null;
-  placedAt: string;
-  createdAt: string;
-  updatedAt: string;
-};
+  email: string;
+  total: string;
+  currency: string;
+  paid: boolean;
+  invoiceNumber: string | null;
+  transactionId: string | null;
+  paidAt: number | null;
+  ref: string | null;
+  subscriberIdentifier: string | null;
+  deliveryMethod: string | null;
+  placedAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * A timestamp column as whole epoch milliseconds (float8: a number to the driver), what the ORM's
+ * parsing of its text makes of it (postgres-date drops the microseconds below the millisecond).
+ */
+const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`;
+
+/** The page's status of an order, as a loaded reference (one class, not a closure per row). */
+class LoadedStatus {
+  constructor(private readonly status: { id: number; name: string }) {}
+  getEntity(): { id: number; name: string } {
+    return this.status;
+  }
+}
+
+/** A page row as the list record: each field named (no rest copy), the timestamps made Dates once. */
+function listRecord(row: ListRow): OrderListRecord {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    ordinalNumber: row.ordinalNumber,
+    internalStatus: row.internalStatus,
+    orderStatus: new LoadedStatus({ id: row.statusId, name: row.statusName }),
+    email: row.email,
+    total: row.total,
+    currency: row.currency,
+    paid: row.paid,
+    invoiceNumber: row.invoiceNumber,
+    transactionId: row.transactionId,
+    paidAt: row.paidAt === null ? null : new Date(row.paidAt),
+    ref: row.ref,
+    subscriberIdentifier: row.subscriberIdentifier,
+    deliveryMethod: row.deliveryMethod,
+    placedAt: new Date(row.placedAt),
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  };
+}
 
 /** A Postgres array literal of these values (text ones quoted). */
 function arrayLiteral(values: readonly (number | string)[]): string {
@@ -77,35 +129,22 @@ export async function listOrders(em: EntityManager, shopId: string, filters: Ord
   // One statement, one round trip: the count (one row), then the page joined to it (a row per
   // order, each carrying the count; one row of nulls but the count when the page is empty).
   // Unprepared: the best plan depends on the values (a buyer's 20 orders or a month of them).
-  const found = await runStatement<ListRow & { matching: string }>(
+  const found = await runStatement<ListRow>(
     em,
     statement(
       null,
       `select c.matching, p.* from (select count(*) as matching from shop_orders o where ${where.sql}) c
        left join lateral (
          select o.id, o.uuid, o.ordinal_number as "ordinalNumber", o.internal_status as "internalStatus", o.order_status_id as "statusId", s.name as "statusName",
-                o.email, o.total, o.currency, o.paid, o.invoice_number as "invoiceNumber", o.transaction_id as "transactionId", o.paid_at as "paidAt", o.ref,
-                o.subscriber_identifier as "subscriberIdentifier", o.delivery_method as "deliveryMethod", o.placed_at as "placedAt", o.created_at as "createdAt", o.updated_at as "updatedAt"
+                o.email, o.total, o.currency, o.paid, o.invoice_number as "invoiceNumber", o.transaction_id as "transactionId", ${epochMs('o.paid_at')} as "paidAt", o.ref,
+                o.subscriber_identifier as "subscriberIdentifier", o.delivery_method as "deliveryMethod", o.placed_at, ${epochMs('o.placed_at')} as "placedAt",
+                ${epochMs('o.created_at')} as "createdAt", ${epochMs('o.updated_at')} as "updatedAt"
            from shop_orders o left join shop_order_statuses s on s.id = o.order_status_id
           where ${where.sql} order by o.placed_at desc, o.id desc limit :limit offset :offset) p on true
-       order by p."placedAt" desc, p.id desc`,
+       order by p.placed_at desc, p.id desc`,
       { ...where.values, limit: window.limit, offset: window.offset },
     ),
   );
   const total = Number(found[0]!.matching);
-  const rows = found[0]!.id === null ? [] : found;
-  // Timestamps come as text (the ORM's type parsers); parsed as the ORM parses them.
-  const date = (value: string) => new Date(em.getPlatform().parseDate(value));
-  const orders = rows.map(({ matching: _matching, statusId, statusName, paidAt, placedAt, createdAt, updatedAt, ...row }): OrderListRecord => {
-    const status = { id: statusId, name: statusName };
-    return {
-      ...row,
-      orderStatus: { getEntity: () => status },
-      paidAt: paidAt === null ? null : date(paidAt),
-      placedAt: date(placedAt),
-      createdAt: date(createdAt),
-      updatedAt: date(updatedAt),
-    };
-  });
-  return [orders, total];
+  return [found[0]!.id === null ? [] : found.map(listRecord), total];
 }
