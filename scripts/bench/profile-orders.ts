@@ -9,6 +9,7 @@
  *                                                       the same under the V8 profiler; summarise the
  *                                                       main thread's file with profile-courses.ts
  *                                                       <file> (its last 10 s: the buyer's list)
+ *   ... profile-orders.ts empty                         one case only (its name's start: 404, empty, buyer)
  * 20 000 orders seeded by SQL (seed-orders.ts), 20 of them the buyer's. Needs DATABASE_URL (a
  * server where a fresh database can be made); Temporal is not used.
  */
@@ -42,7 +43,8 @@ try {
       ['empty list', '/api/v1/orders?customer_email=nobody%40example.com', 200],
       ['buyer (20 orders)', `/api/v1/orders?customer_email=${encodeURIComponent(EMAIL)}`, 200],
     ];
-    for (const [name, path, expectStatus] of cases) {
+    const only = process.argv[2];
+    for (const [name, path, expectStatus] of cases.filter(([name]) => !only || name.startsWith(only))) {
       const job = { method: 'GET' as const, url: `${apiUrl}${path}`, headers, concurrency: 1, expectStatus };
       await http.run({ ...job, durationMs: 2_000 });
       const before = performance.eventLoopUtilization();
