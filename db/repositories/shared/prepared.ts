@@ -41,12 +41,20 @@ function numberPlaceholders(sql: string): { text: string; order: string[] } {
   return { text, order };
 }
 
+/** The numbered form of unnamed statements by their text (a list's filters make a few texts each), bounded. */
+const numberedTexts = new Map<string, { text: string; order: string[] }>();
+const MAX_NUMBERED_TEXTS = 1_000;
+
 /** A statement written with `:name` placeholders (not `::type` casts): numbered in order of first use, a name used twice is one value. */
 export function statement(name: string | null, sql: string, values: Record<string, unknown>): Statement {
-  let form = name === null ? undefined : numbered.get(name);
+  let form = name === null ? numberedTexts.get(sql) : numbered.get(name);
   if (!form) {
     form = numberPlaceholders(sql);
     if (name !== null) numbered.set(name, form);
+    else {
+      if (numberedTexts.size >= MAX_NUMBERED_TEXTS) numberedTexts.clear();
+      numberedTexts.set(sql, form);
+    }
   }
   const missing = form.order.find((key) => !(key in values));
   if (missing) throw new Error(`${name ?? 'statement'}: no value for :${missing}`);
