@@ -76,10 +76,24 @@ export async function runStatement<T>(em: EntityManager, s: Statement): Promise<
     });
     return em.execute<T[]>(text, values);
   }
+  return (await pooled<T & pg.QueryResultRow>(em, s, false)).rows;
+}
+
+/**
+ * As runStatement, each row an array of its columns in the statement's order (their names must
+ * differ): the driver builds no object per row, and reading a row is reading an array (issue 26).
+ */
+export async function runStatementArrays(em: EntityManager, s: Statement): Promise<unknown[][]> {
+  if (em.getTransactionContext()) return (await runStatement<Record<string, unknown>>(em, s)).map((row) => Object.values(row));
+  return (await pooled<unknown[]>(em, s, true)).rows;
+}
+
+/** The statement on a connection of the ORM's pool, its rows as objects or (`arrays`) as arrays. */
+async function pooled<R extends pg.QueryResultRow | unknown[]>(em: EntityManager, s: Statement, arrays: boolean): Promise<pg.QueryResult<R>> {
   const pool = ormPool(em);
   const connection = await pool.acquireConnection();
   try {
-    return (await connection.query<T & pg.QueryResultRow>({ ...(s.name === null ? {} : { name: s.name }), text: s.text, values: s.values })).rows;
+    return await connection.query<R & pg.QueryResultRow>({ ...(s.name === null ? {} : { name: s.name }), ...(arrays ? { rowMode: 'array' as const } : {}), text: s.text, values: s.values });
   } catch (error) {
     // Not through knex, so its `query-error` hook (db/driver-errors.ts) never saw this error.
     hideBoundStatementValues(error, s.text);

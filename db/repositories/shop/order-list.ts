@@ -11,7 +11,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InternalStatus } from '../../../domain/shop/order.ts';
 import type { OrderListRecord } from '../../../domain/shop/order-document-types.ts';
-import { runStatement, statement } from '../shared/prepared.ts';
+import { runStatementArrays, statement } from '../shared/prepared.ts';
 
 export interface OrderListFilters {
   statusId?: number;
@@ -28,29 +28,34 @@ export interface OrderListFilters {
   skus?: string[];
 }
 
-/** A row of the page: the list record's columns (aliased to its names), the status apart and the timestamps as epoch milliseconds. */
-interface ListRow {
-  matching: string;
-  id: number;
-  uuid: string;
-  ordinalNumber: number;
-  internalStatus: OrderListRecord['internalStatus'];
-  statusId: number;
-  statusName: string;
-  email: string;
-  total: string;
-  currency: string;
-  paid: boolean;
-  invoiceNumber: string | null;
-  transactionId: string | null;
-  paidAt: number | null;
-  ref: string | null;
-  subscriberIdentifier: string | null;
-  deliveryMethod: string | null;
-  placedAt: number;
-  createdAt: number;
-  updatedAt: number;
-}
+/**
+ * A row of the statement, its columns in order (the driver's array: no object per row): the count,
+ * then the list record's columns with the status apart, `placed_at` for the order and the
+ * timestamps as epoch milliseconds.
+ */
+type ListRow = [
+  matching: string,
+  id: number,
+  uuid: string,
+  ordinalNumber: number,
+  internalStatus: OrderListRecord['internalStatus'],
+  statusId: number,
+  statusName: string,
+  email: string,
+  total: string,
+  currency: string,
+  paid: boolean,
+  invoiceNumber: string | null,
+  transactionId: string | null,
+  paidAt: number | null,
+  ref: string | null,
+  subscriberIdentifier: string | null,
+  deliveryMethod: string | null,
+  placedAtText: string,
+  placedAt: number,
+  createdAt: number,
+  updatedAt: number,
+];
 
 /**
  * A timestamp column as whole epoch milliseconds (float8: a number to the driver), what the ORM's
@@ -66,27 +71,27 @@ class LoadedStatus {
   }
 }
 
-/** A page row as the list record: each field named (no rest copy), the timestamps made Dates once. */
-function listRecord(row: ListRow): OrderListRecord {
+/** A page row as the list record: each field named, the timestamps made Dates once. */
+function listRecord([, id, uuid, ordinalNumber, internalStatus, statusId, statusName, email, total, currency, paid, invoiceNumber, transactionId, paidAt, ref, subscriberIdentifier, deliveryMethod, , placedAt, createdAt, updatedAt]: ListRow): OrderListRecord {
   return {
-    id: row.id,
-    uuid: row.uuid,
-    ordinalNumber: row.ordinalNumber,
-    internalStatus: row.internalStatus,
-    orderStatus: new LoadedStatus({ id: row.statusId, name: row.statusName }),
-    email: row.email,
-    total: row.total,
-    currency: row.currency,
-    paid: row.paid,
-    invoiceNumber: row.invoiceNumber,
-    transactionId: row.transactionId,
-    paidAt: row.paidAt === null ? null : new Date(row.paidAt),
-    ref: row.ref,
-    subscriberIdentifier: row.subscriberIdentifier,
-    deliveryMethod: row.deliveryMethod,
-    placedAt: new Date(row.placedAt),
-    createdAt: new Date(row.createdAt),
-    updatedAt: new Date(row.updatedAt),
+    id,
+    uuid,
+    ordinalNumber,
+    internalStatus,
+    orderStatus: new LoadedStatus({ id: statusId, name: statusName }),
+    email,
+    total,
+    currency,
+    paid,
+    invoiceNumber,
+    transactionId,
+    paidAt: paidAt === null ? null : new Date(paidAt),
+    ref,
+    subscriberIdentifier,
+    deliveryMethod,
+    placedAt: new Date(placedAt),
+    createdAt: new Date(createdAt),
+    updatedAt: new Date(updatedAt),
   };
 }
 
@@ -129,7 +134,7 @@ export async function listOrders(em: EntityManager, shopId: string, filters: Ord
   // One statement, one round trip: the count (one row), then the page joined to it (a row per
   // order, each carrying the count; one row of nulls but the count when the page is empty).
   // Unprepared: the best plan depends on the values (a buyer's 20 orders or a month of them).
-  const found = await runStatement<ListRow>(
+  const found = (await runStatementArrays(
     em,
     statement(
       null,
@@ -144,7 +149,8 @@ export async function listOrders(em: EntityManager, shopId: string, filters: Ord
        order by p.placed_at desc, p.id desc`,
       { ...where.values, limit: window.limit, offset: window.offset },
     ),
-  );
-  const total = Number(found[0]!.matching);
-  return [found[0]!.id === null ? [] : found.map(listRecord), total];
+  )) as ListRow[];
+  const [first] = found;
+  const total = Number(first![0]);
+  return [first![1] === null ? [] : found.map(listRecord), total];
 }
