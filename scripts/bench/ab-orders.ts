@@ -6,7 +6,7 @@
  * checkout) and the raw SQL of each list (its page and count, as shop-orders-1m sends them).
  * Each case's requests of A, B and the raw SQL interleave (their order rotating), one at a time;
  * per case: p50/p99 of each side, each api process's CPU per request (from /proc), and whether
- * A's and B's replies were byte-identical.
+ * A's and B's replies were byte-identical. Last, the access interface's course list (A and B only).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +19,7 @@ import { migrate, openOrm } from '../../db/orm.ts';
 import { createFreshDatabase, REPO_ROOT } from '../stack/postgres.ts';
 import { httpRequest } from './http-client.ts';
 import { seedOrders } from './seed-orders.ts';
+import { createFixtures } from './fixtures.ts';
 import { createBenchShop } from './shop-fixtures.ts';
 import { median, percentile } from './stats.ts';
 
@@ -73,18 +74,21 @@ try {
     `select ${LIST_COLUMNS} from shop_orders o left join shop_order_statuses s on s.id = o.order_status_id where o.shop_id = ${lit(shop.id)}${where} order by o.placed_at desc, o.id desc limit 25 offset 0`,
     `select count(*) from shop_orders o where o.shop_id = ${lit(shop.id)}${where}`,
   ];
-  const cases: [string, string, string[]][] = [
+  const school = await createFixtures(a.url, adminToken);
+  const cases: [string, string, string[], Record<string, string>?][] = [
     ['404', '/api/v1/nothing-here', []],
     ['empty', '/api/v1/orders?customer_email=nobody%40example.com', page(` and o.email = 'nobody@example.com'`)],
     ['customer_email', `/api/v1/orders?customer_email=${encodeURIComponent(EMAIL)}`, page(` and o.email = ${lit(EMAIL)}`)],
     ['first_page', '/api/v1/orders', page('')],
+    // The access interface's course list (its own key), without a raw side: that its cost did not grow.
+    ['courses', '/api/courses', [], { 'x-api-key': school.apiKey }],
   ];
   const headers = { 'x-api-key': shop.key };
-  for (const [name, urlPath, sql] of cases) {
+  for (const [name, urlPath, sql, caseHeaders = headers] of cases) {
     const replies: Record<'a' | 'b', string | undefined> = { a: undefined, b: undefined };
     let identical = true;
     const api = (side: 'a' | 'b', base: string) => async () => {
-      const { text } = await httpRequest('GET', `${base}${urlPath}`, headers);
+      const { text } = await httpRequest('GET', `${base}${urlPath}`, caseHeaders);
       const seen = text.replace(/"x-request-id"[^,]*,?/, '');
       if (replies[side] === undefined) replies[side] = seen;
       if (replies.a !== undefined && replies.b !== undefined && replies.a !== replies.b) identical = false;
