@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** Whose audit log a request lands in; known as soon as the key is, even when the key is refused. */
@@ -39,13 +39,13 @@ export const auditLog = fp(
   async (app: FastifyInstance, { record }: AuditLogOptions) => {
     app.decorateRequest('receivedAt', null);
     app.decorateRequest('auditSubject', null);
-    app.addHook('onRequest', async (request) => {
+    // Callback hooks: a request with nothing to audit passes without a promise (issue 26 item 4).
+    app.addHook('onRequest', (request, _reply, done) => {
       request.receivedAt = new Date();
+      done();
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      const subject = request.auditSubject;
-      if (!subject) return payload;
+    const recorded = async (request: FastifyRequest, reply: FastifyReply, subject: AuditSubject, payload: unknown) => {
       try {
         await record(request.em.fork(), subject, {
           at: request.receivedAt ?? new Date(),
@@ -58,6 +58,11 @@ export const auditLog = fp(
         request.log.error({ err }, 'audit log entry could not be written');
       }
       return payload;
+    };
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const subject = request.auditSubject;
+      if (!subject) return done(null, payload);
+      return recorded(request, reply, subject, payload);
     });
   },
   { name: 'audit-log', dependencies: ['orm'] },

@@ -30,12 +30,15 @@ export interface JsonBodiesOnlyOptions {
  */
 export const jsonBodiesOnly = fp(
   async (app: FastifyInstance, { interfaceName }: JsonBodiesOnlyOptions) => {
-    app.addHook('onRequest', async (request) => {
-      if (!isWrite(request)) return;
-      const takesBody = request.routeOptions.schema?.body !== undefined;
-      if ((takesBody || carriesBody(request)) && !isJsonMediaType(request.headers['content-type'])) {
-        throw new HttpError(415, `writes to the ${interfaceName} must be sent as Content-Type: application/json`);
+    // A callback hook (a throw is the hook's error): a read passes without a promise (issue 26 item 4).
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (isWrite(request)) {
+        const takesBody = request.routeOptions.schema?.body !== undefined;
+        if ((takesBody || carriesBody(request)) && !isJsonMediaType(request.headers['content-type'])) {
+          throw new HttpError(415, `writes to the ${interfaceName} must be sent as Content-Type: application/json`);
+        }
       }
+      done();
     });
 
     app.removeContentTypeParser('application/json');

@@ -29,10 +29,12 @@ export const metricsPlugin = fp(
     const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status code', labelNames, registers: [registry] });
     const durations = new Histogram({ name: 'http_request_duration_seconds', help: 'Time to answer an HTTP request, by method, route pattern and status code', labelNames, buckets: DURATION_BUCKETS, registers: [registry] });
 
-    app.addHook('onResponse', async (request, reply) => {
+    // A callback hook: no promise per request (issue 26 item 4).
+    app.addHook('onResponse', (request, reply, done) => {
       const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) };
       requests.inc(labels);
       durations.observe(labels, reply.elapsedTime / 1000);
+      done();
     });
 
     const merged = Registry.merge([registry, processMetrics()]);

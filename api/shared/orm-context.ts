@@ -19,8 +19,9 @@ export const ormPlugin = fp(
   async (app: FastifyInstance, { orm }: { orm: Orm }) => {
     app.decorate('orm', orm);
     app.decorateRequest('em', null as unknown as EntityManager);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       request.em = orm.em.fork();
+      done();
     });
   },
   { name: 'orm' },

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Secret tokens (API keys, configuration keys) are `<kind>_<43 url-safe chars>`. Only their
@@ -10,8 +10,9 @@ export function generateToken(kind: TokenKind): string {
   return `${kind}_${randomBytes(32).toString('base64url')}`;
 }
 
+/** Every keyed request hashes its key: the one-shot `hash` (a quarter of a Hash object's time, issue 26 item 4). */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function tokenPrefix(token: string): string {

@@ -63,12 +63,13 @@ export const idempotency = fp(
     app.decorateRequest('idempotencyClaim', null);
     app.decorateRequest('idempotencyBody', undefined);
 
-    app.addHook('preValidation', async (request) => {
+    // Callback hooks where a request has no key to settle: a read passes without a promise (issue 26 item 4).
+    app.addHook('preValidation', (request, _reply, done) => {
       if (isWrite(request) && request.headers[HEADER] !== undefined) request.idempotencyBody = request.body;
+      done();
     });
 
-    app.addHook('preHandler', async (request, reply) => {
-      if (!isWrite(request)) return;
+    const claimed = async (request: FastifyRequest, reply: FastifyReply) => {
       const key = keyOf(request);
       const tenantId = key === null ? null : tenantOf(request);
       if (key === null || !tenantId) return;
@@ -92,11 +93,13 @@ export const idempotency = fp(
         return replay(reply, holder.reply);
       }
       throw new HttpError(409, 'a request with this Idempotency-Key is still being processed; retry later', undefined, { 'retry-after': '1' });
+    };
+    app.addHook('preHandler', (request, reply, done) => {
+      if (!isWrite(request)) return done();
+      return claimed(request, reply);
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      const claim = request.idempotencyClaim;
-      if (!claim) return payload;
+    const settled = async (request: FastifyRequest, reply: FastifyReply, claim: Claim, payload: unknown) => {
       request.idempotencyClaim = null;
       const em = request.em.fork();
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : null;
@@ -118,6 +121,11 @@ export const idempotency = fp(
         request.log.error({ err }, 'idempotency key not settled');
       }
       return payload;
+    };
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const claim = request.idempotencyClaim;
+      if (!claim) return done(null, payload);
+      return settled(request, reply, claim, payload);
     });
   },
   { name: 'idempotency', dependencies: ['orm'] },

@@ -41,12 +41,20 @@ function numberPlaceholders(sql: string): { text: string; order: string[] } {
   return { text, order };
 }
 
+/** The numbered form of unnamed statements by their text (a list's filters make a few texts each), bounded. */
+const numberedTexts = new Map<string, { text: string; order: string[] }>();
+const MAX_NUMBERED_TEXTS = 1_000;
+
 /** A statement written with `:name` placeholders (not `::type` casts): numbered in order of first use, a name used twice is one value. */
 export function statement(name: string | null, sql: string, values: Record<string, unknown>): Statement {
-  let form = name === null ? undefined : numbered.get(name);
+  let form = name === null ? numberedTexts.get(sql) : numbered.get(name);
   if (!form) {
     form = numberPlaceholders(sql);
     if (name !== null) numbered.set(name, form);
+    else {
+      if (numberedTexts.size >= MAX_NUMBERED_TEXTS) numberedTexts.clear();
+      numberedTexts.set(sql, form);
+    }
   }
   const missing = form.order.find((key) => !(key in values));
   if (missing) throw new Error(`${name ?? 'statement'}: no value for :${missing}`);
@@ -68,10 +76,24 @@ export async function runStatement<T>(em: EntityManager, s: Statement): Promise<
     });
     return em.execute<T[]>(text, values);
   }
+  return (await pooled<T & pg.QueryResultRow>(em, s, false)).rows;
+}
+
+/**
+ * As runStatement, each row an array of its columns in the statement's order (their names must
+ * differ): the driver builds no object per row, and reading a row is reading an array (issue 26).
+ */
+export async function runStatementArrays(em: EntityManager, s: Statement): Promise<unknown[][]> {
+  if (em.getTransactionContext()) return (await runStatement<Record<string, unknown>>(em, s)).map((row) => Object.values(row));
+  return (await pooled<unknown[]>(em, s, true)).rows;
+}
+
+/** The statement on a connection of the ORM's pool, its rows as objects or (`arrays`) as arrays. */
+async function pooled<R extends pg.QueryResultRow | unknown[]>(em: EntityManager, s: Statement, arrays: boolean): Promise<pg.QueryResult<R>> {
   const pool = ormPool(em);
   const connection = await pool.acquireConnection();
   try {
-    return (await connection.query<T & pg.QueryResultRow>({ ...(s.name === null ? {} : { name: s.name }), text: s.text, values: s.values })).rows;
+    return await connection.query<R & pg.QueryResultRow>({ ...(s.name === null ? {} : { name: s.name }), ...(arrays ? { rowMode: 'array' as const } : {}), text: s.text, values: s.values });
   } catch (error) {
     // Not through knex, so its `query-error` hook (db/driver-errors.ts) never saw this error.
     hideBoundStatementValues(error, s.text);

@@ -11,7 +11,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InternalStatus } from '../../../domain/shop/order.ts';
 import type { OrderListRecord } from '../../../domain/shop/order-document-types.ts';
-import { runStatement, statement } from '../shared/prepared.ts';
+import { runStatementArrays, statement } from '../shared/prepared.ts';
 
 export interface OrderListFilters {
   statusId?: number;
@@ -28,15 +28,72 @@ export interface OrderListFilters {
   skus?: string[];
 }
 
-/** A row of the page: the list record's fields (aliased to its names) with the status apart and the timestamps as text. */
-type ListRow = Omit<OrderListRecord, 'orderStatus' | 'paidAt' | 'placedAt' | 'createdAt' | 'updatedAt'> & {
-  statusId: number;
-  statusName: string;
-  paidAt: string | null;
-  placedAt: string;
-  createdAt: string;
-  updatedAt: string;
-};
+/**
+ * A row of the statement, its columns in order (the driver's array: no object per row): the count,
+ * then the list record's columns with the status apart, `placed_at` for the order and the
+ * timestamps as epoch milliseconds.
+ */
+type ListRow = [
+  matching: string,
+  id: number,
+  uuid: string,
+  ordinalNumber: number,
+  internalStatus: OrderListRecord['internalStatus'],
+  statusId: number,
+  statusName: string,
+  email: string,
+  total: string,
+  currency: string,
+  paid: boolean,
+  invoiceNumber: string | null,
+  transactionId: string | null,
+  paidAt: number | null,
+  ref: string | null,
+  subscriberIdentifier: string | null,
+  deliveryMethod: string | null,
+  placedAtText: string,
+  placedAt: number,
+  createdAt: number,
+  updatedAt: number,
+];
+
+/**
+ * A timestamp column as whole epoch milliseconds (float8: a number to the driver), what the ORM's
+ * parsing of its text makes of it (postgres-date drops the microseconds below the millisecond).
+ */
+const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`;
+
+/** The page's status of an order, as a loaded reference (one class, not a closure per row). */
+class LoadedStatus {
+  constructor(private readonly status: { id: number; name: string }) {}
+  getEntity(): { id: number; name: string } {
+    return this.status;
+  }
+}
+
+/** A page row as the list record: each field named, the timestamps made Dates once. */
+function listRecord([, id, uuid, ordinalNumber, internalStatus, statusId, statusName, email, total, currency, paid, invoiceNumber, transactionId, paidAt, ref, subscriberIdentifier, deliveryMethod, , placedAt, createdAt, updatedAt]: ListRow): OrderListRecord {
+  return {
+    id,
+    uuid,
+    ordinalNumber,
+    internalStatus,
+    orderStatus: new LoadedStatus({ id: statusId, name: statusName }),
+    email,
+    total,
+    currency,
+    paid,
+    invoiceNumber,
+    transactionId,
+    paidAt: paidAt === null ? null : new Date(paidAt),
+    ref,
+    subscriberIdentifier,
+    deliveryMethod,
+    placedAt: new Date(placedAt),
+    createdAt: new Date(createdAt),
+    updatedAt: new Date(updatedAt),
+  };
+}
 
 /** A Postgres array literal of these values (text ones quoted). */
 function arrayLiteral(values: readonly (number | string)[]): string {
@@ -77,35 +134,23 @@ export async function listOrders(em: EntityManager, shopId: string, filters: Ord
   // One statement, one round trip: the count (one row), then the page joined to it (a row per
   // order, each carrying the count; one row of nulls but the count when the page is empty).
   // Unprepared: the best plan depends on the values (a buyer's 20 orders or a month of them).
-  const found = await runStatement<ListRow & { matching: string }>(
+  const found = (await runStatementArrays(
     em,
     statement(
       null,
       `select c.matching, p.* from (select count(*) as matching from shop_orders o where ${where.sql}) c
        left join lateral (
          select o.id, o.uuid, o.ordinal_number as "ordinalNumber", o.internal_status as "internalStatus", o.order_status_id as "statusId", s.name as "statusName",
-                o.email, o.total, o.currency, o.paid, o.invoice_number as "invoiceNumber", o.transaction_id as "transactionId", o.paid_at as "paidAt", o.ref,
-                o.subscriber_identifier as "subscriberIdentifier", o.delivery_method as "deliveryMethod", o.placed_at as "placedAt", o.created_at as "createdAt", o.updated_at as "updatedAt"
+                o.email, o.total, o.currency, o.paid, o.invoice_number as "invoiceNumber", o.transaction_id as "transactionId", ${epochMs('o.paid_at')} as "paidAt", o.ref,
+                o.subscriber_identifier as "subscriberIdentifier", o.delivery_method as "deliveryMethod", o.placed_at, ${epochMs('o.placed_at')} as "placedAt",
+                ${epochMs('o.created_at')} as "createdAt", ${epochMs('o.updated_at')} as "updatedAt"
            from shop_orders o left join shop_order_statuses s on s.id = o.order_status_id
           where ${where.sql} order by o.placed_at desc, o.id desc limit :limit offset :offset) p on true
-       order by p."placedAt" desc, p.id desc`,
+       order by p.placed_at desc, p.id desc`,
       { ...where.values, limit: window.limit, offset: window.offset },
     ),
-  );
-  const total = Number(found[0]!.matching);
-  const rows = found[0]!.id === null ? [] : found;
-  // Timestamps come as text (the ORM's type parsers); parsed as the ORM parses them.
-  const date = (value: string) => new Date(em.getPlatform().parseDate(value));
-  const orders = rows.map(({ matching: _matching, statusId, statusName, paidAt, placedAt, createdAt, updatedAt, ...row }): OrderListRecord => {
-    const status = { id: statusId, name: statusName };
-    return {
-      ...row,
-      orderStatus: { getEntity: () => status },
-      paidAt: paidAt === null ? null : date(paidAt),
-      placedAt: date(placedAt),
-      createdAt: date(createdAt),
-      updatedAt: date(updatedAt),
-    };
-  });
-  return [orders, total];
+  )) as ListRow[];
+  const [first] = found;
+  const total = Number(first![0]);
+  return [first![1] === null ? [] : found.map(listRecord), total];
 }
