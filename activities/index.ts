@@ -12,6 +12,7 @@ import { clubWebhookActivities } from './shop/club-webhook.ts';
 import { automaticStatusActivities } from './shop/automatic-status.ts';
 import { statusTestMailActivities } from './shop/status-test-mails.ts';
 import { shopCourseAccessActivities } from './shop/course-access.ts';
+import { clearingStepActivities } from './shop/clearing-transaction.ts';
 import { timeLimitedDiscountActivities } from './shop/time-limited-discount.ts';
 import { subscriberRenewalActivities } from './shop/subscriber-renewal.ts';
 import { cartCleanupActivities } from './shop/cart-cleanup.ts';
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     ...automaticStatusActivities(deps),
     ...statusTestMailActivities(deps),
     ...shopCourseAccessActivities(deps),
+    ...clearingStepActivities(deps),
     ...timeLimitedDiscountActivities(deps),
     ...subscriberRenewalActivities(deps),
     ...cartCleanupActivities(deps),

@@ -40,11 +40,24 @@ export function shopCourseAccessActivities({ orm }: ActivityDeps) {
     return facts.order;
   }
 
+  /**
+   * A recorded registration whose access order still awaits fulfilment: its workflow is named again
+   * (started once under its id), since the clearing's one step records the outcome before the
+   * workflow that starts it has committed its task.
+   */
+  async function fulfilStillDue(em: ReturnType<typeof shopEm>, input: OrderEffectInput): Promise<Pick<CourseAccessStep, 'fulfil'>> {
+    const platformId = await linkedPlatformId(em, input.shopId);
+    const facts = platformId ? await loadOrderFacts(em, input.orderId) : null;
+    const registered = facts && (await findOrderByExternalId(em, platformId!, accessOrderExternalId(input.shopId, facts.order.ordinalNumber)));
+    if (!registered || !awaitsFulfilment(registered)) return {};
+    return { fulfil: { platformId: platformId!, orderId: registered.id, email: registered.email, courses: orderedCourses(registered.ordered_contents), seq: Number(registered.seq) } };
+  }
+
   return {
     /** Registers the access order of a cleared shop order (once per shop order: its external id is derived from the order). */
     async registerCourseAccessOrder(input: OrderEffectInput): Promise<CourseAccessStep> {
       const { em, outcome } = await recorded(input);
-      if (outcome) return { outcome };
+      if (outcome) return { outcome, ...(await fulfilStillDue(em, input)) };
       const lines = await courseLinesOf(em, input.shopId, input.orderId);
       if (lines.length === 0) return { outcome: skipped('no product of this order sells courses') };
       const platformId = await linkedPlatformId(em, input.shopId);

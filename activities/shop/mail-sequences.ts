@@ -26,6 +26,13 @@ export interface MailSequenceRun {
   triggeredAt: string;
 }
 
+/** A customer's first entry into a subscription plan, with the sequences that entry starts. */
+export interface SubscriptionEntrySequences {
+  email: string;
+  subscriptionPlanId: number;
+  sequenceIds: number[];
+}
+
 export interface PlannedMessage {
   itemId: number;
   /** ISO 8601. */
@@ -82,7 +89,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
      * For new subscribers: those that are the customer's first entry into their plan, each with the
      * active sequences of `first_subscription_entry` on that plan.
      */
-    async subscriptionEntryMailSequences({ shopId, subscriberIds }: { shopId: string; subscriberIds: number[] }): Promise<{ email: string; subscriptionPlanId: number; sequenceIds: number[] }[]> {
+    async subscriptionEntryMailSequences({ shopId, subscriberIds }: { shopId: string; subscriberIds: number[] }): Promise<SubscriptionEntrySequences[]> {
       const em = shopEm(orm, shopId);
       const entries = await firstPlanEntries(em, shopId, subscriberIds);
       return Promise.all(

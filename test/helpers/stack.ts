@@ -4,6 +4,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createActivities, type Activities } from '../../activities/index.ts';
+import { withClearingStep } from './clearing-step-fake.ts';
 import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import { buildApp, type App, type AppDeps } from '../../api/app.ts';
@@ -87,7 +88,8 @@ export async function startTestWorker(opts: { taskQueue: string; orm?: Orm; acti
   }
   bundle ??= bundleWorkflows();
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
-  const activities = opts.activities ?? createActivities({ orm: opts.orm!, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: opts.mailEndpoints, integrationEndpoints: opts.integrationEndpoints });
+  // Fakes get the clearing's one step made of them (test/helpers/clearing-step-fake.ts).
+  const activities = opts.activities ? withClearingStep(opts.activities) : createActivities({ orm: opts.orm!, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: opts.mailEndpoints, integrationEndpoints: opts.integrationEndpoints });
   const worker = await createWorker({ connection, namespace: 'default', taskQueue: opts.taskQueue, activities, workflowBundle: await bundle });
   const running = worker.run();
   return {

@@ -6,6 +6,7 @@ import { grantShopCourseAccess } from './steps/course-access.ts';
 import { activitySteps, localSteps, outsideEffect, runEffect, type OrderRef } from './steps/run-effect.ts';
 import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.ts';
 import { startOrderMailSequences } from './steps/start-mail-sequences.ts';
+import { clearInOneStep } from './steps/clear-in-one-step.ts';
 import { notifyShopWebhooks } from './steps/notify-shop-webhooks.ts';
 
 export type { ClearOrderInput };
@@ -25,8 +26,12 @@ export type { ClearOrderInput };
  * task (issue 26 item 1: no activity task and no workflow task of their own); analytics, marketing
  * tags and the status mail stay activities, the webhook deliveries children. Clearings begun before
  * (`clearing-local-steps` unpatched) run every step as its own activity, as they were recorded.
+ * Since `clearing-one-step` those local steps are one (workflows/shop/steps/clear-in-one-step.ts):
+ * one transaction a clearing; the separate steps stay for what the one step leaves and old histories.
  */
 export async function clearOrder({ shopId, orderId }: ClearOrderInput): Promise<void> {
+  // Clearings begun after issue 26 item 1's second step: the database work in one local activity.
+  if (patched('clearing-one-step')) return clearInOneStep({ shopId, orderId, source: 'clear' });
   const steps = patched('clearing-local-steps') ? localSteps : activitySteps;
   const ref: OrderRef = { shopId, orderId, source: 'clear' };
   const paid: OrderRef = { shopId, orderId, source: 'clear:paid' };

@@ -53,6 +53,8 @@ export interface DeliverShopWebhookInput extends OrderRef {
   eventId: string;
   /** When the event happened (ISO 8601): the body's `timestamp`. */
   occurredAt: string;
+  /** The delivery, when the transition opened it already (the clearing's one step, issue 26 item 1); else the workflow opens it. */
+  deliveryId?: string;
 }
 
 export interface DeliverClubWebhookInput {

@@ -27,7 +27,8 @@ export async function deliverShopWebhook(input: DeliverShopWebhookInput): Promis
   // Deliveries started before: open and record by local activities (`shop-webhook-local-steps`), or
   // by activities before that, as recorded.
   const local = patched('shop-webhook-local-steps');
-  const { deliveryId } = await (local ? localDb : webhook).openShopWebhookDelivery(input);
+  // A delivery the clearing's one step opened comes with its id (those runs began after the patch).
+  const deliveryId = input.deliveryId ?? (await (local ? localDb : webhook).openShopWebhookDelivery(input)).deliveryId;
   const status = await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId: input.shopId, deliveryId }));
   // Deliveries started before the effect said what happened end without recording it.
   if (local || patched('shop-webhook-effect-outcome')) await (local ? localDb : db).recordShopWebhookOutcome({ shopId: input.shopId, deliveryId });

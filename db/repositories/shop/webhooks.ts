@@ -36,7 +36,7 @@ export function shopAttemptsOf(em: EntityManager, deliveryIds: readonly string[]
 
 /** The shop's active webhooks subscribed to `type`, oldest first. */
 export function subscribedShopWebhooks(em: EntityManager, shopId: string, type: ShopWebhookEvent): Promise<{ id: string; url: string }[]> {
-  return em.getConnection().execute(
+  return em.execute(
     `select id, url from shop_webhooks
       where shop_id = ? and active and deleted_at is null and ? = any(events)
       order by created_at, id`,
@@ -58,15 +58,15 @@ export interface ShopEvent {
  * it (with the payload first stored). Undefined when the webhook is not the shop's.
  */
 export async function openShopDelivery(em: EntityManager, shopId: string, webhookId: string, event: ShopEvent): Promise<string | undefined> {
-  const connection = em.getConnection();
-  await connection.execute(
+  // em.execute: inside the caller's transaction when there is one (the clearing's one step opens it there).
+  await em.execute(
     `insert into shop_webhook_deliveries (id, shop_id, webhook_id, event_id, event_key, event_type, payload, occurred_at, status, attempt_count, created_at, updated_at)
      select gen_random_uuid(), w.shop_id, w.id, ?, ?, ?, ?::jsonb, ?, 'pending', 0, clock_timestamp(), clock_timestamp()
        from shop_webhooks w where w.id = ? and w.shop_id = ?
      on conflict (webhook_id, event_key) do nothing`,
     [event.eventId, event.eventKey, event.type, JSON.stringify(event.payload), event.occurredAt, webhookId, shopId],
   );
-  const rows: { id: string }[] = await connection.execute('select id from shop_webhook_deliveries where webhook_id = ? and event_key = ? and shop_id = ?', [
+  const rows: { id: string }[] = await em.execute('select id from shop_webhook_deliveries where webhook_id = ? and event_key = ? and shop_id = ?', [
     webhookId,
     event.eventKey,
     shopId,

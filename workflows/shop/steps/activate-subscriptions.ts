@@ -15,13 +15,7 @@ import { startSubscriptionMailSequences } from './start-mail-sequences.ts';
 export function activateSubscriptions(ref: OrderRef, steps: EffectSteps = activitySteps): Promise<void> {
   return runEffect(ref, 'subscription', async () => {
     const { outcome, subscriberIds, endedIds, extendedIds = [] } = await steps.orderEffect.activateSubscriptions(ref);
-    for (const subscriberId of subscriberIds) {
-      await startChildOnce('subscriberRenewal', {
-        workflowId: subscriberWorkflowId({ shopId: ref.shopId, subscriberId }),
-        args: [{ shopId: ref.shopId, subscriberId, activated: true }],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      });
-    }
+    await startSubscribers(ref.shopId, subscriberIds);
     // A first entry into a plan starts its mail sequences (workflows/shop/mail-sequence.ts).
     await startSubscriptionMailSequences(ref.shopId, subscriberIds, steps);
     // Ended ones find themselves ended and stop; extended ones (a manual plan bought again) read their new end.
@@ -29,4 +23,15 @@ export function activateSubscriptions(ref: OrderRef, steps: EffectSteps = activi
     await steps.db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
     return outcome;
   }, steps).then(() => undefined);
+}
+
+/** Each new subscriber's renewal workflow, once (a child that outlives the clearing). */
+export async function startSubscribers(shopId: string, subscriberIds: readonly number[]): Promise<void> {
+  for (const subscriberId of subscriberIds) {
+    await startChildOnce('subscriberRenewal', {
+      workflowId: subscriberWorkflowId({ shopId, subscriberId }),
+      args: [{ shopId, subscriberId, activated: true }],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  }
 }

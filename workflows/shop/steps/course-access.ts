@@ -12,16 +12,21 @@ import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run
  */
 async function courseAccessEffect(ref: OrderRef, step: () => Promise<CourseAccessStep>, steps: EffectSteps): Promise<void> {
   await runEffect(ref, 'course_access', async () => {
-    const { outcome, fulfil, cancel } = await step();
-    if (fulfil) {
-      await startChildOnce('fulfilOrder', { workflowId: orderWorkflowId({ ...fulfil, step: 'fulfil' }), args: [fulfil], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
-    }
-    if (cancel) {
-      await startChildOnce('cancelOrder', { workflowId: orderWorkflowId({ ...cancel, step: 'cancel' }), args: [cancel], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
-    }
+    const { outcome, ...workflows } = await step();
+    await startAccessWorkflows(workflows);
     await steps.db.recordOrderEffect({ ...ref, effect: 'course_access', outcome });
     return outcome;
   }, steps);
+}
+
+/** The access workflow a course access step names, once under its one-shot id. */
+export async function startAccessWorkflows({ fulfil, cancel }: Omit<CourseAccessStep, 'outcome'>): Promise<void> {
+  if (fulfil) {
+    await startChildOnce('fulfilOrder', { workflowId: orderWorkflowId({ ...fulfil, step: 'fulfil' }), args: [fulfil], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+  }
+  if (cancel) {
+    await startChildOnce('cancelOrder', { workflowId: orderWorkflowId({ ...cancel, step: 'cancel' }), args: [cancel], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+  }
 }
 
 /** Clearing: the order's courses granted on the linked platform. */

@@ -1,5 +1,6 @@
 import { uuid4 } from '@temporalio/workflow';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
+import { clubDeliveryOpened } from '../../../domain/shop/effect-outcomes.ts';
 import { clubWebhookWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
@@ -19,17 +20,19 @@ export function notifyClub(ref: OrderRef, statusId: number | null, steps: Effect
 async function startClubWebhook(ref: OrderRef, statusId: number | null, steps: EffectSteps): Promise<EffectOutcome> {
   // Workflow code: uuid4 and the clock are recorded in history, so a replay opens the same event.
   const opening = await steps.db.openClubWebhookDelivery({ ...ref, statusId, eventId: uuid4(), occurredAt: new Date().toISOString() });
-  let outcome: EffectOutcome = { status: 'skipped', detail: 'skipped' in opening ? opening.skipped : '' };
-  if (!('skipped' in opening)) {
-    await startChildOnce('deliverClubWebhook', {
-      workflowId: clubWebhookWorkflowId({ shopId: ref.shopId, orderId: ref.orderId, statusId: opening.statusId }),
-      args: [{ shopId: ref.shopId, deliveryId: opening.deliveryId }],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-    // Until the delivery is over (deliverClubWebhook records its outcome over this entry): provisional,
-    // since the delivery may be over before this is recorded.
-    outcome = { status: 'done', detail: `club webhook to ${opening.host} under way` };
-  }
+  if (!('skipped' in opening)) await startClubDelivery(ref.shopId, ref.orderId, opening);
+  // Until the delivery is over (deliverClubWebhook records its outcome over this entry): provisional,
+  // since the delivery may be over before this is recorded.
+  const outcome = clubDeliveryOpened(opening);
   await steps.db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
   return outcome;
+}
+
+/** The club webhook's delivery workflow, once per order and status. */
+export function startClubDelivery(shopId: string, orderId: number, opening: { deliveryId: string; statusId: number }): Promise<void> {
+  return startChildOnce('deliverClubWebhook', {
+    workflowId: clubWebhookWorkflowId({ shopId, orderId, statusId: opening.statusId }),
+    args: [{ shopId, deliveryId: opening.deliveryId }],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+  });
 }

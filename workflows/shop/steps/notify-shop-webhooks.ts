@@ -2,7 +2,9 @@ import { uuid4 } from '@temporalio/workflow';
 import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { ShopWebhookEvent } from '../../../domain/shop/webhooks.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
-import { activitySteps, skipEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
+import { noShopWebhookSubscribed, shopDeliveryUnderWay } from '../../../domain/shop/effect-outcomes.ts';
+import type { DeliverShopWebhookInput } from '../contracts.ts';
+import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts';
 
 /**
  * The `webhook` effect of an order transition: one delivery workflow per active shop webhook
@@ -14,21 +16,28 @@ import { activitySteps, skipEffect, type EffectSteps, type OrderRef } from './ru
  */
 export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, steps: EffectSteps = activitySteps): Promise<void> {
   const targets = await steps.db.shopWebhookTargets({ shopId: ref.shopId, type });
-  if (targets.length === 0) return skipEffect(ref, 'webhook', `no shop webhook subscribed to ${type}`, steps);
+  if (targets.length === 0) return steps.db.recordOrderEffect({ ...ref, effect: 'webhook', outcome: noShopWebhookSubscribed(type) });
   // Workflow code: uuid4 and the clock are deterministic (recorded in history), so a replay
   // passes every webhook the same event id and time.
   const eventId = uuid4();
   const occurredAt = new Date().toISOString();
   await Promise.all(
     targets.map(async ({ webhookId, host }) => {
-      await startChildOnce('deliverShopWebhook', {
-        workflowId: shopWebhookDeliveryWorkflowId({ ...ref, webhookId }),
-        args: [{ ...ref, webhookId, type, eventId, occurredAt }],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      });
+      await startShopDelivery({ ...ref, webhookId, type, eventId, occurredAt });
       // Provisional: the delivery may be over (and its outcome recorded) before this is.
-      const outcome = { status: 'done' as const, detail: `${type} delivery to webhook ${webhookId} (${host}) under way` };
-      await steps.db.recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome, provisional: true });
+      await steps.db.recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome: shopDeliveryUnderWay(type, webhookId, host), provisional: true });
     }),
   );
+}
+
+/**
+ * One webhook's delivery workflow for the event of a transition, once (REJECT_DUPLICATE): with
+ * `deliveryId` when the delivery is open already (the clearing's one step opened it).
+ */
+export function startShopDelivery(input: DeliverShopWebhookInput): Promise<void> {
+  return startChildOnce('deliverShopWebhook', {
+    workflowId: shopWebhookDeliveryWorkflowId({ shopId: input.shopId, orderId: input.orderId, source: input.source, webhookId: input.webhookId }),
+    args: [input],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+  });
 }

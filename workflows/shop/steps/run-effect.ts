@@ -57,6 +57,16 @@ export async function outsideEffect(
     const first = await runEffect(ref, effect, () => call(steps.orderEffect, { localFirst: true }), steps);
     if (!isHandOn(first)) return first;
   }
+  return handedOnEffect(ref, effect, call, steps);
+}
+
+/** An outside effect that has to go out (its local step handed it on): its retried activity. */
+export async function handedOnEffect(
+  ref: OrderRef,
+  effect: OrderEffectName,
+  call: (proxy: typeof orderEffect, localFirst: { localFirst?: true }) => Promise<EffectOutcome | HandOn>,
+  steps: EffectSteps,
+): Promise<EffectOutcome> {
   const outcome = await runEffect(ref, effect, () => call(orderEffect, {}), steps);
   // Unreachable: an activity asked without `localFirst` never hands on.
   return isHandOn(outcome) ? { status: 'failed', detail: `${effect} handed on by its own activity` } : outcome;

@@ -1,3 +1,4 @@
+import type { PlannedAutomaticStatus } from '../../../activities/shop/automatic-status.ts';
 import type { AutomaticStatusSource } from '../../../domain/shop/automatic-status.ts';
 import { automaticStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
@@ -9,7 +10,11 @@ import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts'
  * outliving the transition's workflow; a repeated transition workflow starts none twice.
  */
 export async function scheduleAutomaticStatuses(ref: Omit<OrderRef, 'source'> & { source: AutomaticStatusSource }, steps: EffectSteps = activitySteps): Promise<void> {
-  const planned = await steps.db.planAutomaticStatuses(ref);
+  await startAutomaticStatuses(ref, await steps.db.planAutomaticStatuses(ref));
+}
+
+/** The timer workflows of the planned automatic statuses, each once. */
+export async function startAutomaticStatuses(ref: Omit<OrderRef, 'source'> & { source: AutomaticStatusSource }, planned: readonly PlannedAutomaticStatus[]): Promise<void> {
   await Promise.all(
     planned.map((p) =>
       startChildOnce('automaticOrderStatus', {

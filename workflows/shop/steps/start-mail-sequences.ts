@@ -1,5 +1,6 @@
+import type { SubscriptionEntrySequences } from '../../../activities/shop/mail-sequences.ts';
 import type { SequenceTrigger } from '../../../domain/shop/mail-sequence-rules.ts';
-import { done, skipped, type EffectOutcome } from '../../../domain/shop/effects.ts';
+import { orderSequencesStarted } from '../../../domain/shop/effect-outcomes.ts';
 import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import type { MailSequenceRun } from '../contracts.ts';
@@ -29,13 +30,8 @@ export async function startMailSequences(shopId: string, email: string, sequence
 export async function startOrderMailSequences(ref: OrderRef, reached: number | null, steps: EffectSteps = activitySteps): Promise<void> {
   await runEffect(ref, 'mail_sequence', async () => {
     const { email, statusId, sequenceIds } = await steps.orderEffect.orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
-    let outcome: EffectOutcome;
-    if (sequenceIds.length === 0) {
-      outcome = skipped('no mail sequence starts at this status for this order');
-    } else {
-      await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
-      outcome = done(`sequences ${sequenceIds.join(', ')} started for ${email.trim().toLowerCase()}`);
-    }
+    if (sequenceIds.length > 0) await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
+    const outcome = orderSequencesStarted(email, sequenceIds);
     await steps.db.recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
     return outcome;
   }, steps);
@@ -48,7 +44,11 @@ export async function startOrderMailSequences(ref: OrderRef, reached: number | n
  */
 export async function startSubscriptionMailSequences(shopId: string, subscriberIds: number[], steps: EffectSteps = activitySteps): Promise<void> {
   if (subscriberIds.length === 0) return;
-  const entries = await steps.db.subscriptionEntryMailSequences({ shopId, subscriberIds });
+  await startEntryMailSequences(shopId, await steps.db.subscriptionEntryMailSequences({ shopId, subscriberIds }));
+}
+
+/** The sequences of first entries into subscription plans (activities' `subscriptionEntryMailSequences`). */
+export async function startEntryMailSequences(shopId: string, entries: readonly SubscriptionEntrySequences[]): Promise<void> {
   for (const { email, subscriptionPlanId, sequenceIds } of entries) {
     await startMailSequences(shopId, email, sequenceIds, { kind: 'subscription_entry', subscriptionPlanId });
   }

@@ -1,0 +1,41 @@
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
+import { inSavepoint, ormIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
+import type { ActivityDeps } from '../shared/deps.ts';
+import { shopWebhookActivities } from '../webhooks/shop.ts';
+import { automaticStatusActivities } from './automatic-status.ts';
+import { runClearingStep, type ClearingEffects, type ClearingStepInput, type ClearingStepResult } from './clearing-step.ts';
+import { clubWebhookActivities } from './club-webhook.ts';
+import { shopCourseAccessActivities } from './course-access.ts';
+import { mailSequenceActivities } from './mail-sequences.ts';
+import { orderEffectActivities } from './order-effects.ts';
+import { subscriberRenewalActivities } from './subscriber-renewal.ts';
+
+/** The activities the clearing's step is made of, every one of them in the scope's transaction. */
+function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): ClearingEffects {
+  const inTransaction = { ...deps, orm: ormIn(scope) };
+  return {
+    ...orderEffectActivities(inTransaction),
+    ...shopCourseAccessActivities(inTransaction),
+    ...mailSequenceActivities(inTransaction),
+    ...subscriberRenewalActivities(inTransaction),
+    ...automaticStatusActivities(inTransaction),
+    ...shopWebhookActivities(inTransaction),
+    ...clubWebhookActivities(inTransaction),
+  };
+}
+
+/**
+ * The clearing's one database step (issue 26 item 1), a local activity of workflows/shop/clear-order.ts:
+ * all its database-only work in one transaction (one pool connection, one commit), each part in a
+ * savepoint (activities/shop/clearing-step.ts).
+ */
+export function clearingStepActivities(deps: ActivityDeps) {
+  return {
+    async clearOrderInOneStep(input: ClearingStepInput): Promise<ClearingStepResult> {
+      return shopEm(deps.orm, input.shopId).transactional(async (tx) => {
+        const scope: TransactionScope = { em: tx };
+        return runClearingStep(clearingEffectsIn(deps, scope), (work) => inSavepoint(scope, work), input);
+      });
+    },
+  };
+}
