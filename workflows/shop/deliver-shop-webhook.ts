@@ -19,7 +19,10 @@ export type { DeliverShopWebhookInput };
 export async function deliverShopWebhook(input: DeliverShopWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
   if (patched('shop-webhook-one-activity')) {
     const { shopId } = input;
-    const { deliveryId, ...first } = await webhook.openAndAttemptShopWebhookDelivery(input);
+    // A delivery the clearing's one step opened comes with its id: its first activity only attempts.
+    const { deliveryId, ...first } = input.deliveryId
+      ? { deliveryId: input.deliveryId, ...(await webhook.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }
+      : await webhook.openAndAttemptShopWebhookDelivery(input);
     if (first.nextAttemptInMs === null) return { deliveryId, status: first.status };
     await sleep(first.nextAttemptInMs);
     return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })) };
@@ -27,8 +30,7 @@ export async function deliverShopWebhook(input: DeliverShopWebhookInput): Promis
   // Deliveries started before: open and record by local activities (`shop-webhook-local-steps`), or
   // by activities before that, as recorded.
   const local = patched('shop-webhook-local-steps');
-  // A delivery the clearing's one step opened comes with its id (those runs began after the patch).
-  const deliveryId = input.deliveryId ?? (await (local ? localDb : webhook).openShopWebhookDelivery(input)).deliveryId;
+  const { deliveryId } = await (local ? localDb : webhook).openShopWebhookDelivery(input);
   const status = await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId: input.shopId, deliveryId }));
   // Deliveries started before the effect said what happened end without recording it.
   if (local || patched('shop-webhook-effect-outcome')) await (local ? localDb : db).recordShopWebhookOutcome({ shopId: input.shopId, deliveryId });
