@@ -30,8 +30,14 @@ function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): Clearin
  * savepoint (activities/shop/clearing-step.ts).
  */
 export function clearingStepActivities(deps: ActivityDeps) {
+  const { issueInvoice } = orderEffectActivities(deps);
   return {
     async clearOrderInOneStep(input: ClearingStepInput): Promise<ClearingStepResult> {
+      // The invoice number first, in a short transaction of its own: numbering locks the shop's row
+      // (its counter), which order placement locks too, and a savepoint releases no lock, so inside
+      // the step it would hold every checkout of the shop until the step commits. Its failure is
+      // left to the step's invoice part, which then answers the recorded outcome or tries again.
+      await issueInvoice({ shopId: input.shopId, orderId: input.orderId, source: 'clear' }).catch(() => undefined);
       return shopEm(deps.orm, input.shopId).transactional(async (tx) => {
         const scope: TransactionScope = { em: tx };
         return runClearingStep(clearingEffectsIn(deps, scope), (work) => inSavepoint(scope, work), input);

@@ -8,6 +8,7 @@ import { recordEffect } from '../../db/repositories/shop/order-effects.ts';
 import { openShopDelivery, shopDeliveryOutcome, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
 import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
 import { orderOfEventKey, shopEventKey, shopWebhookDeliveryEffect, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
+import { activityContext } from '../shared/activity-context.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import type { AttemptResult } from './attempt.ts';
 import { attemptDepsFrom, attemptInActivity } from './delivery.ts';
@@ -75,7 +76,10 @@ export function shopWebhookActivities(activityDeps: ActivityDeps) {
 
   async function attemptAndRecord({ shopId, deliveryId, manual, recordOutcome: record }: { shopId: string; deliveryId: string; manual?: boolean; recordOutcome?: boolean }): Promise<AttemptResult> {
     const result = await attemptInActivity(deps, orm, { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId, manual });
-    if (record && result.nextAttemptInMs === null) await recordOutcome({ shopId, deliveryId });
+    if (record && result.nextAttemptInMs === null) {
+      activityContext()?.heartbeat();
+      await recordOutcome({ shopId, deliveryId });
+    }
     return result;
   }
 
@@ -96,6 +100,8 @@ export function shopWebhookActivities(activityDeps: ActivityDeps) {
      * attempt from the record (attemptDelivery).
      */
     async openAndAttemptShopWebhookDelivery(input: OpenShopDeliveryInput): Promise<AttemptResult & { deliveryId: string }> {
+      // The opening's statements count against the `webhook` profile's heartbeat timeout too.
+      activityContext()?.heartbeat();
       const deliveryId = await openDelivery(input);
       return { deliveryId, ...(await attemptAndRecord({ shopId: input.shopId, deliveryId, recordOutcome: true })) };
     },
