@@ -3,7 +3,8 @@
  * by SQL (spread evenly over a year in time order, 20 orders per buyer address, 100 products),
  * then VACUUM ANALYZE as after a night's autovacuum. One request at a time, alternating API and
  * raw SQL (the order flips every run), p99 and median over `listRuns` runs per list and `runs`
- * per report (a p99 of 21 runs is their largest: one pause of either side decides it):
+ * per report, each figure the median of `rounds` rounds' figures (a p99 of 101 runs is their
+ * second largest: one pause of either side decides a round's):
  * - `GET /api/v1/orders`: first page; with customer_email; with a date range (one month of the
  *   shop's time zone, as the API reads date_from/date_to); with product_id. Raw: the page's select
  *   (the list's columns, status joined, newest first, 25 rows) and the count `meta.total` needs,
@@ -36,6 +37,8 @@ export interface OrderListsOptions {
   listRuns: number;
   /** Runs per report. */
   runs: number;
+  /** Rounds of those runs; every figure is the median of the rounds'. */
+  rounds: number;
   log: (line: string) => void;
 }
 
@@ -50,6 +53,8 @@ interface QueryFigures {
   orm_p50_ms?: number;
   ratio_p99: number;
   ratio_median: number;
+  /** Each round's p99 ratio (ratio_p99 is their median). */
+  ratio_p99_rounds: number[];
 }
 
 export interface OrderListsFigures {
@@ -58,6 +63,7 @@ export interface OrderListsFigures {
   seed_s: number;
   list_runs: number;
   runs: number;
+  rounds: number;
   queries: Record<string, QueryFigures>;
 }
 
@@ -142,17 +148,22 @@ export async function measureOrderLists(o: OrderListsOptions): Promise<OrderList
         await api();
         await raw();
       }
-      const apiMs: number[] = [];
-      const rawMs: number[] = [];
+      // Rounds of alternating runs; each figure is the median of the rounds' figures (issue 26:
+      // medians of at least 3 rounds): one pause of either side moves one round's p99, not the figure.
       const runs = c.orm ? o.listRuns : o.runs;
-      for (let i = 0; i < runs; i++) {
-        if (i % 2 === 0) {
-          apiMs.push(await timed(api));
-          rawMs.push(await timed(raw));
-        } else {
-          rawMs.push(await timed(raw));
-          apiMs.push(await timed(api));
+      const rounds: { api: number[]; raw: number[] }[] = [];
+      for (let r = 0; r < o.rounds; r++) {
+        const round = { api: [] as number[], raw: [] as number[] };
+        for (let i = 0; i < runs; i++) {
+          if ((r * runs + i) % 2 === 0) {
+            round.api.push(await timed(api));
+            round.raw.push(await timed(raw));
+          } else {
+            round.raw.push(await timed(raw));
+            round.api.push(await timed(api));
+          }
         }
+        rounds.push(round);
       }
       const ormMs: number[] = [];
       const filters = c.orm;
@@ -161,20 +172,23 @@ export async function measureOrderLists(o: OrderListsOptions): Promise<OrderList
         await viaOrm();
         for (let i = 0; i < Math.min(runs, 5); i++) ormMs.push(await timed(viaOrm));
       }
-      queries[name] = {
+      const ofRounds = (figure: (round: { api: number[]; raw: number[] }) => number) => median(rounds.map(figure));
+      const q: QueryFigures = {
         total,
         ...(ormMs.length > 0 && { orm_p50_ms: median(ormMs) }),
-        api_p50_ms: median(apiMs),
-        api_p99_ms: percentile(apiMs, 99),
-        raw_p50_ms: median(rawMs),
-        raw_p99_ms: percentile(rawMs, 99),
-        ratio_p99: percentile(apiMs, 99) / percentile(rawMs, 99),
-        ratio_median: median(apiMs) / median(rawMs),
+        api_p50_ms: ofRounds((round) => median(round.api)),
+        api_p99_ms: ofRounds((round) => percentile(round.api, 99)),
+        raw_p50_ms: ofRounds((round) => median(round.raw)),
+        raw_p99_ms: ofRounds((round) => percentile(round.raw, 99)),
+        ratio_p99: ofRounds((round) => percentile(round.api, 99) / percentile(round.raw, 99)),
+        ratio_median: ofRounds((round) => median(round.api) / median(round.raw)),
+        ratio_p99_rounds: rounds.map((round) => percentile(round.api, 99) / percentile(round.raw, 99)),
       };
-      o.log(`shop orders ${name}: API p50 ${median(apiMs).toFixed(1)} ms p99 ${percentile(apiMs, 99).toFixed(1)} ms; ${ormMs.length ? `ORM p50 ${median(ormMs).toFixed(1)} ms; ` : ''}raw p50 ${median(rawMs).toFixed(1)} ms p99 ${percentile(rawMs, 99).toFixed(1)} ms (total ${total})`);
+      queries[name] = q;
+      o.log(`shop orders ${name}: API p50 ${q.api_p50_ms.toFixed(1)} ms p99 ${q.api_p99_ms.toFixed(1)} ms; ${ormMs.length ? `ORM p50 ${median(ormMs).toFixed(1)} ms; ` : ''}raw p50 ${q.raw_p50_ms.toFixed(1)} ms p99 ${q.raw_p99_ms.toFixed(1)} ms; p99 ratio by round ${q.ratio_p99_rounds.map((x) => x.toFixed(2)).join(' / ')} (total ${total})`);
     }
     await orm.close();
-    return { orders: o.orders, lines_per_order: 3, seed_s: seedS, list_runs: o.listRuns, runs: o.runs, queries };
+    return { orders: o.orders, lines_per_order: 3, seed_s: seedS, list_runs: o.listRuns, runs: o.runs, rounds: o.rounds, queries };
   } finally {
     await client.end();
   }

@@ -89,10 +89,10 @@ export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: 
     );
   }
   if (o.parts.includes('shop-orders-1m')) {
-    const f = await measureOrderLists({ stack, log, ...(quick ? { orders: 50_000, warmups: 1, listRuns: 5, runs: 5 } : { orders: 1_000_000, warmups: 2, listRuns: 101, runs: 21 }) });
+    const f = await measureOrderLists({ stack, log, ...(quick ? { orders: 50_000, warmups: 1, listRuns: 5, runs: 5, rounds: 3 } : { orders: 1_000_000, warmups: 2, listRuns: 101, runs: 21, rounds: 3 }) });
     summary.shop_orders_1m = rounded(f);
-    lines.push('', `Shop orders over ${f.orders} orders (3 lines each), one request at a time, p99 of ${f.list_runs} runs per list and ${f.runs} per report (API / raw SQL incl. the count):`);
-    for (const [name, q] of Object.entries(f.queries)) lines.push(`  ${name}: API p99 ${q.api_p99_ms.toFixed(1)} ms, raw ${q.raw_p99_ms.toFixed(1)} ms: ${q.ratio_p99.toFixed(2)} x (total ${q.total}; medians: API ${q.api_p50_ms.toFixed(1)}, ${q.orm_p50_ms === undefined ? '' : `ORM alone ${q.orm_p50_ms.toFixed(1)}, `}raw ${q.raw_p50_ms.toFixed(1)} ms)`);
+    lines.push('', `Shop orders over ${f.orders} orders (3 lines each), one request at a time, p99 of ${f.list_runs} runs per list and ${f.runs} per report, medians of ${f.rounds} rounds (API / raw SQL incl. the count):`);
+    for (const [name, q] of Object.entries(f.queries)) lines.push(`  ${name}: API p99 ${q.api_p99_ms.toFixed(1)} ms, raw ${q.raw_p99_ms.toFixed(1)} ms: ${q.ratio_p99.toFixed(2)} x (rounds ${q.ratio_p99_rounds.map((x) => x.toFixed(2)).join(' / ')}; total ${q.total}; medians: API ${q.api_p50_ms.toFixed(1)}, ${q.orm_p50_ms === undefined ? '' : `ORM alone ${q.orm_p50_ms.toFixed(1)}, `}raw ${q.raw_p50_ms.toFixed(1)} ms)`);
   }
   if (o.parts.includes('shop-subscriptions')) {
     const f = await measureSubscriptions({ stack, log, ...(quick ? { subscribers: 100, renewals: 2, sameMinute: 50 } : { subscribers: 10_000, renewals: 12, sameMinute: 1_000 }) });
