@@ -68,3 +68,41 @@ export function medianParts(timelines: readonly Timeline[]): Record<string, numb
   const steps = [...new Set(timelines.flatMap((t) => Object.keys(t.parts)))];
   return Object.fromEntries(steps.map((step) => [step, median(timelines.flatMap((t) => (step in t.parts ? [t.parts[step]!] : [])))]));
 }
+
+/** What one business operation costs Temporal: its workflow and every child it started, counted from their histories. */
+export interface TaskCounts {
+  workflows: number;
+  workflow_tasks: number;
+  activities: number;
+  local_activities: number;
+  events: number;
+}
+
+/** The tasks of `workflowId` and, depth first, of the children it started (each child read once). */
+export async function taskCountsOf(client: Client, workflowId: string): Promise<TaskCounts> {
+  const counts: TaskCounts = { workflows: 0, workflow_tasks: 0, activities: 0, local_activities: 0, events: 0 };
+  const pending = [workflowId];
+  const seen = new Set<string>();
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    counts.workflows++;
+    counts.events += events.length;
+    for (const event of events) {
+      if (event.workflowTaskCompletedEventAttributes) counts.workflow_tasks++;
+      if (event.activityTaskScheduledEventAttributes) counts.activities++;
+      if (event.markerRecordedEventAttributes?.markerName === 'core_local_activity') counts.local_activities++;
+      const child = event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+      if (child) pending.push(child);
+    }
+  }
+  return counts;
+}
+
+/** The median of each count over a sample. */
+export function medianTaskCounts(samples: readonly TaskCounts[]): TaskCounts {
+  const of = (key: keyof TaskCounts) => median(samples.map((s) => s[key]));
+  return { workflows: of('workflows'), workflow_tasks: of('workflow_tasks'), activities: of('activities'), local_activities: of('local_activities'), events: of('events') };
+}

@@ -14,7 +14,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { HttpLoad } from './http-load.ts';
 import { cpuFigures, cpuStretch, medianCpuFigures, type CpuFigures } from './cpu-usage.ts';
+import { medianTaskCounts, spread, taskCountsOf, type TaskCounts } from './history.ts';
 import { untilQueueIdle } from './queue-idle.ts';
+import { clearOrderWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import type { BenchReceiver } from './receiver.ts';
 import { createBenchShop, createEbook, placeOrder, type BenchShop } from './shop-fixtures.ts';
 import type { BenchStack } from './stack.ts';
@@ -58,6 +60,8 @@ export interface ClearingFigures {
   /** CPU per clearing by process (medians of the rounds; PATCHes sent -> every effect seen). */
   cpu_ms_per_op: CpuFigures['ms_per_op'];
   cpu_cores_busy: CpuFigures['cores_busy'];
+  /** What a clearing costs Temporal (its workflow and the children it started; medians of a sample of the last round): a no-op workflow is 1 workflow, 1 workflow task. */
+  temporal_per_clearing: TaskCounts;
 }
 
 interface Setup {
@@ -177,6 +181,8 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       o.log(`shop clearing round ${r + 1}/${o.rounds}: ${latencies.length}/${o.n} complete, ${rounds.at(-1)!.perSecond.toFixed(1)}/s, p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms${failed ? `, ${failed} failed effects` : ''}`);
     }
     const effectAt = await effectTimes(s, rounds.at(-1)!.ids, rounds.at(-1)!.starts);
+    const sample = spread(rounds.at(-1)!.ids, 10);
+    const temporalPerClearing = medianTaskCounts(await Promise.all(sample.map((orderId) => taskCountsOf(o.stack.temporal, clearOrderWorkflowId({ shopId: s.shop.id, orderId })))));
 
     // Steady: open loop.
     await untilQueueIdle(o.stack, o.log);
@@ -219,6 +225,7 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       patch_p99_ms: median(rounds.map((r) => r.patchP99)),
       steady,
       effect_at_ms: effectAt,
+      temporal_per_clearing: temporalPerClearing,
       ...(({ ms_per_op, cores_busy }) => ({ cpu_ms_per_op: ms_per_op, cpu_cores_busy: cores_busy }))(medianCpuFigures(rounds.map((r) => r.cpu))),
     };
   } finally {
