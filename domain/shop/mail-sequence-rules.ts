@@ -56,12 +56,22 @@ export function dayIn(instant: Date, timeZone: string): string {
   return new Date(instant.getTime() + zoneOffsetMinutes(instant, timeZone) * MINUTE_MS).toISOString().slice(0, 10);
 }
 
-/** The instant of the wall-clock time `HH:MM` on `day` in `timeZone` (twice: DST changes the offset). */
+/**
+ * The instant of the wall-clock time `HH:MM` on `day` in `timeZone`. Across a DST change the
+ * offsets a day before and a day after differ: a time that exists twice (clocks set back) is its
+ * first instant; a time that does not exist (clocks set forward) moves forward by the change
+ * (02:30 on a day that jumps from 02:00 to 03:00 is 03:30), in every zone, east or west of UTC.
+ */
 export function instantAt(day: string, time: string, timeZone: string): Date {
   const wall = Date.parse(`${day}T${time}:00Z`);
-  let guess = wall - zoneOffsetMinutes(new Date(wall), timeZone) * MINUTE_MS;
-  guess = wall - zoneOffsetMinutes(new Date(guess), timeZone) * MINUTE_MS;
-  return new Date(guess);
+  const before = zoneOffsetMinutes(new Date(wall - 86_400_000), timeZone);
+  const after = zoneOffsetMinutes(new Date(wall + 86_400_000), timeZone);
+  const reads = (instant: number) => zoneOffsetMinutes(new Date(instant), timeZone) * MINUTE_MS + instant === wall;
+  const [early, late] = [wall - Math.max(before, after) * MINUTE_MS, wall - Math.min(before, after) * MINUTE_MS];
+  if (reads(early)) return new Date(early);
+  if (reads(late)) return new Date(late);
+  // In the gap: the offset before the change, which the clocks had not left yet at that wall time.
+  return new Date(wall - before * MINUTE_MS);
 }
 
 const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);

@@ -14,6 +14,13 @@ import {
   type SequenceTriggers,
   usesTag,
 } from '../../../domain/shop/mail-sequence-rules.ts';
+import { zoneOffsetMinutes } from '../../../domain/shared/time-zones.ts';
+
+/** `HH:MM` that many minutes later on the clock (the day wraps). */
+const laterBy = (time: string, minutes: number) => {
+  const total = (Number(time.slice(0, 2)) * 60 + Number(time.slice(3)) + minutes) % 1440;
+  return `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
+};
 
 const none: SequenceTriggers = {
   statusId: null,
@@ -59,6 +66,13 @@ describe('sendInstant', () => {
     expect(sendInstant(new Date('2026-01-10T23:30:00Z'), { offsetAmount: 1, offsetUnit: 'days' }, '08:00', 'Europe/Warsaw').toISOString()).toBe('2026-01-12T07:00:00.000Z');
   });
 
+  it('moves a wall time that a DST change skips forward by the change, east and west of UTC, and takes the first of one that repeats', () => {
+    expect(instantAt('2026-03-08', '02:30', 'America/New_York').toISOString()).toBe('2026-03-08T07:30:00.000Z'); // 03:30 EDT
+    expect(instantAt('2026-03-29', '02:30', 'Europe/Warsaw').toISOString()).toBe('2026-03-29T01:30:00.000Z'); // 03:30 CEST
+    expect(instantAt('2026-11-01', '01:30', 'America/New_York').toISOString()).toBe('2026-11-01T05:30:00.000Z'); // 01:30 EDT, not EST
+    expect(instantAt('2026-10-25', '02:30', 'Europe/Warsaw').toISOString()).toBe('2026-10-25T00:30:00.000Z'); // 02:30 CEST, not CET
+  });
+
   it('never sends a day-0 message before the trigger', () => {
     expect(sendInstant(at, { offsetAmount: 0, offsetUnit: 'days' }, '09:00', 'Europe/Warsaw')).toEqual(at);
     expect(sendInstant(at, { offsetAmount: 0, offsetUnit: 'days' }, '23:00', 'Europe/Warsaw').toISOString()).toBe('2026-03-28T22:00:00.000Z');
@@ -80,8 +94,9 @@ describe('sendInstant', () => {
           expect(sendAt.getTime() - trigger.getTime()).toBeLessThanOrEqual((days + 1) * 86_400_000 + 3_600_000);
           if (sendAt.getTime() !== trigger.getTime()) {
             const local = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(sendAt);
-            // A wall time skipped by a DST change moves by the change; every other lands exactly.
-            if (instantAt(sendAt.toISOString().slice(0, 10), time, zone).getTime() === sendAt.getTime()) expect(local).toBe(time);
+            // A wall time skipped by clocks set forward moves forward by the change; every other lands exactly.
+            const gap = zoneOffsetMinutes(new Date(sendAt.getTime() + 86_400_000), zone) - zoneOffsetMinutes(new Date(sendAt.getTime() - 86_400_000), zone);
+            if (local !== time) expect(gap > 0 && local === laterBy(time, gap)).toBe(true);
           }
         },
       ),
