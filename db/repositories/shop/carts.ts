@@ -41,7 +41,7 @@ export async function createCart(em: EntityManager, shopId: string, state: CartS
  * few seconds apart) write nothing: a read-only statement waits for no WAL flush at its commit
  * (issue 26 item 2: the checkout path had five commits per order where the raw SQL has one).
  */
-const USE_RESOLUTION_MS = 60 * 60 * 1000;
+export const CART_USE_RESOLUTION_MS = 60 * 60 * 1000;
 
 /** The shop's cart with this id, its last use now (to the hour); null for none. */
 export async function useCart(em: EntityManager, shopId: string, id: string): Promise<StoredCart | null> {
@@ -53,7 +53,7 @@ export async function useCart(em: EntityManager, shopId: string, id: string): Pr
       `with used as (update shop_carts set updated_at = :now where id = :id and shop_id = :shop and updated_at < :stale)
        select c.id, c.state, c.order_id, (select o.id from shop_orders o where o.uuid = c.id and o.shop_id = c.shop_id) as placed_order_id
        from shop_carts c where c.id = :id and c.shop_id = :shop`,
-      { now, stale: new Date(now.getTime() - USE_RESOLUTION_MS), id, shop: shopId },
+      { now, stale: new Date(now.getTime() - CART_USE_RESOLUTION_MS), id, shop: shopId },
     ),
   );
   return row ? { id: row.id, state: row.state, orderId: row.order_id, placedOrderId: row.placed_order_id } : null;
