@@ -8,7 +8,7 @@
  * per case: p50/p99 of each side, each api process's CPU per request (from /proc), and whether
  * A's and B's replies were byte-identical. Last, the access interface's course list (A and B only).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -16,7 +16,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { migrate, openOrm } from '../../db/orm.ts';
-import { createFreshDatabase, REPO_ROOT } from '../stack/postgres.ts';
+import { createFreshDatabase } from '../stack/postgres.ts';
+import { startApi } from './ab-apis.ts';
 import { httpRequest } from './http-client.ts';
 import { seedOrders } from './seed-orders.ts';
 import { createFixtures } from './fixtures.ts';
@@ -35,17 +36,6 @@ const LIST_COLUMNS = `o.id, o.uuid, o.ordinal_number, o.internal_status, o.order
 function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return Number(fields[11]) + Number(fields[12]);
-}
-
-function startApi(root: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/bench/ab-api-process.ts'), root], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`api of ${root} exited (${code})`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const url = /listening (\S+)/.exec(chunk.toString())?.[1];
-      if (url) resolve({ child, url });
-    });
-  });
 }
 
 const serverUrl = process.env.DATABASE_URL;

@@ -54,7 +54,8 @@ export interface CheckoutFigures {
 
 const PRICES = ['40.00', '25.50', '12.99'];
 
-interface Setup {
+/** The shop the orders are placed in: its three products and payment type. */
+export interface Setup {
   shop: BenchShop;
   productIds: number[];
   paymentTypeId: number;
@@ -124,7 +125,7 @@ export async function measureCheckout(o: CheckoutOptions): Promise<CheckoutFigur
   }
 }
 
-async function store<T = unknown>(apiUrl: string, s: Setup, method: string, path: string, body: unknown, expect: number): Promise<T> {
+export async function store<T = unknown>(apiUrl: string, s: Setup, method: string, path: string, body: unknown, expect: number): Promise<T> {
   const { status, text } = await httpRequest(method, `${apiUrl}/store/v1/${s.shop.subdomain}${path}`, {}, body === undefined ? undefined : JSON.stringify(body), 30_000);
   if (status !== expect) throw new Error(`${method} /store/v1/...${path.replace(/[0-9a-f-]{36}/, ':id')}: HTTP ${status} ${text.slice(0, 300)}`);
   return (JSON.parse(text) as { data: T }).data;
@@ -136,7 +137,8 @@ async function openCart(apiUrl: string, s: Setup, code: string, email: string): 
   return cart.id;
 }
 
-async function storefrontOrder(apiUrl: string, s: Setup, code: string, email: string): Promise<void> {
+/** One order the storefront's way: cart, PATCH with the code, checkout. */
+export async function storefrontOrder(apiUrl: string, s: Setup, code: string, email: string): Promise<void> {
   const cartId = await openCart(apiUrl, s, code, email);
   await store(apiUrl, s, 'POST', `/carts/${cartId}/checkout`, undefined, 201);
 }

@@ -14,7 +14,7 @@ import { CART_AUTOMATIC_TYPES, type AutomaticDiscountSnapshot } from '../../../d
 import type { CodeSnapshot } from '../../../domain/shop/discount-code-pricing.ts';
 import type { ProductSnapshot } from '../../../domain/shop/pricing.ts';
 import { runStatement, statement } from '../shared/prepared.ts';
-import { CART_USE_RESOLUTION_MS, type StoredCart } from './carts.ts';
+import { CART_USE_RESOLUTION_MS, PLACED_ORDER_ID_SQL, type StoredCart } from './carts.ts';
 import { distinctRecommendations, recommendationsSql, type Recommendation } from './storefront.ts';
 import { STRIPE_GATEWAY_ON_SQL } from './subscriber-billing.ts';
 
@@ -287,7 +287,7 @@ interface CartReadsRow extends ReadsRow {
 const CART_INPUTS = `
 with used as (update shop_carts set updated_at = :now where id = :cart and shop_id = :shop and updated_at < :stale),
 cart_row as (
-  select c.id, c.state, c.order_id, (select o.id from shop_orders o where o.uuid = c.id and o.shop_id = c.shop_id) as placed_order_id,
+  select c.id, c.state, c.order_id, ${PLACED_ORDER_ID_SQL} as placed_order_id,
          c.state || :patch::jsonb as s
     from shop_carts c where c.id = :cart and c.shop_id = :shop),
 ci0 as (
