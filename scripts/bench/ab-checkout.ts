@@ -10,13 +10,10 @@
  * side runs at a time, so the backends' time is that side's), from /proc. First, one order on each
  * side with the same input: whether the three replies are byte-identical (ids and numbers masked).
  */
-import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { migrate, openOrm } from '../../db/orm.ts';
-import { createFreshDatabase } from '../stack/postgres.ts';
-import { startApi } from './ab-apis.ts';
+import { withAbApis } from './ab-apis.ts';
 import { cpuFigures, cpuStretch, postgresBackendsOf } from './cpu-usage.ts';
 import { closedLoop } from './load.ts';
 import { store, storefrontOrder, type Setup } from './shop-checkout.ts';
@@ -29,18 +26,7 @@ const ORDERS = Number(process.argv[4] ?? 300);
 const ROUNDS = Number(process.argv[5] ?? 6);
 const CONCURRENCY = 32;
 
-const serverUrl = process.env.DATABASE_URL;
-if (!serverUrl) throw new Error('DATABASE_URL is needed');
-const database = await createFreshDatabase(serverUrl, 'coursehub_ab_checkout');
-const children: ChildProcess[] = [];
-try {
-  const migrator = await openOrm({ databaseUrl: database.url, poolMax: 1 });
-  await migrate(migrator).finally(() => migrator.close());
-  const adminToken = randomBytes(24).toString('base64url');
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, ADMIN_TOKEN: adminToken, DATABASE_POOL_MAX: '10' };
-  delete env.NODE_OPTIONS;
-  const [a, b] = await Promise.all([startApi(rootA, env), startApi(rootB, env)]);
-  children.push(a.child, b.child);
+await withAbApis(rootA, rootB, 'coursehub_ab_checkout', async ({ a, b, adminToken, database }) => {
   const shop = await createBenchShop(a.url, adminToken, 'abcheckout');
   const productIds: number[] = [];
   for (const [i, price] of ['40.00', '25.50', '12.99'].entries()) productIds.push(await createProduct(shop, { name: `Book ${i + 1}`, price, electronic: true }));
@@ -91,8 +77,4 @@ try {
     console.log(`${side.toUpperCase()} medians: ${median(f.rate).toFixed(1)} orders/s, p99 ${Math.round(median(f.p99))} ms, CPU per order api ${median(f.api).toFixed(2)} ms, postgres ${median(f.postgres).toFixed(2)} ms`);
   }
   console.log(`B / A: rate ${(median(figures.b.rate) / median(figures.a.rate)).toFixed(3)}, CPU per order api ${(median(figures.b.api) / median(figures.a.api)).toFixed(3)}, postgres ${(median(figures.b.postgres) / median(figures.a.postgres)).toFixed(3)}; load ${load0.toFixed(1)}-${loadavg()[0]!.toFixed(1)}`);
-} finally {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1000));
-  await database.drop();
-}
+});
