@@ -8,15 +8,12 @@
  * per case: p50/p99 of each side, each api process's CPU per request (from /proc), and whether
  * A's and B's replies were byte-identical. Last, the access interface's course list (A and B only).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { migrate, openOrm } from '../../db/orm.ts';
-import { createFreshDatabase, REPO_ROOT } from '../stack/postgres.ts';
+import { withAbApis } from './ab-apis.ts';
 import { httpRequest } from './http-client.ts';
 import { seedOrders } from './seed-orders.ts';
 import { createFixtures } from './fixtures.ts';
@@ -37,29 +34,7 @@ function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-function startApi(root: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/bench/ab-api-process.ts'), root], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`api of ${root} exited (${code})`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const url = /listening (\S+)/.exec(chunk.toString())?.[1];
-      if (url) resolve({ child, url });
-    });
-  });
-}
-
-const serverUrl = process.env.DATABASE_URL;
-if (!serverUrl) throw new Error('DATABASE_URL is needed');
-const database = await createFreshDatabase(serverUrl, 'coursehub_ab');
-const children: ChildProcess[] = [];
-try {
-  const migrator = await openOrm({ databaseUrl: database.url, poolMax: 1 });
-  await migrate(migrator).finally(() => migrator.close());
-  const adminToken = randomBytes(24).toString('base64url');
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, ADMIN_TOKEN: adminToken, DATABASE_POOL_MAX: '10' };
-  delete env.NODE_OPTIONS;
-  const [a, b] = await Promise.all([startApi(rootA, env), startApi(rootB, env)]);
-  children.push(a.child, b.child);
+await withAbApis(rootA, rootB, 'coursehub_ab', async ({ a, b, adminToken, database }) => {
   const shop = await createBenchShop(a.url, adminToken, 'ab');
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
@@ -120,8 +95,4 @@ try {
     if (!identical) console.log(`A: ${replies.a?.slice(0, 600)}\nB: ${replies.b?.slice(0, 600)}`);
   }
   await client.end();
-} finally {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 1000));
-  await database.drop();
-}
+});

@@ -6,6 +6,7 @@
  *                                                          the shop-checkout part in this process, then
  *                                                          10 s of storefront orders alone
  *   PROFILE_SQL=1 npx tsx scripts/bench/profile-checkout.ts   also prints each statement of one order
+ *   PROFILE_LOAD_ONLY=1 ...                                 the counts and the 10 s of load, not the part
  *   npx tsx scripts/bench/profile-checkout.ts orders       then GET /api/v1/orders one at a time for
  *                                                          10 s instead of the checkout load
  *   node --cpu-prof --cpu-prof-dir=.data/prof --import tsx scripts/bench/profile-checkout.ts
@@ -14,7 +15,9 @@
  * Needs DATABASE_URL (a server where a fresh database can be made); Temporal is not used.
  */
 import { performance } from 'node:perf_hooks';
+import { cpuFigures, cpuStretch, postgresBackendsOf } from './cpu-usage.ts';
 import { closedLoop } from './load.ts';
+import { httpRequest } from './http-client.ts';
 import { countStatements, withProfiledApi, type ProfiledApi } from './profile-app.ts';
 import { measureCheckout } from './shop-checkout.ts';
 import { createBenchShop, createProduct } from './shop-fixtures.ts';
@@ -33,9 +36,9 @@ async function profile({ apiUrl, adminToken, databaseUrl }: ProfiledApi): Promis
   await shop.api('POST', '/discount_codes', { code: 'PROFILE', discount_type: 'percentage_discount', value: '10' });
 
   const store = async (method: string, path: string, body: unknown, expect: number) => {
-    const res = await fetch(`${apiUrl}/store/v1/${shop.subdomain}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status !== expect) throw new Error(`${method} ${path}: HTTP ${res.status} ${text}`);
+    // node:http as the bench part sends (fetch's own cost was a fifth of this process's busy time).
+    const { status, text } = await httpRequest(method, `${apiUrl}/store/v1/${shop.subdomain}${path}`, {}, body === undefined ? undefined : JSON.stringify(body));
+    if (status !== expect) throw new Error(`${method} ${path}: HTTP ${status} ${text}`);
     return (JSON.parse(text) as { data: { id: string } }).data;
   };
   // The bench's order: a cart with the three products, the code and the payment type, checked out.
@@ -87,20 +90,28 @@ async function profile({ apiUrl, adminToken, databaseUrl }: ProfiledApi): Promis
     return;
   }
 
-  // The bench part itself, in this process (the api in this thread too).
+  // The bench part itself, in this process (the api in this thread too); PROFILE_LOAD_ONLY=1 skips it.
+  if (process.env.PROFILE_LOAD_ONLY === '1') return storefrontAlone();
   const stack = { apiUrl, adminToken, databaseUrl } as BenchStack;
   const f = await measureCheckout({ stack, http: undefined as unknown as HttpLoad, n: 200, warmupN: 16, rounds: 3, concurrency: 32, racers: 12, log: console.log });
   console.log(`storefront ${f.storefront.per_second.toFixed(1)}/s p99 ${Math.round(f.storefront.p99_ms)} ms; raw ${f.raw_sql.per_second.toFixed(1)}/s p99 ${f.raw_sql.p99_ms.toFixed(1)} ms; ratio rate ${f.ratio_rate.toFixed(3)} p99 ${f.ratio_p99.toFixed(2)}`);
 
-  // The last LOAD_MS: storefront orders alone, what a --cpu-prof summary reads.
-  const load = await closedLoop({
-    concurrency: 32,
-    durationMs: LOAD_MS,
-    op: async (i) => {
-      for (const run of orderSteps(`load${i}@bench.example.com`)) await run();
-    },
-  });
-  console.log(`storefront alone for ${LOAD_MS / 1000} s: ${(load.ok / (load.elapsedMs / 1000)).toFixed(1)} orders/s, ${load.errors} errors`);
+  await storefrontAlone();
+
+  /** The last LOAD_MS: storefront orders alone, what a --cpu-prof summary reads. */
+  async function storefrontAlone(): Promise<void> {
+    const cpu = cpuStretch({ 'api and client': () => [process.pid], postgres: postgresBackendsOf(new URL(databaseUrl).pathname.slice(1)) });
+    const load = await closedLoop({
+      concurrency: 32,
+      durationMs: LOAD_MS,
+      op: async (i) => {
+        for (const run of orderSteps(`load${i}@bench.example.com`)) await run();
+      },
+    });
+    const { ms_per_op, cores_busy } = cpuFigures(cpu.stop(), load.ok);
+    console.log(`storefront alone for ${LOAD_MS / 1000} s: ${(load.ok / (load.elapsedMs / 1000)).toFixed(1)} orders/s, ${load.errors} errors`);
+    console.log(`CPU ms per order: ${Object.entries(ms_per_op).map(([group, ms]) => `${group} ${ms.toFixed(2)}`).join(', ')}; cores busy: ours ${cores_busy.ours.toFixed(2)}, machine ${cores_busy.machine.toFixed(2)}`);
+  }
 }
 
 await withProfiledApi('coursehub_profile_checkout', profile);

@@ -13,6 +13,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { cpuFigures, cpuStretch, medianCpuFigures } from './cpu-usage.ts';
 import { closedLoop } from './load.ts';
 import { httpRequest } from './http-client.ts';
 import { createBenchShop, createProduct, type BenchShop } from './shop-fixtures.ts';
@@ -46,6 +47,11 @@ export interface CheckoutFigures {
   rounds: number;
   storefront: Side & { first_error: string | null };
   raw_sql: Side;
+  /**
+   * CPU ms per order by process (api, worker, temporal, postgres, bench: the bench sends both sides'
+   * requests and statements), medians of the rounds; absent when the stack has no process table.
+   */
+  cpu_ms_per_order?: { storefront: Record<string, number>; raw_sql: Record<string, number> };
   /** Medians of the rounds' own storefront / raw ratios. */
   ratio_rate: number;
   ratio_p99: number;
@@ -54,7 +60,8 @@ export interface CheckoutFigures {
 
 const PRICES = ['40.00', '25.50', '12.99'];
 
-interface Setup {
+/** The shop the orders are placed in: its three products and payment type. */
+export interface Setup {
   shop: BenchShop;
   productIds: number[];
   paymentTypeId: number;
@@ -73,26 +80,33 @@ export async function measureCheckout(o: CheckoutOptions): Promise<CheckoutFigur
 
   const pool = new pg.Pool({ connectionString: o.stack.databaseUrl, max: POOL_MAX });
   try {
+    /** A side's round with the CPU each process spent on it (the stack's groups; none in profile-checkout.ts). */
+    const measured = async (run: () => ReturnType<typeof closedLoop>) => {
+      const cpu = o.stack.cpuGroups ? cpuStretch(o.stack.cpuGroups()) : undefined;
+      const result = await run();
+      return { ...result, cpu: cpu && cpuFigures(cpu.stop(), result.ok) };
+    };
     const storefront = (count: number, label: string) =>
       closedLoop({ concurrency: o.concurrency, durationMs: 120_000, maxOps: count, op: (i) => storefrontOrder(o.stack.apiUrl, s, code, `${label}-${i}@bench.example.com`) });
     const raw = (count: number, label: string) =>
       closedLoop({ concurrency: o.concurrency, durationMs: 120_000, maxOps: count, op: (i) => rawOrder(pool, s, codeRow!.id, code, `${label}-${i}@bench.example.com`) });
     await storefront(o.warmupN, `warm-s-${tag}`);
     await raw(o.warmupN, `warm-r-${tag}`);
-    const rounds: { s: Awaited<ReturnType<typeof storefront>>; r: Awaited<ReturnType<typeof raw>> }[] = [];
+    type Round = Awaited<ReturnType<typeof measured>>;
+    const rounds: { s: Round; r: Round }[] = [];
     for (let i = 0; i < o.rounds; i++) {
       let sRes, rRes;
       if (i % 2 === 0) {
-        sRes = await storefront(o.n, `r${i}-s-${tag}`);
-        rRes = await raw(o.n, `r${i}-r-${tag}`);
+        sRes = await measured(() => storefront(o.n, `r${i}-s-${tag}`));
+        rRes = await measured(() => raw(o.n, `r${i}-r-${tag}`));
       } else {
-        rRes = await raw(o.n, `r${i}-r-${tag}`);
-        sRes = await storefront(o.n, `r${i}-s-${tag}`);
+        rRes = await measured(() => raw(o.n, `r${i}-r-${tag}`));
+        sRes = await measured(() => storefront(o.n, `r${i}-s-${tag}`));
       }
       rounds.push({ s: sRes, r: rRes });
       o.log(`shop checkout round ${i + 1}/${o.rounds}: storefront ${(sRes.ok / (sRes.elapsedMs / 1000)).toFixed(1)}/s p99 ${Math.round(percentile(sRes.latenciesMs, 99))} ms (${sRes.errors} errors${sRes.firstError ? `: ${sRes.firstError}` : ''}), raw SQL ${(rRes.ok / (rRes.elapsedMs / 1000)).toFixed(1)}/s p99 ${percentile(rRes.latenciesMs, 99).toFixed(1)} ms`);
     }
-    const side = (pick: (r: (typeof rounds)[number]) => Awaited<ReturnType<typeof raw>>): Side => {
+    const side = (pick: (r: (typeof rounds)[number]) => Round): Side => {
       const all = rounds.map(pick);
       const rates = all.map((x) => x.ok / (x.elapsedMs / 1000));
       const p99s = all.map((x) => percentile(x.latenciesMs, 99));
@@ -107,6 +121,11 @@ export async function measureCheckout(o: CheckoutOptions): Promise<CheckoutFigur
     };
     const st = side((r) => r.s);
     const rw = side((r) => r.r);
+    const cpuOf = (pick: (r: (typeof rounds)[number]) => Round) => {
+      const all = rounds.map(pick).flatMap((x) => (x.cpu ? [x.cpu] : []));
+      return all.length > 0 ? medianCpuFigures(all).ms_per_op : undefined;
+    };
+    const [cpuStorefront, cpuRaw] = [cpuOf((r) => r.s), cpuOf((r) => r.r)];
     const race = await raceForLastUse(o, s, tag);
     o.log(`shop checkout race: ${race.racers} checkouts for a code with one use left sold ${race.sold}`);
     return {
@@ -115,6 +134,7 @@ export async function measureCheckout(o: CheckoutOptions): Promise<CheckoutFigur
       rounds: o.rounds,
       storefront: { ...st, first_error: rounds.find((r) => r.s.firstError)?.s.firstError ?? null },
       raw_sql: rw,
+      ...(cpuStorefront && cpuRaw && { cpu_ms_per_order: { storefront: cpuStorefront, raw_sql: cpuRaw } }),
       ratio_rate: median(st.rounds_per_second.map((v, i) => v / rw.rounds_per_second[i]!)),
       ratio_p99: median(st.rounds_p99_ms.map((v, i) => v / rw.rounds_p99_ms[i]!)),
       race,
@@ -124,7 +144,7 @@ export async function measureCheckout(o: CheckoutOptions): Promise<CheckoutFigur
   }
 }
 
-async function store<T = unknown>(apiUrl: string, s: Setup, method: string, path: string, body: unknown, expect: number): Promise<T> {
+export async function store<T = unknown>(apiUrl: string, s: Setup, method: string, path: string, body: unknown, expect: number): Promise<T> {
   const { status, text } = await httpRequest(method, `${apiUrl}/store/v1/${s.shop.subdomain}${path}`, {}, body === undefined ? undefined : JSON.stringify(body), 30_000);
   if (status !== expect) throw new Error(`${method} /store/v1/...${path.replace(/[0-9a-f-]{36}/, ':id')}: HTTP ${status} ${text.slice(0, 300)}`);
   return (JSON.parse(text) as { data: T }).data;
@@ -136,7 +156,8 @@ async function openCart(apiUrl: string, s: Setup, code: string, email: string): 
   return cart.id;
 }
 
-async function storefrontOrder(apiUrl: string, s: Setup, code: string, email: string): Promise<void> {
+/** One order the storefront's way: cart, PATCH with the code, checkout. */
+export async function storefrontOrder(apiUrl: string, s: Setup, code: string, email: string): Promise<void> {
   const cartId = await openCart(apiUrl, s, code, email);
   await store(apiUrl, s, 'POST', `/carts/${cartId}/checkout`, undefined, 201);
 }

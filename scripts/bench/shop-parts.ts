@@ -78,6 +78,9 @@ export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: 
       `Shop checkout (cart with 3 lines and a code -> checkout) at ${f.concurrency} concurrent vs the same order by raw SQL in one transaction, medians of ${f.rounds} rounds:`,
       `  storefront ${f.storefront.per_second.toFixed(1)}/s p99 ${Math.round(f.storefront.p99_ms)} ms; raw SQL ${f.raw_sql.per_second.toFixed(1)}/s p99 ${f.raw_sql.p99_ms.toFixed(1)} ms: ratio rate ${f.ratio_rate.toFixed(3)}, p99 ${f.ratio_p99.toFixed(2)}`,
       `  race of ${f.race.racers} checkouts for a code with one use left: sold ${f.race.sold} (must be 1)`,
+      ...(f.cpu_ms_per_order
+        ? (['storefront', 'raw_sql'] as const).map((side) => `  CPU ms per order, ${side}: ${Object.entries(f.cpu_ms_per_order![side]).map(([group, ms]) => `${group} ${ms.toFixed(2)}`).join(', ')}`)
+        : []),
     );
   }
   if (o.parts.includes('shop-webhooks')) {

@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IProductSet } from '../../../db/entities/shop/index.ts';
 import { productSetForCheckout } from '../../../db/repositories/shop/checkout.ts';
-import { readCheckout, type CheckoutReads } from '../../../db/repositories/shop/checkout-reads.ts';
+import { readCheckout, readFor, type CheckoutReads, type PrefetchedReads } from '../../../db/repositories/shop/checkout-reads.ts';
 import type { CartLine, Checkout, PricingError, ProductSnapshot } from '../../../domain/shop/pricing.ts';
 import { productSetLines } from '../../../domain/shop/product-set-pricing.ts';
 import { unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
@@ -60,15 +60,24 @@ export interface PreparedCheckout {
   readLinesAgain(errors: FieldErrors): Promise<CartLine[]>;
 }
 
+export interface CheckoutOptions {
+  statuses?: boolean;
+  recommendations?: boolean;
+  /** A read made with the cart's (checkout-reads.ts `useCartWithReads`): used when it was made for what this checkout reads. */
+  prefetched?: PrefetchedReads;
+}
+
 /** What the pricing module is given for `body`, read from the shop (422 for unknown products, set, delivery or payment). */
-export async function prepareCheckout(em: EntityManager, shopId: string, body: PlaceOrderInput, errors: FieldErrors, options: { statuses?: boolean; recommendations?: boolean } = {}): Promise<PreparedCheckout> {
+export async function prepareCheckout(em: EntityManager, shopId: string, body: PlaceOrderInput, errors: FieldErrors, { prefetched, ...parts }: CheckoutOptions = {}): Promise<PreparedCheckout> {
   const email = body.email.toLowerCase();
   const set = body.product_set_id == null ? null : await productSetForCheckout(em, body.product_set_id);
   const productIds = set ? set.items.getItems().map((item) => item.product.id) : [...new Set(body.items.map((i) => i.product_id))];
-  const now = new Date();
   const typed = body.discount_code?.trim() ?? '';
-  const input = { productIds, deliveryTypeId: body.delivery_type_id ?? null, paymentTypeId: body.payment_type_id ?? null, typedCode: typed, email, now, ...options };
-  const reads = await readCheckout(em, shopId, input);
+  const input = { productIds, deliveryTypeId: body.delivery_type_id ?? null, paymentTypeId: body.payment_type_id ?? null, typedCode: typed, email, now: new Date(), ...parts };
+  const read = readFor(prefetched, input);
+  if (read) input.now = read.input.now;
+  const reads = read ? read.reads : await readCheckout(em, shopId, input);
+  const { now } = input;
   const lines = cartLinesOf(body, set, reads.products, errors);
   const { delivery, payment } = reads;
   if (body.delivery_type_id != null && !delivery) errors.delivery_type_id = ['is not an active delivery type of this shop'];

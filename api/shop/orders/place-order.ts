@@ -19,7 +19,8 @@ import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/val
 import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
 import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
 import { signUpWithSequences, unlessSequencesUnstarted } from '../../admin/shops/newsletter-sign-up.ts';
-import { addErrors, prepareCheckout } from './checkout-context.ts';
+import type { PrefetchedReads } from '../../../db/repositories/shop/checkout-reads.ts';
+import { addErrors, prepareCheckout, type CheckoutOptions } from './checkout-context.ts';
 
 /** An address with all ten fields, '' for those not sent; null when none was sent. */
 function storedAddress(input: PlaceOrderInput['delivery_address']): OrderAddress | null {
@@ -46,7 +47,7 @@ function unavailable(lines: readonly CartLine[], productIds: readonly number[]):
  * active delivery and payment types, with `recommendations` those of its products). A refusal is
  * the placement's 422.
  */
-export async function priceOrder(em: EntityManager, shop: PlacingShop, body: PlaceOrderInput, options: { recommendations?: boolean } = {}) {
+export async function priceOrder(em: EntityManager, shop: PlacingShop, body: PlaceOrderInput, options: Pick<CheckoutOptions, 'recommendations' | 'prefetched'> = {}) {
   const errors = fieldErrorMap();
   const { checkout, lines, reads } = await prepareCheckout(em, shop.id, body, errors, options);
   const priced = priceCheckout(checkout);
@@ -66,6 +67,8 @@ export interface PlacementDeps {
 export interface PlacementOptions {
   /** The storefront cart placed: its id becomes the order's `uuid` (a random one when unset) and it is marked checked out with the order. */
   cartId?: string;
+  /** The placement's read, made with the cart's (checkout-reads.ts `useCartWithReads`). */
+  prefetched?: PrefetchedReads;
 }
 
 /** The order a placement stored. */
@@ -83,7 +86,7 @@ export interface PlacedOrder {
  */
 export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: PlacingShop, body: PlaceOrderInput, options: PlacementOptions = {}): Promise<PlacedOrder> {
   const errors = fieldErrorMap();
-  const prepared = await prepareCheckout(em, shop.id, body, errors, { statuses: true });
+  const prepared = await prepareCheckout(em, shop.id, body, errors, { statuses: true, prefetched: options.prefetched });
   const { email, checkout } = prepared;
   const { delivery, payment } = prepared.reads;
   let { lines } = prepared;

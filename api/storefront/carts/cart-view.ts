@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { StorefrontShop } from '../shop.ts';
 import { productsForCart } from '../../../db/repositories/shop/orders.ts';
+import type { PrefetchedReads } from '../../../db/repositories/shop/checkout-reads.ts';
 import { activeChargeTypes, type ActiveChargeType } from '../../../db/repositories/shop/reference.ts';
 import { productSetBySlug, recommendationsFor, type Recommendation } from '../../../db/repositories/shop/storefront.ts';
 import { allowedTypeIds, type CartState } from '../../../domain/shop/cart.ts';
@@ -64,12 +65,15 @@ export interface CartPricing {
   recommendations?: Recommendation[];
 }
 
-/** The cart priced as the placement would price it now; null for an empty cart. Throws the placement's 422 (fields as the cart names them). */
-export async function priceCart(em: EntityManager, shop: StorefrontShop, state: CartState): Promise<CartPricing | null> {
+/**
+ * The cart priced as the placement would price it now; null for an empty cart. Throws the placement's 422 (fields as the cart names them).
+ * `prefetched`: the read made with the cart's, used when made for this state.
+ */
+export async function priceCart(em: EntityManager, shop: StorefrontShop, state: CartState, prefetched?: PrefetchedReads): Promise<CartPricing | null> {
   if (isEmpty(state)) return null;
   try {
     // A cart of items prices exactly its items' products: their recommendations come with the read.
-    const { cart, products, deliveryTypes, paymentTypes, recommendations } = await priceOrder(em, shop, await placementOf(em, state), { recommendations: state.product_set === null });
+    const { cart, products, deliveryTypes, paymentTypes, recommendations } = await priceOrder(em, shop, await placementOf(em, state), { recommendations: state.product_set === null, prefetched });
     return { cart, products, deliveryTypes, paymentTypes, recommendations };
   } catch (error) {
     throw asCartRefusal(error);

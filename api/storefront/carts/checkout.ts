@@ -8,6 +8,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { StorefrontShop } from '../shop.ts';
 import { cartOrder, markCheckedOut, type CartOrder, type StoredCart } from '../../../db/repositories/shop/carts.ts';
+import type { PrefetchedReads } from '../../../db/repositories/shop/checkout-reads.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import { placeOrder, type PlacementDeps } from '../../shop/orders/place-order.ts';
 import { asCartRefusal, placementOf } from './cart-view.ts';
@@ -27,7 +28,8 @@ async function earlierOrder(em: EntityManager, shopId: string, cartId: string): 
   return order;
 }
 
-export async function checkOut(deps: PlacementDeps, em: EntityManager, shop: StorefrontShop, cart: StoredCart, clientIp: string): Promise<CheckedOut> {
+/** `prefetched`: the placement's read, made with the cart's. */
+export async function checkOut(deps: PlacementDeps, em: EntityManager, shop: StorefrontShop, cart: StoredCart, clientIp: string, prefetched?: PrefetchedReads): Promise<CheckedOut> {
   if (cart.orderId !== null || cart.placedOrderId !== null) {
     const before = await earlierOrder(em, shop.id, cart.id);
     if (before) return { order: before, placed: false };
@@ -35,7 +37,7 @@ export async function checkOut(deps: PlacementDeps, em: EntityManager, shop: Sto
   if (!cart.state.email) throw unprocessable({ email: ['is needed to check out'] });
   try {
     const body = await placementOf(em, cart.state);
-    const placed = await placeOrder(deps, em, shop, { ...body, placed_ip: clientIp }, { cartId: cart.id });
+    const placed = await placeOrder(deps, em, shop, { ...body, placed_ip: clientIp }, { cartId: cart.id, prefetched });
     return { order: { id: placed.id, uuid: cart.id, ordinalNumber: placed.ordinalNumber, total: placed.total, currency: shop.currency }, placed: true, stripeGateway: placed.stripeGateway };
   } catch (error) {
     const concurrent = await earlierOrder(em, shop.id, cart.id);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createCart, updateCartState, useCart } from '../../../db/repositories/shop/carts.ts';
 import { activeDeliveryType, activePaymentType } from '../../../db/repositories/shop/orders.ts';
+import { useCartWithReads, type CartReadsPatch } from '../../../db/repositories/shop/checkout-reads.ts';
 import { orderByUuid } from '../../../db/repositories/shop/storefront.ts';
 import { EMPTY_CART, type CartState } from '../../../domain/shop/cart.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
@@ -34,6 +35,17 @@ function patched(state: CartState, body: PatchCartInput): CartState {
   if (body.comment !== undefined) next.comment = body.comment;
   if (body.ref !== undefined) next.ref = body.ref || null;
   return next;
+}
+
+/** The fields of a PATCH the cart's pricing read depends on, as `patched` stores them (the read is made with the cart's: checkout-reads.ts). */
+function readsPatch(body: PatchCartInput): CartReadsPatch {
+  const patch: CartReadsPatch = {};
+  if (body.items !== undefined) patch.items = body.items.map((item) => ({ product_id: item.product_id }));
+  if (body.email !== undefined) patch.email = body.email;
+  if (body.discount_code !== undefined) patch.discount_code = body.discount_code?.trim() || null;
+  if (body.delivery_type_id !== undefined) patch.delivery_type_id = body.delivery_type_id;
+  if (body.payment_type_id !== undefined) patch.payment_type_id = body.payment_type_id;
+  return patch;
 }
 
 /** Carts: made, read and changed by whoever holds their random id; checked out into an order. */
@@ -113,11 +125,12 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const shop = await storefrontShop(request);
-      const cart = await useCart(request.em, shop.id, request.params.cart_id);
-      if (!cart) throw notFound('cart');
+      const found = await useCartWithReads(request.em, shop.id, request.params.cart_id, readsPatch(request.body), { recommendations: true });
+      if (!found) throw notFound('cart');
+      const { cart } = found;
       if (cart.orderId != null) throw checkedOut();
       const state = patched(cart.state, request.body);
-      const pricing = await priceCart(request.em, shop, state);
+      const pricing = await priceCart(request.em, shop, state, found.prefetched);
       const updated = await updateCartState(request.em, shop.id, cart.id, state);
       if (!updated.ok) throw updated.reason === 'checked_out' ? checkedOut() : notFound('cart');
       return { data: await cartReply(request.em, shop, { id: cart.id, state }, pricing) };
@@ -140,9 +153,9 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const shop = await storefrontShop(request);
-      const cart = await useCart(request.em, shop.id, request.params.cart_id);
-      if (!cart) throw notFound('cart');
-      const { order, placed, stripeGateway } = await checkOut({ workflows: app.workflows, log: request.log }, request.em, shop, cart, request.ip);
+      const found = await useCartWithReads(request.em, shop.id, request.params.cart_id, {}, { statuses: true });
+      if (!found) throw notFound('cart');
+      const { order, placed, stripeGateway } = await checkOut({ workflows: app.workflows, log: request.log }, request.em, shop, found.cart, request.ip, found.prefetched);
       const payment = await checkoutPayment(request.em, { secretsKey: app.secretsKey, stripeApiUrl: app.integrationEndpoints.stripeApiUrl }, shop.id, order.id, stripeGateway);
       return reply.code(placed ? 201 : 200).send({
         data: { order_id: order.id, uuid: order.uuid, ordinal_number: order.ordinalNumber, total: order.total, currency: order.currency, payment },

@@ -34,15 +34,16 @@ export interface Recommendation {
  * product once, never one of `productIds`, only active visible products.
  */
 /**
- * The recommended items of the groups `:products` invoke, best first (`:shop`, `:products` an int
- * array): one statement, also a part of the cart's pricing read (checkout-reads.ts).
+ * The recommended items of the groups `products` invoke, best first (`:shop`; `products` an SQL
+ * expression of an int array, `:products` by default): one statement, also a part of the cart's
+ * pricing read (checkout-reads.ts).
  */
-export const RECOMMENDATIONS_SQL = `
+export const recommendationsSql = (products = ':products::int[]') => `
   select i.product_id as "productId", p.name, p.price::text as price, i.title, i.subtitle, i.priority, i.id
     from shop_recommendation_items i join shop_products p on p.id = i.product_id and p.shop_id = i.shop_id and p.active and not p.hidden
    where i.shop_id = :shop and i.is_recommended
      and i.group_id in (select v.group_id from shop_recommendation_items v join shop_recommendation_groups g on g.id = v.group_id and g.shop_id = v.shop_id and g.active
-                         where v.shop_id = :shop and v.product_id = any(:products::int[]) and v.invokes_recommendation)`;
+                         where v.shop_id = :shop and v.product_id = any(${products}) and v.invokes_recommendation)`;
 
 /** The recommendations among `items` (best first) for `productIds`: each product once, never one of `productIds`. */
 export function distinctRecommendations(items: readonly Recommendation[], productIds: readonly number[]): Recommendation[] {
@@ -60,7 +61,7 @@ export async function recommendationsFor(em: EntityManager, shopId: string, prod
   if (productIds.length === 0) return [];
   const items = await runStatement<Recommendation>(
     em,
-    statement('shop-recommendations', `${RECOMMENDATIONS_SQL} order by i.priority desc, i.id asc`, { shop: shopId, products: `{${productIds.map((id) => Math.trunc(id)).join(',')}}` }),
+    statement('shop-recommendations', `${recommendationsSql()} order by i.priority desc, i.id asc`, { shop: shopId, products: `{${productIds.map((id) => Math.trunc(id)).join(',')}}` }),
   );
   return distinctRecommendations(items, productIds);
 }
