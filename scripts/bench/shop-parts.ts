@@ -71,7 +71,7 @@ export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: 
     );
   }
   if (o.parts.includes('shop-checkout')) {
-    const f = await measureCheckout({ stack, http, concurrency: o.concurrency, log, ...(quick ? { n: 40, warmupN: 8, rounds: 3, racers: 12 } : { n: 200, warmupN: 16, rounds: 3, racers: 12 }) });
+    const f = await measureCheckout({ stack, http, concurrency: o.concurrency, log, ...(quick ? { n: 40, warmupN: 8, rounds: 3, racers: 12 } : { n: 600, warmupN: 1_000, rounds: 5, racers: 12 }) });
     summary.shop_checkout = rounded(f);
     lines.push(
       '',
