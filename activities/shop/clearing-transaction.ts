@@ -1,4 +1,5 @@
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
+import { orderFactsOnce } from '../../db/repositories/shop/order-facts.ts';
 import { inSavepoint, ormIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
@@ -10,11 +11,18 @@ import { mailSequenceActivities } from './mail-sequences.ts';
 import { orderEffectActivities } from './order-effects.ts';
 import { subscriberRenewalActivities } from './subscriber-renewal.ts';
 
-/** The activities the clearing's step is made of, every one of them in the scope's transaction. */
+/**
+ * The activities the clearing's step is made of, every one of them in the scope's transaction,
+ * reading the order's facts once (the invoice part writes the order's invoice number, which the
+ * webhook bodies after it carry: the facts are read again after it).
+ */
 function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): ClearingEffects {
-  const inTransaction = { ...deps, orm: ormIn(scope) };
+  const orderFacts = orderFactsOnce();
+  const inTransaction = { ...deps, orm: ormIn(scope), orderFacts };
+  const effects = orderEffectActivities(inTransaction);
   return {
-    ...orderEffectActivities(inTransaction),
+    ...effects,
+    issueInvoice: (input) => effects.issueInvoice(input).finally(orderFacts.forget),
     ...shopCourseAccessActivities(inTransaction),
     ...mailSequenceActivities(inTransaction),
     ...subscriberRenewalActivities(inTransaction),

@@ -30,7 +30,7 @@ export type ClubDeliveryOpening = { deliveryId: string; host: string; statusId: 
  * club's tables, with its signing, SSRF rules and retry schedule.
  */
 export function clubWebhookActivities(activityDeps: ActivityDeps) {
-  const { orm } = activityDeps;
+  const { orm, orderFacts = loadOrderFacts } = activityDeps;
   const deps = attemptDepsFrom(activityDeps);
 
   return {
@@ -42,7 +42,7 @@ export function clubWebhookActivities(activityDeps: ActivityDeps) {
     async openClubWebhookDelivery(input: OpenClubDeliveryInput): Promise<ClubDeliveryOpening> {
       const { shopId, orderId, source } = input;
       const em = shopEm(orm, shopId);
-      const [club, facts] = await Promise.all([findClub(em, shopId), loadOrderFacts(em, orderId)]);
+      const [club, facts] = await Promise.all([findClub(em, shopId), orderFacts(em, orderId)]);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
       const statusId = input.statusId ?? (await paidStatusId(em, shopId));
       const products = club ? await clubProducts(em, shopId, club.id) : [];

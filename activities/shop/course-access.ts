@@ -26,7 +26,7 @@ export interface CourseAccessStep {
  * or returned shop order cancels it as `DELETE /api/orders/:id` does. The access workflows
  * themselves (fulfilOrder, cancelOrder) are started by the calling workflow, as its children.
  */
-export function shopCourseAccessActivities({ orm }: ActivityDeps) {
+export function shopCourseAccessActivities({ orm, orderFacts = loadOrderFacts }: ActivityDeps) {
   /** The outcome already recorded for this transition (a replayed or reset run does nothing again). */
   async function recorded(input: OrderEffectInput) {
     const em = shopEm(orm, input.shopId);
@@ -35,7 +35,7 @@ export function shopCourseAccessActivities({ orm }: ActivityDeps) {
   }
 
   async function orderOf(em: ReturnType<typeof shopEm>, orderId: number) {
-    const facts = await loadOrderFacts(em, orderId);
+    const facts = await orderFacts(em, orderId);
     if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
     return facts.order;
   }
@@ -47,7 +47,7 @@ export function shopCourseAccessActivities({ orm }: ActivityDeps) {
    */
   async function fulfilStillDue(em: ReturnType<typeof shopEm>, input: OrderEffectInput): Promise<Pick<CourseAccessStep, 'fulfil'>> {
     const platformId = await linkedPlatformId(em, input.shopId);
-    const facts = platformId ? await loadOrderFacts(em, input.orderId) : null;
+    const facts = platformId ? await orderFacts(em, input.orderId) : null;
     const registered = facts && (await findOrderByExternalId(em, platformId!, accessOrderExternalId(input.shopId, facts.order.ordinalNumber)));
     if (!registered || !awaitsFulfilment(registered)) return {};
     return { fulfil: { platformId: platformId!, orderId: registered.id, email: registered.email, courses: orderedCourses(registered.ordered_contents), seq: Number(registered.seq) } };

@@ -66,7 +66,7 @@ async function triggerFacts(em: EntityManager, shopId: string, facts: LoadedOrde
 const startsFor = (sequence: IMailSequence, facts: OrderTriggerFacts) => orderStartsSequence({ triggers: triggersOf(sequence), onlyFirstPurchase: sequence.onlyFirstPurchase }, facts);
 
 /** The shop's mail sequences at run time: which start on a trigger, when each message goes, and each send. */
-export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps) {
+export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, orderFacts: factsOf = loadOrderFacts }: ActivityDeps) {
   return {
     /**
      * The sequences an order reaching `statusId` (null: the shop's Paid status) starts (status, product and code narrowing,
@@ -74,7 +74,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
      */
     async orderMailSequences({ shopId, orderId, statusId: reached }: { shopId: string; orderId: number; statusId: number | null }): Promise<{ email: string; statusId: number; sequenceIds: number[] }> {
       const em = shopEm(orm, shopId);
-      const facts = await loadOrderFacts(em, orderId);
+      const facts = await factsOf(em, orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
       const email = facts.order.email.trim().toLowerCase();
       const statusId = reached ?? (await paidStatusId(em, shopId));

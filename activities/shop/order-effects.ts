@@ -63,6 +63,7 @@ export function orderEffectActivities({
   secretsKey,
   integrationEndpoints,
   shopDownloadBaseUrl = '',
+  orderFacts = loadOrderFacts,
 }: ActivityDeps) {
   // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
   const integrationsOf = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
@@ -80,7 +81,7 @@ export function orderEffectActivities({
   }
 
   async function facts(em: ReturnType<typeof shopEm>, orderId: number) {
-    const loaded = await loadOrderFacts(em, orderId);
+    const loaded = await orderFacts(em, orderId);
     if (!loaded) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
     return loaded;
   }

@@ -108,7 +108,7 @@ function renewalCart(state: SubscriberState, products: Map<number, IProduct>): {
  * what it did before (charge key, charge's order, mail key, the order's subscriber).
  */
 export function subscriberRenewalActivities(
-  { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints }: ActivityDeps,
+  { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints, orderFacts = loadOrderFacts }: ActivityDeps,
   gatewayFor: GatewayFor = shopGateway(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints?.stripeApiUrl),
 ) {
   async function facts(em: EntityManager, subscriberId: number): Promise<RenewalFacts> {
@@ -298,7 +298,7 @@ export function subscriberRenewalActivities(
      */
     async activateSubscriptions(input: OrderEffectInput): Promise<SubscriptionActivation> {
       const em = shopEm(orm, input.shopId);
-      const facts = await loadOrderFacts(em, input.orderId);
+      const facts = await orderFacts(em, input.orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
       const { order, items } = facts;
       if (order.subscriberIdentifier) return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [], extendedIds: [] };

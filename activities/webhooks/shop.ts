@@ -38,12 +38,12 @@ export function orderWebhookPayload(order: IOrder, items: IOrderItem[]): Record<
  * (activities/webhooks/attempt.ts) on the shop's tables.
  */
 export function shopWebhookActivities(activityDeps: ActivityDeps) {
-  const { orm } = activityDeps;
+  const { orm, orderFacts = loadOrderFacts } = activityDeps;
   const deps = attemptDepsFrom(activityDeps);
 
   async function openDelivery(input: OpenShopDeliveryInput): Promise<string> {
     const em = shopEm(orm, input.shopId);
-    const facts = await loadOrderFacts(em, input.orderId);
+    const facts = await orderFacts(em, input.orderId);
     if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
     const deliveryId = await openShopDelivery(em, input.shopId, input.webhookId, {
       eventId: input.eventId,
