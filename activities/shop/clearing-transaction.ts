@@ -1,5 +1,5 @@
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { orderFactsOnce } from '../../db/repositories/shop/order-facts.ts';
+import { readsOnce } from '../../db/repositories/shop/step-reads.ts';
 import { inSavepoint, ormIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
@@ -17,12 +17,12 @@ import { subscriberRenewalActivities } from './subscriber-renewal.ts';
  * webhook bodies after it carry: the facts are read again after it).
  */
 function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): ClearingEffects {
-  const orderFacts = orderFactsOnce();
-  const inTransaction = { ...deps, orm: ormIn(scope), orderFacts };
+  const reads = readsOnce();
+  const inTransaction = { ...deps, orm: ormIn(scope), reads };
   const effects = orderEffectActivities(inTransaction);
   return {
     ...effects,
-    issueInvoice: (input) => effects.issueInvoice(input).finally(orderFacts.forget),
+    issueInvoice: (input) => effects.issueInvoice(input).finally(reads.forgetFacts),
     ...shopCourseAccessActivities(inTransaction),
     ...mailSequenceActivities(inTransaction),
     ...subscriberRenewalActivities(inTransaction),

@@ -2,9 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
 import { awaitsFulfilment, findOrderByExternalId, markOrderCancelled, registerOrder } from '../../db/repositories/access/orders.ts';
 import { courseLinesOf, linkedPlatformId, platformCourseIds } from '../../db/repositories/shop/course-access.ts';
-import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordedEffect } from '../../db/repositories/shop/order-effects.ts';
 import { orderedCourses, type OrderedCourse } from '../../domain/access/order-contents.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';
 import { accessOrderContents, accessOrderExternalId, withdrawsCourseAccess } from '../../domain/shop/course-access.ts';
@@ -26,7 +25,7 @@ export interface CourseAccessStep {
  * or returned shop order cancels it as `DELETE /api/orders/:id` does. The access workflows
  * themselves (fulfilOrder, cancelOrder) are started by the calling workflow, as its children.
  */
-export function shopCourseAccessActivities({ orm, orderFacts = loadOrderFacts }: ActivityDeps) {
+export function shopCourseAccessActivities({ orm, reads: { orderFacts, recordedEffect } = READ_EACH_TIME }: ActivityDeps) {
   /** The outcome already recorded for this transition (a replayed or reset run does nothing again). */
   async function recorded(input: OrderEffectInput) {
     const em = shopEm(orm, input.shopId);

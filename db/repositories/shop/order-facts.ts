@@ -10,27 +10,6 @@ export async function loadOrderFacts(em: EntityManager, orderId: number) {
 }
 
 export type OrderFacts = NonNullable<Awaited<ReturnType<typeof loadOrderFacts>>>;
-/** How an activity reads an order's facts: `loadOrderFacts`, or one step's shared read (`orderFactsOnce`). */
-export type OrderFactsReader = (em: EntityManager, orderId: number) => Promise<OrderFacts | null>;
-
-/**
- * The order's facts read once for the activities of one step (the clearing's, issue 26 item 1),
- * which read them only: each activity loaded the order, its lines, status and shop again. `forget`
- * after a write to the order (the invoice number the webhook bodies carry), so the next read is fresh.
- */
-export function orderFactsOnce(): OrderFactsReader & { forget(): void } {
-  const read = new Map<number, Promise<OrderFacts | null>>();
-  const reader = (em: EntityManager, orderId: number) => {
-    let facts = read.get(orderId);
-    if (!facts) {
-      facts = loadOrderFacts(em, orderId);
-      read.set(orderId, facts);
-      facts.catch(() => read.delete(orderId));
-    }
-    return facts;
-  };
-  return Object.assign(reader, { forget: () => read.clear() });
-}
 
 /** Which of these products are `no_invoice` (left out of the automatic invoice). */
 export async function noInvoiceProductIds(em: EntityManager, productIds: readonly number[]): Promise<Set<number>> {
