@@ -33,9 +33,19 @@ function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): Clearin
 }
 
 /**
+ * The step's parts in one transaction (one pool connection, one commit), each in a savepoint
+ * (activities/shop/clearing-step.ts).
+ */
+export function clearInOneTransaction(deps: ActivityDeps, input: ClearingStepInput): Promise<ClearingStepResult> {
+  return shopEm(deps.orm, input.shopId).transactional(async (tx) => {
+    const scope: TransactionScope = { em: tx };
+    return runClearingStep(clearingEffectsIn(deps, scope), (work) => inSavepoint(scope, work), input);
+  });
+}
+
+/**
  * The clearing's one database step (issue 26 item 1), a local activity of workflows/shop/clear-order.ts:
- * all its database-only work in one transaction (one pool connection, one commit), each part in a
- * savepoint (activities/shop/clearing-step.ts).
+ * all its database-only work in one transaction (`clearInOneTransaction`).
  */
 export function clearingStepActivities(deps: ActivityDeps) {
   const { issueInvoice } = orderEffectActivities(deps);
@@ -46,10 +56,7 @@ export function clearingStepActivities(deps: ActivityDeps) {
       // the step it would hold every checkout of the shop until the step commits. Its failure is
       // left to the step's invoice part, which then answers the recorded outcome or tries again.
       await issueInvoice({ shopId: input.shopId, orderId: input.orderId, source: 'clear' }).catch(() => undefined);
-      return shopEm(deps.orm, input.shopId).transactional(async (tx) => {
-        const scope: TransactionScope = { em: tx };
-        return runClearingStep(clearingEffectsIn(deps, scope), (work) => inSavepoint(scope, work), input);
-      });
+      return clearInOneTransaction(deps, input);
     },
   };
 }
