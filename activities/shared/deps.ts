@@ -3,6 +3,7 @@ import type { WebhookSettings } from '../webhooks/settings.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
 import type { OrderReads } from '../../db/repositories/shop/step-reads.ts';
+import type { RecordEffect } from '../../db/repositories/shop/order-effects.ts';
 
 /** What activities need from the outside world; the worker builds it once, tests pass their own. */
 export interface ActivityDeps {
@@ -22,4 +23,6 @@ export interface ActivityDeps {
   shopDownloadBaseUrl?: string;
   /** How the order effects read an order: once per step in the clearing's one step (`readsOnce`); each time when unset. */
   reads?: OrderReads;
+  /** How the order effects record their outcome: kept for one multi-row write at the end of the clearing's step (`effectLogBatch`); at once when unset. */
+  recordEffect?: RecordEffect;
 }

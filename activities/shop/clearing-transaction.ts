@@ -1,5 +1,6 @@
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { readsOnce } from '../../db/repositories/shop/step-reads.ts';
+import { effectLogBatch } from '../../db/repositories/shop/effect-log-batch.ts';
 import { inSavepoint, ormIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
@@ -14,15 +15,17 @@ import { subscriberRenewalActivities } from './subscriber-renewal.ts';
 /**
  * The activities the clearing's step is made of, every one of them in the scope's transaction,
  * reading the order's facts once (the invoice part writes the order's invoice number, which the
- * webhook bodies after it carry: the facts are read again after it).
+ * webhook bodies after it carry: the facts are read again after it) and its effect log once, and
+ * keeping their effect-log entries for one write at the end (`effectLog`).
  */
-function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): ClearingEffects {
+function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): { effects: ClearingEffects; effectLog: ReturnType<typeof effectLogBatch> } {
   const reads = readsOnce();
-  const inTransaction = { ...deps, orm: ormIn(scope), reads };
-  const effects = orderEffectActivities(inTransaction);
-  return {
-    ...effects,
-    issueInvoice: (input) => effects.issueInvoice(input).finally(reads.forgetFacts),
+  const effectLog = effectLogBatch();
+  const inTransaction = { ...deps, orm: ormIn(scope), reads, recordEffect: effectLog.record };
+  const orderEffects = orderEffectActivities(inTransaction);
+  const effects: ClearingEffects = {
+    ...orderEffects,
+    issueInvoice: (input) => orderEffects.issueInvoice(input).finally(reads.forgetFacts),
     ...shopCourseAccessActivities(inTransaction),
     ...mailSequenceActivities(inTransaction),
     ...subscriberRenewalActivities(inTransaction),
@@ -30,16 +33,28 @@ function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): Clearin
     ...shopWebhookActivities(inTransaction),
     ...clubWebhookActivities(inTransaction),
   };
+  return { effects, effectLog };
 }
 
 /**
  * The step's parts in one transaction (one pool connection, one commit), each in a savepoint
- * (activities/shop/clearing-step.ts).
+ * (activities/shop/clearing-step.ts); a part rolled back leaves its effect-log entries out too.
  */
 export function clearInOneTransaction(deps: ActivityDeps, input: ClearingStepInput): Promise<ClearingStepResult> {
   return shopEm(deps.orm, input.shopId).transactional(async (tx) => {
     const scope: TransactionScope = { em: tx };
-    return runClearingStep(clearingEffectsIn(deps, scope), (work) => inSavepoint(scope, work), input);
+    const { effects, effectLog } = clearingEffectsIn(deps, scope);
+    const result = await runClearingStep(effects, async (work) => {
+      const mark = effectLog.since();
+      try {
+        return await inSavepoint(scope, work);
+      } catch (error) {
+        effectLog.dropSince(mark);
+        throw error;
+      }
+    }, input);
+    await effectLog.write(tx);
+    return result;
   });
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordEffect, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
+import { recordEffect as recordEffectNow, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
@@ -65,6 +65,7 @@ export function orderEffectActivities({
   integrationEndpoints,
   shopDownloadBaseUrl = '',
   reads: { orderFacts, recordedEffect } = READ_EACH_TIME,
+  recordEffect = recordEffectNow,
 }: ActivityDeps) {
   // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
   const integrationsOf = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);

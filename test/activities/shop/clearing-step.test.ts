@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearInOneTransaction } from '../../../activities/shop/clearing-transaction.ts';
+import { effectLogBatch } from '../../../db/repositories/shop/effect-log-batch.ts';
 import type { ActivityDeps } from '../../../activities/shared/deps.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
@@ -44,5 +45,27 @@ describe('the clearing step in one transaction', () => {
     expect(bodies.map((b) => b.payload.order.invoice_number)).toEqual([order!.invoice_number, order!.invoice_number]);
     const [invoice] = await sql<{ status: string; detail: string }>("select status, detail from shop_order_effects where order_id = ? and source = 'clear' and effect = 'invoice'", [orderId]);
     expect(invoice).toEqual({ status: 'done', detail: order!.invoice_number });
+  });
+
+  it('writes the kept effect-log entries in their order, without those of a part rolled back, as recorded one by one', async () => {
+    const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer2@example.com', items: [{ product_id: productId }] })).id as number;
+    const em = stack.orm.em.fork();
+    const log = effectLogBatch();
+    const key = (effect: 'download_codes' | 'analytics_purchase' | 'webhook' | 'club_webhook', target?: string) => ({ shopId: shop.id, orderId, source: 'clear' as const, effect, target });
+    const at = new Date('2026-01-01T00:00:00Z');
+    await log.record(em, key('download_codes'), { status: 'done', detail: '1 code' }, at);
+    const mark = log.since();
+    await log.record(em, key('analytics_purchase'), { status: 'skipped', detail: 'rolled back' }, at);
+    log.dropSince(mark);
+    await log.record(em, key('webhook', 'w1'), { status: 'done', detail: 'under way' }, at, { keepRecorded: true });
+    await log.record(em, key('webhook', 'w1'), { status: 'done', detail: 'not over the first' }, at, { keepRecorded: true });
+    await log.record(em, key('club_webhook'), { status: 'skipped', detail: 'no club' }, at);
+    await log.record(em, key('club_webhook'), { status: 'done', detail: 'over the first' }, at);
+    await log.write(em);
+    expect(await sql<{ effect: string; target: string; detail: string }>('select effect, target, detail from shop_order_effects where order_id = ? order by id', [orderId])).toEqual([
+      { effect: 'download_codes', target: '', detail: '1 code' },
+      { effect: 'webhook', target: 'w1', detail: 'under way' },
+      { effect: 'club_webhook', target: '', detail: 'over the first' },
+    ]);
   });
 });
