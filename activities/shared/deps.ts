@@ -2,6 +2,8 @@ import type { Orm } from '../../db/orm.ts';
 import type { WebhookSettings } from '../webhooks/settings.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
+import type { OrderReads } from '../../db/repositories/shop/step-reads.ts';
+import type { RecordEffect } from '../../db/repositories/shop/order-effects.ts';
 
 /** What activities need from the outside world; the worker builds it once, tests pass their own. */
 export interface ActivityDeps {
@@ -19,4 +21,8 @@ export interface ActivityDeps {
   integrationEndpoints?: IntegrationEndpoints;
   /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links in shop mails (`{{LINKI_DO_POBRANIA}}`); relative links when unset. */
   shopDownloadBaseUrl?: string;
+  /** How the order effects read an order: once per step in the clearing's one step (`readsOnce`); each time when unset. */
+  reads?: OrderReads;
+  /** How the order effects record their outcome: kept for one multi-row write at the end of the clearing's step (`effectLogBatch`); at once when unset. */
+  recordEffect?: RecordEffect;
 }

@@ -1,4 +1,6 @@
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
+import { readsOnce } from '../../db/repositories/shop/step-reads.ts';
+import { effectLogBatch } from '../../db/repositories/shop/effect-log-batch.ts';
 import { inSavepoint, ormIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
@@ -10,11 +12,20 @@ import { mailSequenceActivities } from './mail-sequences.ts';
 import { orderEffectActivities } from './order-effects.ts';
 import { subscriberRenewalActivities } from './subscriber-renewal.ts';
 
-/** The activities the clearing's step is made of, every one of them in the scope's transaction. */
-function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): ClearingEffects {
-  const inTransaction = { ...deps, orm: ormIn(scope) };
-  return {
-    ...orderEffectActivities(inTransaction),
+/**
+ * The activities the clearing's step is made of, every one of them in the scope's transaction,
+ * reading the order's facts once (the invoice part writes the order's invoice number, which the
+ * webhook bodies after it carry: the facts are read again after it) and its effect log once, and
+ * keeping their effect-log entries for one write at the end (`effectLog`).
+ */
+function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): { effects: ClearingEffects; effectLog: ReturnType<typeof effectLogBatch> } {
+  const reads = readsOnce();
+  const effectLog = effectLogBatch();
+  const inTransaction = { ...deps, orm: ormIn(scope), reads, recordEffect: effectLog.record };
+  const orderEffects = orderEffectActivities(inTransaction);
+  const effects: ClearingEffects = {
+    ...orderEffects,
+    issueInvoice: (input) => orderEffects.issueInvoice(input).finally(reads.forgetFacts),
     ...shopCourseAccessActivities(inTransaction),
     ...mailSequenceActivities(inTransaction),
     ...subscriberRenewalActivities(inTransaction),
@@ -22,12 +33,34 @@ function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): Clearin
     ...shopWebhookActivities(inTransaction),
     ...clubWebhookActivities(inTransaction),
   };
+  return { effects, effectLog };
+}
+
+/**
+ * The step's parts in one transaction (one pool connection, one commit), each in a savepoint
+ * (activities/shop/clearing-step.ts); a part rolled back leaves its effect-log entries out too.
+ */
+export function clearInOneTransaction(deps: ActivityDeps, input: ClearingStepInput): Promise<ClearingStepResult> {
+  return shopEm(deps.orm, input.shopId).transactional(async (tx) => {
+    const scope: TransactionScope = { em: tx };
+    const { effects, effectLog } = clearingEffectsIn(deps, scope);
+    const result = await runClearingStep(effects, async (work) => {
+      const mark = effectLog.since();
+      try {
+        return await inSavepoint(scope, work);
+      } catch (error) {
+        effectLog.dropSince(mark);
+        throw error;
+      }
+    }, input);
+    await effectLog.write(tx);
+    return result;
+  });
 }
 
 /**
  * The clearing's one database step (issue 26 item 1), a local activity of workflows/shop/clear-order.ts:
- * all its database-only work in one transaction (one pool connection, one commit), each part in a
- * savepoint (activities/shop/clearing-step.ts).
+ * all its database-only work in one transaction (`clearInOneTransaction`).
  */
 export function clearingStepActivities(deps: ActivityDeps) {
   const { issueInvoice } = orderEffectActivities(deps);
@@ -38,10 +71,7 @@ export function clearingStepActivities(deps: ActivityDeps) {
       // the step it would hold every checkout of the shop until the step commits. Its failure is
       // left to the step's invoice part, which then answers the recorded outcome or tries again.
       await issueInvoice({ shopId: input.shopId, orderId: input.orderId, source: 'clear' }).catch(() => undefined);
-      return shopEm(deps.orm, input.shopId).transactional(async (tx) => {
-        const scope: TransactionScope = { em: tx };
-        return runClearingStep(clearingEffectsIn(deps, scope), (work) => inSavepoint(scope, work), input);
-      });
+      return clearInOneTransaction(deps, input);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { CLUB_WEBHOOK_TABLES, clubDeliveryOutcome, clubProducts, findClub, openClubDelivery } from '../../db/repositories/shop/club.ts';
-import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { recordEffect } from '../../db/repositories/shop/order-effects.ts';
 import { CLUB_WEBHOOK_EVENT, clubDeliveryEffect, clubWebhookDecision, firesForAllProducts } from '../../domain/shop/club-rules.ts';
@@ -30,7 +30,7 @@ export type ClubDeliveryOpening = { deliveryId: string; host: string; statusId: 
  * club's tables, with its signing, SSRF rules and retry schedule.
  */
 export function clubWebhookActivities(activityDeps: ActivityDeps) {
-  const { orm } = activityDeps;
+  const { orm, reads: { orderFacts } = READ_EACH_TIME } = activityDeps;
   const deps = attemptDepsFrom(activityDeps);
 
   return {
@@ -42,7 +42,7 @@ export function clubWebhookActivities(activityDeps: ActivityDeps) {
     async openClubWebhookDelivery(input: OpenClubDeliveryInput): Promise<ClubDeliveryOpening> {
       const { shopId, orderId, source } = input;
       const em = shopEm(orm, shopId);
-      const [club, facts] = await Promise.all([findClub(em, shopId), loadOrderFacts(em, orderId)]);
+      const [club, facts] = await Promise.all([findClub(em, shopId), orderFacts(em, orderId)]);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
       const statusId = input.statusId ?? (await paidStatusId(em, shopId));
       const products = club ? await clubProducts(em, shopId, club.id) : [];

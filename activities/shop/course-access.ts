@@ -2,9 +2,8 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
 import { awaitsFulfilment, findOrderByExternalId, markOrderCancelled, registerOrder } from '../../db/repositories/access/orders.ts';
 import { courseLinesOf, linkedPlatformId, platformCourseIds } from '../../db/repositories/shop/course-access.ts';
-import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordedEffect } from '../../db/repositories/shop/order-effects.ts';
 import { orderedCourses, type OrderedCourse } from '../../domain/access/order-contents.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';
 import { accessOrderContents, accessOrderExternalId, withdrawsCourseAccess } from '../../domain/shop/course-access.ts';
@@ -26,7 +25,7 @@ export interface CourseAccessStep {
  * or returned shop order cancels it as `DELETE /api/orders/:id` does. The access workflows
  * themselves (fulfilOrder, cancelOrder) are started by the calling workflow, as its children.
  */
-export function shopCourseAccessActivities({ orm }: ActivityDeps) {
+export function shopCourseAccessActivities({ orm, reads: { orderFacts, recordedEffect } = READ_EACH_TIME }: ActivityDeps) {
   /** The outcome already recorded for this transition (a replayed or reset run does nothing again). */
   async function recorded(input: OrderEffectInput) {
     const em = shopEm(orm, input.shopId);
@@ -35,7 +34,7 @@ export function shopCourseAccessActivities({ orm }: ActivityDeps) {
   }
 
   async function orderOf(em: ReturnType<typeof shopEm>, orderId: number) {
-    const facts = await loadOrderFacts(em, orderId);
+    const facts = await orderFacts(em, orderId);
     if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
     return facts.order;
   }
@@ -47,7 +46,7 @@ export function shopCourseAccessActivities({ orm }: ActivityDeps) {
    */
   async function fulfilStillDue(em: ReturnType<typeof shopEm>, input: OrderEffectInput): Promise<Pick<CourseAccessStep, 'fulfil'>> {
     const platformId = await linkedPlatformId(em, input.shopId);
-    const facts = platformId ? await loadOrderFacts(em, input.orderId) : null;
+    const facts = platformId ? await orderFacts(em, input.orderId) : null;
     const registered = facts && (await findOrderByExternalId(em, platformId!, accessOrderExternalId(input.shopId, facts.order.ordinalNumber)));
     if (!registered || !awaitsFulfilment(registered)) return {};
     return { fulfil: { platformId: platformId!, orderId: registered.id, email: registered.email, courses: orderedCourses(registered.ordered_contents), seq: Number(registered.seq) } };

@@ -4,7 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { MailSequence, MailSequenceItem, Sender, Shop, type IMailSequence } from '../../db/entities/shop/index.ts';
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
-import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
+import type { OrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { erasedSince } from '../../db/repositories/shared/personal-data/erasures.ts';
 import { personalEmailHash } from '../../db/repositories/shared/personal-data/salt.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
@@ -51,7 +52,7 @@ export function sequenceMailKey(run: MailSequenceRun & { itemId: number }): stri
   return key.length <= 255 ? key : `sequence/${run.sequenceId}/sha256:${createHash('sha256').update(run.email).digest('hex')}/item/${run.itemId}`;
 }
 
-type LoadedOrderFacts = NonNullable<Awaited<ReturnType<typeof loadOrderFacts>>>;
+type LoadedOrderFacts = OrderFacts;
 
 /** What the trigger check knows of the order at `statusId`. */
 async function triggerFacts(em: EntityManager, shopId: string, facts: LoadedOrderFacts, statusId: number): Promise<OrderTriggerFacts> {
@@ -66,7 +67,7 @@ async function triggerFacts(em: EntityManager, shopId: string, facts: LoadedOrde
 const startsFor = (sequence: IMailSequence, facts: OrderTriggerFacts) => orderStartsSequence({ triggers: triggersOf(sequence), onlyFirstPurchase: sequence.onlyFirstPurchase }, facts);
 
 /** The shop's mail sequences at run time: which start on a trigger, when each message goes, and each send. */
-export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps) {
+export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, reads: { orderFacts: factsOf } = READ_EACH_TIME }: ActivityDeps) {
   return {
     /**
      * The sequences an order reaching `statusId` (null: the shop's Paid status) starts (status, product and code narrowing,
@@ -74,7 +75,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
      */
     async orderMailSequences({ shopId, orderId, statusId: reached }: { shopId: string; orderId: number; statusId: number | null }): Promise<{ email: string; statusId: number; sequenceIds: number[] }> {
       const em = shopEm(orm, shopId);
-      const facts = await loadOrderFacts(em, orderId);
+      const facts = await factsOf(em, orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
       const email = facts.order.email.trim().toLowerCase();
       const statusId = reached ?? (await paidStatusId(em, shopId));
@@ -127,7 +128,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), run.trigger)) return 'stopped';
       // The recipient's data was erased since the run began (issue 29): nothing more is sent.
       if (await erasedSince(em, 'shop', run.shopId, await personalEmailHash(em, run.email), new Date(run.triggeredAt))) return 'stopped';
-      const facts = run.trigger.kind === 'order_status' ? await loadOrderFacts(em, run.trigger.orderId) : null;
+      const facts = run.trigger.kind === 'order_status' ? await factsOf(em, run.trigger.orderId) : null;
       // An order's run goes on only while the order still meets the sequence's trigger as it is now
       // (product and discount code narrowing, first purchase may have changed since the start).
       if (run.trigger.kind === 'order_status' && (!facts || !startsFor(sequence, await triggerFacts(em, run.shopId, facts, run.trigger.statusId)))) return 'stopped';

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordEffect, recordedEffect, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
+import { recordEffect as recordEffectNow, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
-import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, loadOrderFacts, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
+import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
+import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
 import { done, HAND_ON, invoiceNumber, isHandOn, skipped, type EffectOutcome, type EffectSource, type HandOn, type OrderEffectName } from '../../domain/shop/effects.ts';
 import { invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycle.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
@@ -63,6 +64,8 @@ export function orderEffectActivities({
   secretsKey,
   integrationEndpoints,
   shopDownloadBaseUrl = '',
+  reads: { orderFacts, recordedEffect } = READ_EACH_TIME,
+  recordEffect = recordEffectNow,
 }: ActivityDeps) {
   // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
   const integrationsOf = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
@@ -80,7 +83,7 @@ export function orderEffectActivities({
   }
 
   async function facts(em: ReturnType<typeof shopEm>, orderId: number) {
-    const loaded = await loadOrderFacts(em, orderId);
+    const loaded = await orderFacts(em, orderId);
     if (!loaded) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
     return loaded;
   }

@@ -1,9 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sender, Shop, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
-import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordedEffect } from '../../db/repositories/shop/order-effects.ts';
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { insertOrder } from '../../db/repositories/shop/order-placement.ts';
 import {
@@ -108,7 +107,7 @@ function renewalCart(state: SubscriberState, products: Map<number, IProduct>): {
  * what it did before (charge key, charge's order, mail key, the order's subscriber).
  */
 export function subscriberRenewalActivities(
-  { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints }: ActivityDeps,
+  { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints, reads: { orderFacts, recordedEffect } = READ_EACH_TIME }: ActivityDeps,
   gatewayFor: GatewayFor = shopGateway(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints?.stripeApiUrl),
 ) {
   async function facts(em: EntityManager, subscriberId: number): Promise<RenewalFacts> {
@@ -298,7 +297,7 @@ export function subscriberRenewalActivities(
      */
     async activateSubscriptions(input: OrderEffectInput): Promise<SubscriptionActivation> {
       const em = shopEm(orm, input.shopId);
-      const facts = await loadOrderFacts(em, input.orderId);
+      const facts = await orderFacts(em, input.orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
       const { order, items } = facts;
       if (order.subscriberIdentifier) return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [], extendedIds: [] };

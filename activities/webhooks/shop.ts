@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { orderDetail } from '../../domain/shop/order-document.ts';
 import type { IOrder, IOrderItem } from '../../db/entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-deliveries.ts';
-import { loadOrderFacts } from '../../db/repositories/shop/order-facts.ts';
+import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { recordEffect } from '../../db/repositories/shop/order-effects.ts';
 import { openShopDelivery, shopDeliveryOutcome, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
@@ -38,12 +38,12 @@ export function orderWebhookPayload(order: IOrder, items: IOrderItem[]): Record<
  * (activities/webhooks/attempt.ts) on the shop's tables.
  */
 export function shopWebhookActivities(activityDeps: ActivityDeps) {
-  const { orm } = activityDeps;
+  const { orm, reads: { orderFacts } = READ_EACH_TIME } = activityDeps;
   const deps = attemptDepsFrom(activityDeps);
 
   async function openDelivery(input: OpenShopDeliveryInput): Promise<string> {
     const em = shopEm(orm, input.shopId);
-    const facts = await loadOrderFacts(em, input.orderId);
+    const facts = await orderFacts(em, input.orderId);
     if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
     const deliveryId = await openShopDelivery(em, input.shopId, input.webhookId, {
       eventId: input.eventId,

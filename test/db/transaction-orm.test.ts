@@ -35,6 +35,8 @@ describe('ormIn and inSavepoint', () => {
           throw new Error('this part fails');
         }),
       ).rejects.toThrow('this part fails');
+      // A statement that fails aborts the transaction up to the savepoint only.
+      await expect(inSavepoint(scope, () => write(inTx.em.fork() as EntityManager, 'a'))).rejects.toThrow(/duplicate key/);
       await inSavepoint(scope, () => write(inTx.em.fork() as EntityManager, 'c'));
       // Not committed yet: another connection sees none of it; the transaction sees a and c.
       seenOutside = await parts(orm.em.fork() as EntityManager);

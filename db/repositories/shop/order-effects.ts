@@ -25,10 +25,17 @@ export async function recordedEffect(em: EntityManager, key: EffectKey): Promise
  * outcome its workflow may have recorded first).
  */
 export async function recordEffect(em: EntityManager, key: EffectKey, outcome: EffectOutcome, at: Date, { keepRecorded = false }: { keepRecorded?: boolean } = {}): Promise<void> {
+  await recordEffects(em, [{ key, outcome, at }], { keepRecorded });
+}
+
+export type RecordEffect = typeof recordEffect;
+
+/** `recordEffect` of several entries in one statement, in their order; their keys differ. */
+export async function recordEffects(em: EntityManager, entries: { key: EffectKey; outcome: EffectOutcome; at: Date }[], { keepRecorded = false }: { keepRecorded?: boolean } = {}): Promise<void> {
   await em.execute(
-    `insert into shop_order_effects (shop_id, order_id, source, effect, target, status, detail, at) values (?, ?, ?, ?, ?, ?, ?, ?)
+    `insert into shop_order_effects (shop_id, order_id, source, effect, target, status, detail, at) values ${entries.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
      on conflict (order_id, source, effect, target) do ${keepRecorded ? 'nothing' : 'update set status = excluded.status, detail = excluded.detail, at = excluded.at'}`,
-    [key.shopId, key.orderId, key.source, key.effect, key.target ?? '', outcome.status, outcome.detail, at],
+    entries.flatMap(({ key, outcome, at }) => [key.shopId, key.orderId, key.source, key.effect, key.target ?? '', outcome.status, outcome.detail, at]),
   );
 }
 

@@ -9,6 +9,8 @@ export async function loadOrderFacts(em: EntityManager, orderId: number) {
   return { order, items, shop, status: order.orderStatus.getEntity() };
 }
 
+export type OrderFacts = NonNullable<Awaited<ReturnType<typeof loadOrderFacts>>>;
+
 /** Which of these products are `no_invoice` (left out of the automatic invoice). */
 export async function noInvoiceProductIds(em: EntityManager, productIds: readonly number[]): Promise<Set<number>> {
   if (productIds.length === 0) return new Set();

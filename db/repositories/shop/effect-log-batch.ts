@@ -1,0 +1,42 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EffectOutcome } from '../../../domain/shop/effects.ts';
+import { recordEffects, type EffectKey, type RecordEffect } from './order-effects.ts';
+
+interface Entry {
+  key: EffectKey;
+  outcome: EffectOutcome;
+  at: Date;
+  keepRecorded: boolean;
+}
+
+/**
+ * The effect-log entries of one step (the clearing's, issue 26 item 1) kept until its end and
+ * written then in as few statements as their order allows (a run of entries recorded alike is one
+ * multi-row insert), in the step's transaction: each part wrote its entries in statements of its
+ * own. `since`/`dropSince` leave out the entries of a part whose savepoint was rolled back. Only
+ * for a step that reads no entry it records (the step reads the log once, first: step-reads.ts).
+ */
+export function effectLogBatch() {
+  const entries: Entry[] = [];
+  const sameKey = (a: EffectKey, b: EffectKey) => a.orderId === b.orderId && a.source === b.source && a.effect === b.effect && (a.target ?? '') === (b.target ?? '');
+  const record: RecordEffect = async (_em, key, outcome, at, { keepRecorded = false } = {}) => {
+    entries.push({ key, outcome, at, keepRecorded });
+  };
+  return {
+    record,
+    since: () => entries.length,
+    dropSince: (mark: number) => void entries.splice(mark),
+    /** Writes the entries in their order: a run ends where the way of recording changes or a key repeats. */
+    async write(em: EntityManager): Promise<void> {
+      let run: Entry[] = [];
+      for (const entry of [...entries, null]) {
+        if (run.length && (!entry || entry.keepRecorded !== run[0]!.keepRecorded || run.some((e) => sameKey(e.key, entry.key)))) {
+          await recordEffects(em, run, { keepRecorded: run[0]!.keepRecorded });
+          run = [];
+        }
+        if (entry) run.push(entry);
+      }
+      entries.length = 0;
+    },
+  };
+}

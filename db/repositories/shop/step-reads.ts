@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EffectOutcome } from '../../../domain/shop/effects.ts';
+import { recordedEffect, type EffectKey } from './order-effects.ts';
+import { loadOrderFacts, type OrderFacts } from './order-facts.ts';
+
+/** What the order effects read of an order: its facts and the recorded outcome of an effect. */
+export interface OrderReads {
+  orderFacts(em: EntityManager, orderId: number): Promise<OrderFacts | null>;
+  recordedEffect(em: EntityManager, key: EffectKey): Promise<EffectOutcome | null>;
+}
+
+/** Each read when it is asked: what an activity on its own does. */
+export const READ_EACH_TIME: OrderReads = { orderFacts: loadOrderFacts, recordedEffect };
+
+/**
+ * The reads of one step over one order (the clearing's, issue 26 item 1), each made once for all
+ * its activities, which loaded the order, its lines, status and shop and asked for their recorded
+ * outcome each on its own. The effect log is read whole at the first ask: every part asks for
+ * its own entries before it records them, and nothing else records them meanwhile (the workflow
+ * runs its per-effect steps only after the step). `forgetFacts` after a write to the order (the
+ * invoice number, which the webhook bodies carry), so the next read of its facts is fresh.
+ */
+export function readsOnce(): OrderReads & { forgetFacts(): void } {
+  const facts = new Map<number, Promise<OrderFacts | null>>();
+  const logs = new Map<number, Promise<Map<string, EffectOutcome>>>();
+  const entry = (key: Pick<EffectKey, 'source' | 'effect' | 'target'>) => `${key.source} ${key.effect} ${key.target ?? ''}`;
+  function once<T>(reads: Map<number, Promise<T>>, orderId: number, read: () => Promise<T>): Promise<T> {
+    let pending = reads.get(orderId);
+    if (!pending) {
+      pending = read();
+      reads.set(orderId, pending);
+      pending.catch(() => reads.delete(orderId));
+    }
+    return pending;
+  }
+  return {
+    orderFacts: (em, orderId) => once(facts, orderId, () => loadOrderFacts(em, orderId)),
+    async recordedEffect(em, key) {
+      const log = await once(logs, key.orderId, async () => {
+        const rows = await em.execute<(EffectOutcome & { source: EffectKey['source']; effect: EffectKey['effect']; target: string })[]>(
+          'select source, effect, target, status, detail from shop_order_effects where shop_id = ? and order_id = ?',
+          [key.shopId, key.orderId],
+        );
+        return new Map(rows.map((row) => [entry(row), { status: row.status, detail: row.detail }]));
+      });
+      return log.get(entry(key)) ?? null;
+    },
+    forgetFacts: () => facts.clear(),
+  };
+}

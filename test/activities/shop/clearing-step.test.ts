@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearInOneTransaction } from '../../../activities/shop/clearing-transaction.ts';
+import { effectLogBatch } from '../../../db/repositories/shop/effect-log-batch.ts';
+import type { ActivityDeps } from '../../../activities/shared/deps.ts';
+import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
+import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+
+/**
+ * The clearing's one step against the database (issue 26 item 1): its parts read the order once,
+ * and again after the invoice part, whose number the webhook bodies carry.
+ */
+let stack: TestStack;
+let shop: TestShop;
+let productId: number;
+let deps: ActivityDeps;
+
+beforeAll(async () => {
+  stack = await startTestApp('shop-clearing-step');
+  shop = await createTestShop(stack.app, 'clearing-step');
+  productId = await insertProduct(stack.orm, shop.id, { name: 'E-book' });
+  const patched = await stack.app.inject({ method: 'PATCH', url: `/admin/v1/shops/${shop.id}`, headers: operator, payload: { automatic_invoicing: true } });
+  expect(patched.statusCode, patched.body).toBe(200);
+  await adminPost(stack.app, `/admin/v1/shops/${shop.id}/webhooks`, { url: 'https://hooks.example.com/in', events: ['order_cleared', 'order_status_changed'], secret_key: 'k' });
+  deps = { orm: stack.orm, platformUrlTemplate: '', secretsKey: stack.app.secretsKey };
+});
+afterAll(() => stack.close());
+
+const event = () => ({ eventId: randomUUID(), occurredAt: new Date().toISOString() });
+const sql = <T>(query: string, params: unknown[]) => stack.orm.em.fork().getConnection().execute<T[]>(query, params);
+
+describe('the clearing step in one transaction', () => {
+  it('numbers the invoice in its invoice part and the webhook bodies after it carry the number', async () => {
+    const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer@example.com', items: [{ product_id: productId }] })).id as number;
+    const result = await clearInOneTransaction(deps, { shopId: shop.id, orderId, events: { cleared: event(), paid: event(), club: event() } });
+    expect(result.deferred).toEqual([]);
+    expect(result.deliveries.map((d) => d.type).sort()).toEqual(['order_cleared', 'order_status_changed']);
+    const [order] = await sql<{ invoice_number: string | null }>('select invoice_number from shop_orders where shop_id = ? and id = ?', [shop.id, orderId]);
+    expect(order!.invoice_number).toMatch(/\//);
+    const bodies = await sql<{ payload: { order: { invoice_number: string | null } } }>('select payload from shop_webhook_deliveries where shop_id = ? and id::text = any(?::text[])', [
+      shop.id,
+      `{${result.deliveries.map((d) => d.deliveryId).join(',')}}`,
+    ]);
+    expect(bodies.map((b) => b.payload.order.invoice_number)).toEqual([order!.invoice_number, order!.invoice_number]);
+    const [invoice] = await sql<{ status: string; detail: string }>("select status, detail from shop_order_effects where order_id = ? and source = 'clear' and effect = 'invoice'", [orderId]);
+    expect(invoice).toEqual({ status: 'done', detail: order!.invoice_number });
+  });
+
+  it('writes the kept effect-log entries in their order, without those of a part rolled back, as recorded one by one', async () => {
+    const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer2@example.com', items: [{ product_id: productId }] })).id as number;
+    const em = stack.orm.em.fork();
+    const log = effectLogBatch();
+    const key = (effect: 'download_codes' | 'analytics_purchase' | 'webhook' | 'club_webhook', target?: string) => ({ shopId: shop.id, orderId, source: 'clear' as const, effect, target });
+    const at = new Date('2026-01-01T00:00:00Z');
+    await log.record(em, key('download_codes'), { status: 'done', detail: '1 code' }, at);
+    const mark = log.since();
+    await log.record(em, key('analytics_purchase'), { status: 'skipped', detail: 'rolled back' }, at);
+    log.dropSince(mark);
+    await log.record(em, key('webhook', 'w1'), { status: 'done', detail: 'under way' }, at, { keepRecorded: true });
+    await log.record(em, key('webhook', 'w1'), { status: 'done', detail: 'not over the first' }, at, { keepRecorded: true });
+    await log.record(em, key('club_webhook'), { status: 'skipped', detail: 'no club' }, at);
+    await log.record(em, key('club_webhook'), { status: 'done', detail: 'over the first' }, at);
+    await log.write(em);
+    expect(await sql<{ effect: string; target: string; detail: string }>('select effect, target, detail from shop_order_effects where order_id = ? order by id', [orderId])).toEqual([
+      { effect: 'download_codes', target: '', detail: '1 code' },
+      { effect: 'webhook', target: 'w1', detail: 'under way' },
+      { effect: 'club_webhook', target: '', detail: 'over the first' },
+    ]);
+  });
+});
