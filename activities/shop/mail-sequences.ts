@@ -52,10 +52,8 @@ export function sequenceMailKey(run: MailSequenceRun & { itemId: number }): stri
   return key.length <= 255 ? key : `sequence/${run.sequenceId}/sha256:${createHash('sha256').update(run.email).digest('hex')}/item/${run.itemId}`;
 }
 
-type LoadedOrderFacts = OrderFacts;
-
 /** What the trigger check knows of the order at `statusId`. */
-async function triggerFacts(em: EntityManager, shopId: string, facts: LoadedOrderFacts, statusId: number): Promise<OrderTriggerFacts> {
+async function triggerFacts(em: EntityManager, shopId: string, facts: OrderFacts, statusId: number): Promise<OrderTriggerFacts> {
   return {
     statusId,
     productIds: facts.items.flatMap((item) => (item.productId == null ? [] : [item.productId])),

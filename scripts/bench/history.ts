@@ -78,24 +78,25 @@ export interface TaskCounts {
   events: number;
 }
 
-/** The tasks of `workflowId` and, depth first, of the children it started (each child read once). */
+/**
+ * The tasks of `workflowId` and, depth first, of the children it started: a child counts from its
+ * ChildWorkflowExecutionStarted event, read by its run id (a start refused as already started, a
+ * shared renewal or sequence run, is not this operation's).
+ */
 export async function taskCountsOf(client: Client, workflowId: string): Promise<TaskCounts> {
   const counts: TaskCounts = { workflows: 0, workflow_tasks: 0, activities: 0, local_activities: 0, events: 0 };
-  const pending = [workflowId];
-  const seen = new Set<string>();
+  const pending: { workflowId: string; runId?: string }[] = [{ workflowId }];
   while (pending.length > 0) {
-    const id = pending.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const events = (await client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const run = pending.pop()!;
+    const events = (await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory()).events ?? [];
     counts.workflows++;
     counts.events += events.length;
     for (const event of events) {
       if (event.workflowTaskCompletedEventAttributes) counts.workflow_tasks++;
       if (event.activityTaskScheduledEventAttributes) counts.activities++;
       if (event.markerRecordedEventAttributes?.markerName === 'core_local_activity') counts.local_activities++;
-      const child = event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
-      if (child) pending.push(child);
+      const child = event.childWorkflowExecutionStartedEventAttributes?.workflowExecution;
+      if (child?.workflowId) pending.push({ workflowId: child.workflowId, runId: child.runId ?? undefined });
     }
   }
   return counts;

@@ -90,8 +90,8 @@ export async function measureCheckout(o: CheckoutOptions): Promise<CheckoutFigur
       closedLoop({ concurrency: o.concurrency, durationMs: 120_000, maxOps: count, op: (i) => storefrontOrder(o.stack.apiUrl, s, code, `${label}-${i}@bench.example.com`) });
     const raw = (count: number, label: string) =>
       closedLoop({ concurrency: o.concurrency, durationMs: 120_000, maxOps: count, op: (i) => rawOrder(pool, s, codeRow!.id, code, `${label}-${i}@bench.example.com`) });
-    await storefront(o.warmupN, `warm-s-${tag}`);
-    await raw(o.warmupN, `warm-r-${tag}`);
+    const warmed = [await storefront(o.warmupN, `warm-s-${tag}`), await raw(o.warmupN, `warm-r-${tag}`)];
+    o.log(`shop checkout warm-up: storefront ${warmed[0]!.ok}, raw SQL ${warmed[1]!.ok} of ${o.warmupN} orders each`);
     type Round = Awaited<ReturnType<typeof measured>>;
     const rounds: { s: Round; r: Round }[] = [];
     for (let i = 0; i < o.rounds; i++) {

@@ -3,8 +3,10 @@
  * by SQL (spread evenly over a year in time order, 20 orders per buyer address, 100 products),
  * then VACUUM ANALYZE as after a night's autovacuum. One request at a time, alternating API and
  * raw SQL (the order flips every run), p99 and median over `listRuns` runs per list and `runs`
- * per report, each figure the median of `rounds` rounds' figures (a p99 of 101 runs is their
- * second largest: one pause of either side decides a round's):
+ * per report, each figure the median of `rounds` rounds' figures: `ratio_p99` is the median of
+ * the rounds' own p99 ratios, not the printed api p99 over raw p99 (each the median of its side's
+ * rounds). A round's p99 of 101 runs is near its second largest run, of 21 (the reports) near its
+ * largest: one pause of either side decides a round's, not the median of three:
  * - `GET /api/v1/orders`: first page; with customer_email; with a date range (one month of the
  *   shop's time zone, as the API reads date_from/date_to); with product_id. Raw: the page's select
  *   (the list's columns, status joined, newest first, 25 rows) and the count `meta.total` needs,

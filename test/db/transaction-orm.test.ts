@@ -45,4 +45,12 @@ describe('ormIn and inSavepoint', () => {
     expect(seenOutside).toEqual([]);
     expect(await parts(orm.em.fork() as EntityManager)).toEqual(['a', 'c']);
   });
+
+  it('refuse a savepoint inside another (its one name would release the outer), and take parts again after', async () => {
+    await (orm.em.fork() as EntityManager).transactional(async (tx) => {
+      const scope: TransactionScope = { em: tx as EntityManager };
+      await expect(inSavepoint(scope, () => inSavepoint(scope, async () => 'inner'))).rejects.toThrow('inSavepoint does not nest');
+      await expect(inSavepoint(scope, async () => 'next')).resolves.toBe('next');
+    });
+  });
 });

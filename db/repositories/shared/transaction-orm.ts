@@ -6,6 +6,8 @@ export interface TransactionScope {
   em: EntityManager;
   /** `inSavepoint`'s last savepoint, which succeeded: not released yet (the next one or the commit does). */
   savepointOpen?: boolean;
+  /** A part is running in `inSavepoint`'s savepoint (its one name does not nest). */
+  inPart?: boolean;
 }
 
 /**
@@ -23,8 +25,19 @@ export function ormIn(scope: TransactionScope): Orm {
  * the transaction rather than a MikroORM nested transaction (a fork, a knex transaction and a flush
  * each), and a savepoint that succeeded is released by the next one's statement (or the commit):
  * the clearing's step takes one per part (issue 26 item 1, the worker's CPU per clearing).
+ * Not nested: the savepoint has one name, so an inner one would release the outer (refused).
  */
 export async function inSavepoint<T>(scope: TransactionScope, work: () => Promise<T>): Promise<T> {
+  if (scope.inPart) throw new Error('inSavepoint does not nest: one part at a time');
+  scope.inPart = true;
+  try {
+    return await inOnePart(scope, work);
+  } finally {
+    scope.inPart = false;
+  }
+}
+
+async function inOnePart<T>(scope: TransactionScope, work: () => Promise<T>): Promise<T> {
   await scope.em.execute(scope.savepointOpen ? 'release savepoint one_part; savepoint one_part' : 'savepoint one_part');
   scope.savepointOpen = true;
   let result: T;

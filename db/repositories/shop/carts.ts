@@ -76,13 +76,13 @@ export interface CartOrder {
   currency: string;
 }
 
-/** The shop's order placed for the cart (its uuid is the cart's id); null for none. */
+/** The shop's order placed for the cart (its uuid is the cart's id); null for none. By the uuid's unique index alone, the shop checked on the row (PLACED_ORDER_ID_SQL's reason). */
 export async function cartOrder(em: EntityManager, shopId: string, cartId: string): Promise<CartOrder | null> {
-  const [row] = await em.execute<{ id: number; uuid: string; ordinal_number: number; total: string; currency: string }[]>(
-    'select id, uuid, ordinal_number, total, currency from shop_orders where shop_id = ? and uuid = ?',
-    [shopId, cartId],
+  const [row] = await em.execute<{ id: number; uuid: string; ordinal_number: number; total: string; currency: string; shop_id: string }[]>(
+    'select id, uuid, ordinal_number, total, currency, shop_id from shop_orders where uuid = ?',
+    [cartId],
   );
-  return row ? { id: row.id, uuid: row.uuid, ordinalNumber: row.ordinal_number, total: row.total, currency: row.currency } : null;
+  return row && row.shop_id === shopId ? { id: row.id, uuid: row.uuid, ordinalNumber: row.ordinal_number, total: row.total, currency: row.currency } : null;
 }
 
 export type CartUpdate = { ok: true } | { ok: false; reason: 'not_found' | 'checked_out' };

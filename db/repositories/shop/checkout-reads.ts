@@ -181,7 +181,7 @@ select
 /** A Postgres array literal of whole numbers (ids checked by the schemas) or of plain words. */
 const arrayLiteral = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
 
-/** The bound values of a read for `input` (`:shop` and `:now` included). */
+/** The bound values every read shares: the shop, the automatic discounts' types and `now`. */
 function readsValues(shopId: string, input: Pick<CheckoutReadsInput, 'now'>) {
   return { shop: shopId, types: arrayLiteral(CART_AUTOMATIC_TYPES), now: input.now };
 }

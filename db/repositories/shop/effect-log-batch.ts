@@ -14,7 +14,7 @@ interface Entry {
  * written then in as few statements as their order allows (a run of entries recorded alike is one
  * multi-row insert), in the step's transaction: each part wrote its entries in statements of its
  * own. `since`/`dropSince` leave out the entries of a part whose savepoint was rolled back. Only
- * for a step that reads no entry it records (the step reads the log once, first: step-reads.ts).
+ * for a step that reads no entry it records (the step reads the log once, at its first ask: step-reads.ts).
  */
 export function effectLogBatch() {
   const entries: Entry[] = [];

@@ -15,9 +15,9 @@ export const READ_EACH_TIME: OrderReads = { orderFacts: loadOrderFacts, recorded
 /**
  * The reads of one step over one order (the clearing's, issue 26 item 1), each made once for all
  * its activities, which loaded the order, its lines, status and shop and asked for their recorded
- * outcome each on its own. The effect log is read whole at the first ask: every part asks for
- * its own entries before it records them, and nothing else records them meanwhile (the workflow
- * runs its per-effect steps only after the step). `forgetFacts` after a write to the order (the
+ * outcome each on its own. The effect log is read whole at the first ask: no part reads an entry
+ * the step itself records, and nothing else records them meanwhile (the workflow runs its
+ * per-effect steps only after the step). `forgetFacts` after a write to the order (the
  * invoice number, which the webhook bodies carry), so the next read of its facts is fresh.
  */
 export function readsOnce(): OrderReads & { forgetFacts(): void } {

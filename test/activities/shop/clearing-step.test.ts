@@ -68,4 +68,33 @@ describe('the clearing step in one transaction', () => {
       { effect: 'club_webhook', target: '', detail: 'over the first' },
     ]);
   });
+
+  it("leaves out the effect-log entries of a part that fails after recording some: the first webhook's, when the second's delivery cannot be opened", async () => {
+    await adminPost(stack.app, `/admin/v1/shops/${shop.id}/webhooks`, { url: 'https://hooks.example.com/second', events: ['order_cleared'], secret_key: 'k2' });
+    const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer3@example.com', items: [{ product_id: productId }] })).id as number;
+    // The second delivery of the same order_cleared event (whichever webhook comes second) fails to open.
+    const probe = `refuse_second_delivery_${randomUUID().replace(/-/g, '')}`;
+    await sql(`create function ${probe}() returns trigger language plpgsql as $$
+      begin
+        if new.shop_id = '${shop.id}' and new.event_type = 'order_cleared'
+           and exists (select 1 from shop_webhook_deliveries d where d.shop_id = new.shop_id and d.event_id = new.event_id) then
+          raise exception 'probe: the second delivery is refused';
+        end if;
+        return new;
+      end $$`, []);
+    await sql(`create trigger ${probe} before insert on shop_webhook_deliveries for each row execute function ${probe}()`, []);
+    try {
+      const result = await clearInOneTransaction(deps, { shopId: shop.id, orderId, events: { cleared: event(), paid: event(), club: event() } });
+      expect(result.deferred).toContain('cleared_webhooks');
+      expect(result.deliveries.map((d) => d.type)).toEqual(['order_status_changed']);
+    } finally {
+      await sql(`drop trigger ${probe} on shop_webhook_deliveries`, []);
+      await sql(`drop function ${probe}()`, []);
+    }
+    const rows = await sql<{ source: string; effect: string }>('select source, effect from shop_order_effects where order_id = ? and effect = ? order by id', [orderId, 'webhook']);
+    // The Paid status's delivery (its own part) stays; the rolled-back part's first entry is gone with its delivery.
+    expect(rows).toEqual([{ source: 'clear:paid', effect: 'webhook' }]);
+    const cleared = await sql<{ count: string }>("select count(*) from shop_webhook_deliveries where shop_id = ? and event_type = 'order_cleared' and payload->'order'->>'id' = ?", [shop.id, String(orderId)]);
+    expect(Number(cleared[0]!.count)).toBe(0);
+  });
 });
