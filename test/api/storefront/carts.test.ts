@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cart, DiscountCode, Order, Product } from '../../../db/entities/shop/index.ts';
 import { createDeliveryType, createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -240,6 +241,41 @@ describe('PATCH /store/v1/:subdomain/carts/:cart_id', () => {
     expect(big.statusCode).toBe(413);
     const text = await stack.app.inject({ method: 'PATCH', url: `/store/v1/${shop.subdomain}/carts/${cart.id}`, headers: { 'content-type': 'text/plain' }, payload: 'comment=x' });
     expect(text.statusCode).toBe(415);
+  });
+});
+
+/** The statements the app sends to PostgreSQL while `run` runs (every connection: this process's pg clients). */
+async function statementsOf(run: () => Promise<void>): Promise<number> {
+  const query = pg.Client.prototype.query;
+  let count = 0;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    count++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await run();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return count;
+}
+
+describe('a cart read and its pricing read in one statement (issue 26 item 2)', () => {
+  it('a PATCH and a checkout each take the cart with the read made for its state: two statements, the write and the read', async () => {
+    const code = await discountCode({ discount_type: 'percentage_discount', value: '10' });
+    const cart = await newCart({ items: [{ product_id: ids.ebook }, { product_id: ids.bookmark }], email: 'Counted@Example.com' });
+    let patched: { statusCode: number; body: string } | undefined;
+    const patchStatements = await statementsOf(async () => {
+      patched = await store.patch(`/carts/${cart.id}`, { discount_code: ` ${code.code} `, payment_type_id: ids.transfer, invoice_address: { first_name: 'Ola', last_name: 'Nowak', city: 'Kraków' } });
+    });
+    expect(patched!.statusCode, patched!.body).toBe(200);
+    let placed: { statusCode: number; body: string } | undefined;
+    const checkoutStatements = await statementsOf(async () => {
+      placed = await store.post(`/carts/${cart.id}/checkout`);
+    });
+    expect(placed!.statusCode, placed!.body).toBe(201);
+    // A third statement means the read made with the cart's was not the pricing's (its inputs differed) and was made again.
+    expect({ patchStatements, checkoutStatements }).toEqual({ patchStatements: 2, checkoutStatements: 2 });
   });
 });
 
