@@ -3,7 +3,7 @@ import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { CLUB_WEBHOOK_TABLES, clubDeliveryOutcome, clubProducts, findClub, openClubDelivery } from '../../db/repositories/shop/club.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordEffect } from '../../db/repositories/shop/order-effects.ts';
+import { recordEffect as recordEffectNow } from '../../db/repositories/shop/order-effects.ts';
 import { CLUB_WEBHOOK_EVENT, clubDeliveryEffect, clubWebhookDecision, firesForAllProducts } from '../../domain/shop/club-rules.ts';
 import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -30,7 +30,7 @@ export type ClubDeliveryOpening = { deliveryId: string; host: string; statusId: 
  * club's tables, with its signing, SSRF rules and retry schedule.
  */
 export function clubWebhookActivities(activityDeps: ActivityDeps) {
-  const { orm, reads: { orderFacts } = READ_EACH_TIME } = activityDeps;
+  const { orm, reads: { orderFacts } = READ_EACH_TIME, recordEffect = recordEffectNow } = activityDeps;
   const deps = attemptDepsFrom(activityDeps);
 
   return {

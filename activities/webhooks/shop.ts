@@ -4,7 +4,7 @@ import type { IOrder, IOrderItem } from '../../db/entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-deliveries.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordEffect } from '../../db/repositories/shop/order-effects.ts';
+import { recordEffect as recordEffectNow } from '../../db/repositories/shop/order-effects.ts';
 import { openShopDelivery, shopDeliveryOutcome, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
 import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
 import { orderOfEventKey, shopEventKey, shopWebhookDeliveryEffect, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
@@ -38,7 +38,7 @@ export function orderWebhookPayload(order: IOrder, items: IOrderItem[]): Record<
  * (activities/webhooks/attempt.ts) on the shop's tables.
  */
 export function shopWebhookActivities(activityDeps: ActivityDeps) {
-  const { orm, reads: { orderFacts } = READ_EACH_TIME } = activityDeps;
+  const { orm, reads: { orderFacts } = READ_EACH_TIME, recordEffect = recordEffectNow } = activityDeps;
   const deps = attemptDepsFrom(activityDeps);
 
   async function openDelivery(input: OpenShopDeliveryInput): Promise<string> {

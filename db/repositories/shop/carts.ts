@@ -41,7 +41,7 @@ export async function createCart(em: EntityManager, shopId: string, state: CartS
  * few seconds apart) write nothing: a read-only statement waits for no WAL flush at its commit
  * (issue 26 item 2: the checkout path had five commits per order where the raw SQL has one).
  */
-export const CART_USE_RESOLUTION_MS = 60 * 60 * 1000;
+const CART_USE_RESOLUTION_MS = 60 * 60 * 1000;
 
 /**
  * The order with the cart's id as its uuid, of the cart's shop (`c` the cart's row), by the uuid's
@@ -49,20 +49,30 @@ export const CART_USE_RESOLUTION_MS = 60 * 60 * 1000;
  * every order of the shop (it did, on a fresh table: 966 buffers per read at 1 000 orders, growing
  * with the shop). A uuid is unique across shops, so the shop is checked on the one row.
  */
-export const PLACED_ORDER_ID_SQL = '(select case when o.shop_id = c.shop_id then o.id end from shop_orders o where o.uuid = c.id)';
+const PLACED_ORDER_ID_SQL = '(select case when o.shop_id = c.shop_id then o.id end from shop_orders o where o.uuid = c.id)';
+
+/**
+ * A cart's read as a statement's first two CTEs: `used` writes its last use now (to the hour),
+ * `cart_row` is the cart (`:cart` of `:shop`) with the order placed for it and `columns`, more
+ * columns of `c`. Bound with `cartUseValues`; `useCart` and the cart's pricing read
+ * (checkout-reads.ts `useCartWithReads`) both begin with it.
+ */
+export const cartRowSql = (columns = '') => `
+with used as (update shop_carts set updated_at = :now where id = :cart and shop_id = :shop and updated_at < :stale),
+cart_row as (
+  select c.id, c.state, c.order_id, ${PLACED_ORDER_ID_SQL} as placed_order_id${columns}
+    from shop_carts c where c.id = :cart and c.shop_id = :shop)`;
+
+/** The values `cartRowSql` binds. */
+export function cartUseValues(shopId: string, cartId: string, now: Date) {
+  return { now, stale: new Date(now.getTime() - CART_USE_RESOLUTION_MS), cart: cartId, shop: shopId };
+}
 
 /** The shop's cart with this id, its last use now (to the hour); null for none. */
 export async function useCart(em: EntityManager, shopId: string, id: string): Promise<StoredCart | null> {
-  const now = new Date();
   const [row] = await runStatement<{ id: string; state: CartState; order_id: number | null; placed_order_id: number | null }>(
     em,
-    statement(
-      'shop-cart-use',
-      `with used as (update shop_carts set updated_at = :now where id = :id and shop_id = :shop and updated_at < :stale)
-       select c.id, c.state, c.order_id, ${PLACED_ORDER_ID_SQL} as placed_order_id
-       from shop_carts c where c.id = :id and c.shop_id = :shop`,
-      { now, stale: new Date(now.getTime() - CART_USE_RESOLUTION_MS), id, shop: shopId },
-    ),
+    statement('shop-cart-use', `${cartRowSql()} select id, state, order_id, placed_order_id from cart_row`, cartUseValues(shopId, id, new Date())),
   );
   return row ? { id: row.id, state: row.state, orderId: row.order_id, placedOrderId: row.placed_order_id } : null;
 }

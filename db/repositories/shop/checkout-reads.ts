@@ -14,7 +14,7 @@ import { CART_AUTOMATIC_TYPES, type AutomaticDiscountSnapshot } from '../../../d
 import type { CodeSnapshot } from '../../../domain/shop/discount-code-pricing.ts';
 import type { ProductSnapshot } from '../../../domain/shop/pricing.ts';
 import { runStatement, statement } from '../shared/prepared.ts';
-import { CART_USE_RESOLUTION_MS, PLACED_ORDER_ID_SQL, type StoredCart } from './carts.ts';
+import { cartRowSql, cartUseValues, type StoredCart } from './carts.ts';
 import { distinctRecommendations, recommendationsSql, type Recommendation } from './storefront.ts';
 import { STRIPE_GATEWAY_ON_SQL } from './subscriber-billing.ts';
 
@@ -284,12 +284,7 @@ interface CartReadsRow extends ReadsRow {
  * forms differ from JavaScript's (another case mapping, a product set's products), `readFor`
  * finds the inputs not the same and the read is made again.
  */
-const CART_INPUTS = `
-with used as (update shop_carts set updated_at = :now where id = :cart and shop_id = :shop and updated_at < :stale),
-cart_row as (
-  select c.id, c.state, c.order_id, ${PLACED_ORDER_ID_SQL} as placed_order_id,
-         c.state || :patch::jsonb as s
-    from shop_carts c where c.id = :cart and c.shop_id = :shop),
+const CART_INPUTS = `${cartRowSql(', c.state || :patch::jsonb as s')},
 ci0 as (
   select array(select distinct (e->>'product_id')::int from jsonb_array_elements(cart_row.s->'items') e) as products,
          (cart_row.s->>'delivery_type_id')::int as delivery, (cart_row.s->>'payment_type_id')::int as payment,
@@ -332,8 +327,7 @@ export async function useCartWithReads(
   const sql = cartReadsSql(parts.statuses ?? false, parts.recommendations ?? false);
   const [row] = await runStatement<CartReadsRow>(em, statement(readsName('shop-cart-reads', parts), sql, {
     ...readsValues(shopId, { now }),
-    cart: cartId,
-    stale: new Date(now.getTime() - CART_USE_RESOLUTION_MS),
+    ...cartUseValues(shopId, cartId, now),
     patch: JSON.stringify(patch),
   }));
   if (!row) return null;
