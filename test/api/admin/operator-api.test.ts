@@ -19,10 +19,17 @@ describe('operator API authentication', () => {
     ['no token', {}],
     ['a wrong token', { authorization: 'Bearer nope' }],
     ['a platform API key', { 'x-api-key': 'ak_x' }],
+    ['the token under another scheme', { authorization: operator.authorization.replace('Bearer', 'Basic') }],
+    ['the token with a trailing word', { authorization: `${operator.authorization} extra` }],
   ])('answers 401 for %s', async (_label, headers) => {
     const res = await call('POST', '/platforms', { subdomain: 'x', title: 'x' }, headers);
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: expect.any(String) });
+  });
+
+  it.each(['bearer', 'BEARER', 'BeArEr'])('takes the scheme written %s (RFC 7235: the scheme is case-insensitive)', async (scheme) => {
+    const res = await call('GET', `/platforms/${platform.id}/audit_log`, undefined, { authorization: operator.authorization.replace('Bearer', scheme) });
+    expect(res.statusCode).toBe(200);
   });
 });
 
