@@ -3,7 +3,7 @@
  *
  * PostgreSQL (embedded, unless DATABASE_URL) -> Temporal dev server (unless TEMPORAL_ADDRESS) ->
  * migrations -> worker and api as child processes -> wait for /health -> print where things are.
- * A worker, api or embedded PostgreSQL that dies is restarted with a backoff (stack/supervise.ts).
+ * A worker, api, embedded PostgreSQL or Temporal dev server that dies is restarted with a backoff (stack/supervise.ts).
  * Ctrl-C (SIGINT) or SIGTERM stops everything in reverse order and exits.
  */
 import { randomBytes } from 'node:crypto';
@@ -172,7 +172,7 @@ function printSummary(o: { apiUrl: string; temporalUiUrl: string | null; mailUiU
       '  Try:',
       `  ${curl}`,
       '',
-      '  A crashed api, worker or PostgreSQL is restarted. Ctrl-C stops everything.',
+      '  A crashed api, worker, PostgreSQL or Temporal is restarted. Ctrl-C stops everything.',
       line,
       '',
     ].join('\n'),

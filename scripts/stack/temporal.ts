@@ -18,6 +18,7 @@ import { Connection } from '@temporalio/client';
 import { cachedToolPath, ensureGoTool, type GoTool } from './go-tools.ts';
 import { commandLineOf, findFreePort, isAlive, lineSplitter, own, signalGroup, sleep, terminate, withParentDeathSignal, type Log } from './lifecycle.ts';
 import { REPO_ROOT } from './postgres.ts';
+import { supervise, type Backoff, type Incarnation } from './supervise.ts';
 import { commandOnPath, isExecutable } from './tool-cache.ts';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
@@ -88,6 +89,12 @@ export interface StartTemporalOptions {
   searchAttributes?: Record<string, SearchAttributeType>;
   /** Extra namespaces to create besides `default`. */
   namespaces?: string[];
+  /**
+   * Start the server again, on the same ports and SQLite file, whenever it exits without being
+   * asked to (killed, crashed), with a backoff and a log line (supervise.ts). Off by default; it
+   * only makes sense with `dbFile` (an in-memory server comes back empty).
+   */
+  restartOnCrash?: boolean | { backoff?: Backoff };
   log?: Log;
 }
 
@@ -96,6 +103,8 @@ export interface TemporalServer {
   address: string;
   uiUrl: string | null;
   stop(): Promise<void>;
+  /** The running server's pid (null while it restarts or when it is not ours). */
+  pid?: () => number | null;
 }
 
 const HOST = '127.0.0.1';
@@ -118,8 +127,28 @@ export async function startTemporalDevServer(opts: StartTemporalOptions = {}): P
   if (opts.uiPort && uiPort !== opts.uiPort) log(`UI port ${opts.uiPort} is taken, using ${uiPort}`);
   const address = `${HOST}:${port}`;
   const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : null;
+  const launchOne = () => launch(cli, { ...opts, dbFile, port, uiPort }, { address, uiUrl }, log);
 
-  const command = withParentDeathSignal(cli, devServerArgs({ ...opts, dbFile, port, uiPort }), 'SIGTERM');
+  const first = await launchOne();
+  if (!opts.restartOnCrash) return { address, uiUrl, stop: first.stop, pid: () => first.pid ?? null };
+  // Restarts keep the ports (api and worker hold the address) and the SQLite file (the data).
+  let incarnations = 0;
+  const supervised = await supervise('Temporal dev server', async () => (incarnations++ === 0 ? first : launchOne()), {
+    log,
+    ...(typeof opts.restartOnCrash === 'object' && opts.restartOnCrash.backoff ? { backoff: opts.restartOnCrash.backoff } : {}),
+  });
+  return { address, uiUrl, stop: () => supervised.stop(), pid: () => supervised.current()?.pid ?? null };
+}
+
+/** One run of the dev server: spawned, serving, with its pid file written while it lives. */
+async function launch(
+  cli: string,
+  opts: StartTemporalOptions & { port: number; uiPort: number },
+  { address, uiUrl }: { address: string; uiUrl: string | null },
+  log: Log,
+): Promise<Incarnation> {
+  const { dbFile } = opts;
+  const command = withParentDeathSignal(cli, devServerArgs(opts), 'SIGTERM');
   const child = spawn(command.command, command.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   let stopping: Promise<void> | undefined;
@@ -133,6 +162,11 @@ export async function startTemporalDevServer(opts: StartTemporalOptions = {}): P
   child.stderr.on('data', collect.push);
   let spawnError: Error | null = null;
   child.once('error', (error) => (spawnError = error));
+  const exited = new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(signal ?? `code ${code}`)));
+  void exited.then(() => {
+    release();
+    if (dbFile && !stopping) rmSync(pidFileOf(dbFile), { force: true });
+  });
 
   const stop = () =>
     (stopping ??= (async () => {
@@ -159,7 +193,7 @@ export async function startTemporalDevServer(opts: StartTemporalOptions = {}): P
   if (dbFile && child.pid) {
     writeFileSync(pidFileOf(dbFile), JSON.stringify({ pid: child.pid, address, uiUrl }));
   }
-  return { address, uiUrl, stop };
+  return { exited, stop, ...(child.pid !== undefined && { pid: child.pid }) };
 }
 
 function devServerArgs(o: StartTemporalOptions & { port: number; uiPort: number }): string[] {
@@ -236,6 +270,7 @@ export async function resolveTemporal(
     dbFile: path.join(REPO_ROOT, '.data', 'temporal.sqlite'),
     port: 7233,
     uiPort: 8233,
+    restartOnCrash: true,
     ...opts,
   });
 }
