@@ -108,6 +108,9 @@ const checkedConfigSchema = configSchema.superRefine((config, context) => {
 
 export type Config = z.infer<typeof configSchema>;
 
+/** Every environment variable the api and the worker read (the deployment descriptions are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(configSchema.shape);
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = checkedConfigSchema.safeParse(env);
   if (!result.success) {
