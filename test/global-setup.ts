@@ -3,12 +3,14 @@
  * (or on an embedded PostgreSQL), migrated, and a Temporal dev server (or TEMPORAL_ADDRESS).
  * Test files receive the addresses through `inject()`.
  */
+import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { migrate, openOrm } from '../db/orm.ts';
 import { createFreshDatabase, startEmbeddedPostgres } from '../scripts/stack/postgres.ts';
 import { startStripeMock } from '../scripts/stack/stripe-mock.ts';
 import { startTemporalDevServer } from '../scripts/stack/temporal.ts';
+import { startTemporalCluster } from '../scripts/stack/temporal-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -42,6 +44,26 @@ export default async function setup(project: TestProject) {
     project.provide('databaseUrl', database.url);
 
     let temporalAddress = process.env.TEMPORAL_ADDRESS;
+    if (!temporalAddress && process.env.TEST_TEMPORAL === 'cluster') {
+      // `npm run test:cluster`: the Temporal server users deploy, on PostgreSQL databases of its own.
+      const persistence = await createFreshDatabase(baseUrl, 'coursehub_temporal');
+      stops.push(persistence.drop);
+      const visibility = await createFreshDatabase(baseUrl, 'coursehub_temporal_vis');
+      stops.push(visibility.drop);
+      log('starting a Temporal server on PostgreSQL');
+      const stateDir = fileURLToPath(new URL(`../.data/test-cluster/${persistence.name}`, import.meta.url));
+      const cluster = await startTemporalCluster({
+        postgresUrl: baseUrl,
+        databases: { persistence: persistence.name, visibility: visibility.name },
+        stateDir,
+        port: 0,
+        uiPort: 0,
+        log,
+      });
+      stops.push(cluster.stop);
+      stops.push(() => rm(stateDir, { recursive: true, force: true }));
+      temporalAddress = cluster.address;
+    }
     if (!temporalAddress) {
       log('starting Temporal dev server (in memory)');
       const temporal = await startTemporalDevServer({ log });

@@ -131,6 +131,10 @@ interface Ports {
   metrics: number;
 }
 
+/**
+ * Ports beside the preferred frontend port (the dev server's layout); for 0, the same layout from a
+ * random base below 32 768: the server stores membership ports in a PostgreSQL smallint.
+ */
 async function allocatePorts(preferredFrontend: number): Promise<Ports> {
   const taken = new Set<number>();
   const next = async (preferred: number) => {
@@ -139,7 +143,7 @@ async function allocatePorts(preferredFrontend: number): Promise<Ports> {
     taken.add(port);
     return port;
   };
-  const frontend = await next(preferredFrontend);
+  const frontend = await next(preferredFrontend || 20_000 + Math.floor(Math.random() * 10_000));
   return {
     frontend,
     frontendHttp: await next(frontend + 10),
