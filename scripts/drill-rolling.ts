@@ -143,8 +143,9 @@ async function main(): Promise<{ report: string[]; met: boolean }> {
 
   const replies = client.replies;
   const inRestart = (at: number) => at >= restartFrom && at <= restartUntil;
-  const unavailable = replies.filter((r) => r.status === 503);
-  const unexpected = replies.filter((r) => typeof r.status === 'number' && r.status >= 500 && !(r.status === 503 && inRestart(r.at)));
+  const unavailable = replies.filter((r) => r.status === 503 && !r.draining);
+  // A closing api's own 503 (no handler ran) is the drain's expected answer: the client sends it to the other api.
+  const unexpected = replies.filter((r) => typeof r.status === 'number' && r.status >= 500 && !r.draining && !(r.status === 503 && inRestart(r.at)));
   const unsafe = operations.filter((op) => op.unavailable > 0 && (!op.accepted || (op.kind !== 'grant' && !op.keyedThrough503)));
   const byKind = (kind: OperationKind) => ({
     ...found[kind],
@@ -160,6 +161,7 @@ async function main(): Promise<{ report: string[]; met: boolean }> {
     unexpected_5xx: unexpected.length,
     replies_503_in_temporal_restart: unavailable.filter((r) => inRestart(r.at)).length,
     replies_503_elsewhere: unavailable.filter((r) => !inRestart(r.at)).length,
+    replies_503_draining_api: replies.filter((r) => r.draining).length,
     every_503_retried_safely: unsafe.length === 0,
     grant: byKind('grant'),
     clearing: { ...byKind('clearing'), cleared_on_repeat: operations.filter((op) => op.clearedOnRepeat).length },

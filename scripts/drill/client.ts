@@ -18,6 +18,8 @@ export interface RecordedReply {
   status: number | 'network';
   reason: string;
   idempotencyKey: string | null;
+  /** A 503 of an api that is closing (Fastify's own reply before any handler, `Connection: close`): nothing ran. */
+  draining: boolean;
 }
 
 export interface Reply {
@@ -43,6 +45,8 @@ export interface RequestOptions {
 }
 
 const BACKOFF_MS = 500;
+/** Fastify's `return503OnClosing` body's error: what a draining api answers on a kept-alive connection. */
+const CLOSING_REASON = 'Service Unavailable';
 const REQUEST_TIMEOUT_MS = 30_000;
 const GIVE_UP_MS = 90_000;
 
@@ -60,7 +64,7 @@ export class DrillClient {
     for (;;) {
       const headers: Record<string, string> = { ...o.headers, ...(o.body === undefined ? {} : { 'content-type': 'application/json' }), ...(o.idempotencyKey ? { 'idempotency-key': o.idempotencyKey } : {}) };
       const record = (status: number | 'network', reason: string) =>
-        this.replies.push({ kind: o.kind, request: `${o.method} ${o.label}`, at: Date.now(), api, status, reason, idempotencyKey: o.idempotencyKey ?? null });
+        this.replies.push({ kind: o.kind, request: `${o.method} ${o.label}`, at: Date.now(), api, status, reason, idempotencyKey: o.idempotencyKey ?? null, draining: status === 503 && reason === CLOSING_REASON });
       let res: Response;
       try {
         res = await fetch(`${this.apiUrls[api]}${o.path}`, { method: o.method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
@@ -80,7 +84,7 @@ export class DrillClient {
       record(res.status, reasonOf(body, text));
       const again = res.status === 503 || (res.status === 409 && o.idempotencyKey !== undefined && res.headers.get('retry-after') !== null);
       if (!again || Date.now() > deadline) return { status: res.status, body, unavailable, repeated };
-      if (res.status === 503) unavailable++;
+      if (res.status === 503 && reasonOf(body, text) !== CLOSING_REASON) unavailable++;
       repeated = true;
       await sleep(res.status === 503 ? BACKOFF_MS * Math.min(unavailable, 4) : 1_000);
     }
