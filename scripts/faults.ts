@@ -10,12 +10,12 @@
  * (more than one enrolment or access source for one e-mail), and per fault the seconds from the
  * kill until a grant accepted after it was applied. The last line is `faults {json}`.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { migrate, openOrm } from '../db/orm.ts';
+import { createGrantCourse, grantCounts, throwawayEnvironment, until as untilWithin } from './drill/stack-kit.ts';
 import { findFreePort, sleep, type Log } from './stack/lifecycle.ts';
 import { ensureDatabase, REPO_ROOT, startEmbeddedPostgres } from './stack/postgres.ts';
 import { spawnIncarnation, supervise, type Backoff } from './stack/supervise.ts';
@@ -47,20 +47,8 @@ async function main(): Promise<void> {
 
   const port = await findFreePort();
   const apiUrl = `http://127.0.0.1:${port}`;
-  const adminToken = randomBytes(24).toString('base64url');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATABASE_URL: databaseUrl,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_TASK_QUEUE: `faults-${randomUUID().slice(0, 8)}`,
-    ADMIN_TOKEN: adminToken,
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'fatal',
-  };
+  const { env: shared, adminToken } = throwawayEnvironment({ databaseUrl, temporalAddress: temporal.address, taskQueuePrefix: 'faults' });
+  const env: NodeJS.ProcessEnv = { ...shared, PORT: String(port) };
   const service = async (name: string, entry: string) => {
     const supervised = await supervise(name, () => spawnIncarnation(name, process.execPath, ['--import', 'tsx', entry], { cwd: REPO_ROOT, env }), { log, backoff: BACKOFF });
     stops.push({ name, stop: () => supervised.stop() });
@@ -71,13 +59,7 @@ async function main(): Promise<void> {
   await until(async () => (await fetch(`${apiUrl}/health`).then((r) => r.status, () => 0)) === 200, 'the api to be healthy');
   log(`stack up: api ${apiUrl}, PostgreSQL ${new URL(databaseUrl).port}, Temporal ${temporal.address}, data in ${dir}`);
 
-  const operator = async (urlPath: string, body: unknown) => {
-    const res = await fetch(`${apiUrl}/admin/v1${urlPath}`, { method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`POST ${urlPath}: HTTP ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { data: { id: string; api_key?: string } }).data;
-  };
-  const platform = await operator('/platforms', { subdomain: `faults-${randomUUID().slice(0, 8)}`, title: 'Faults school' });
-  const course = await operator(`/platforms/${platform.id}/courses`, { title: 'Course', sections: [{ title: 'Basics', access_level: 0, lessons: [{ title: 'Intro' }] }] });
+  const { apiKey, courseId } = await createGrantCourse(apiUrl, adminToken, 'faults');
 
   // Grants, sent on a clock whatever happens to the stack.
   const grants: Grant[] = [];
@@ -89,8 +71,8 @@ async function main(): Promise<void> {
       grants.push(grant);
       const request = fetch(`${apiUrl}/api/courses/subscribe`, {
         method: 'POST',
-        headers: { 'x-api-key': platform.api_key!, 'content-type': 'application/json' },
-        body: JSON.stringify({ subscriptions: { course_id: course.id, email: grant.email } }),
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ subscriptions: { course_id: courseId, email: grant.email } }),
         signal: AbortSignal.timeout(30_000),
       }).then(
         async (res) => {
@@ -105,22 +87,7 @@ async function main(): Promise<void> {
     }
   })();
 
-  const applied = async (): Promise<Map<string, number>> => {
-    const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 2_000 });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      const { rows } = await client.query<{ email: string; n: string }>(
-        'select p.email, count(*) as n from enrolments e join participants p on p.id = e.participant_id where e.course_id = $1 group by p.email',
-        [course.id],
-      );
-      return new Map(rows.map((r) => [r.email, Number(r.n)]));
-    } catch {
-      return new Map();
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  };
+  const applied = async (): Promise<Map<string, number>> => new Map([...(await grantCounts(databaseUrl, courseId))].filter(([, n]) => n.enrolments > 0).map(([email, n]) => [email, n.enrolments]));
   /** When each e-mail's enrolment was first seen, polled every 250 ms throughout. */
   const firstSeen = new Map<string, number>();
   let polling = true;
@@ -183,7 +150,7 @@ async function main(): Promise<void> {
     seen = await applied();
     return accepted.every((g) => seen.has(g.email));
   }, 'every accepted grant to be applied').catch((error: unknown) => log(String(error)));
-  const sources = await accessSourceCounts(databaseUrl, course.id);
+  const sources = new Map([...(await grantCounts(databaseUrl, courseId))].map(([email, n]) => [email, n.sources]));
 
   const figures = {
     sent: grants.length,
@@ -216,26 +183,8 @@ async function main(): Promise<void> {
   console.log(`faults ${JSON.stringify(figures)}`);
 }
 
-async function accessSourceCounts(databaseUrl: string, courseId: string): Promise<Map<string, number>> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ email: string; n: string }>(
-      'select p.email, count(*) as n from access_sources s join participants p on p.id = s.participant_id where s.course_id = $1 group by p.email',
-      [courseId],
-    );
-    return new Map(rows.map((r) => [r.email, Number(r.n)]));
-  } finally {
-    await client.end();
-  }
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + RECOVERY_TIMEOUT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${RECOVERY_TIMEOUT_MS / 1000} s`);
-    await sleep(250);
-  }
+function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  return untilWithin(check, what, RECOVERY_TIMEOUT_MS);
 }
 
 async function stopAll(): Promise<void> {
