@@ -128,7 +128,7 @@ const commands: Record<string, Command> = {
     request: (args, o) => ({ method: 'POST', path: shopPath(args, '/api_keys'), body: { name: need(args[1], 'name'), scopes: o.scope ?? [] } }),
   },
   'place-order': {
-    usage: 'place-order <shop_id> <email> --item <product_id>[:quantity[:price]]... [--delivery-type id] [--payment-type id] [--discount-code c] [--product-set id [--via-set-link]] [--newsletter] [--comment c] [--ref r]',
+    usage: 'place-order <shop_id> <email> --item <product_id>[:quantity[:price]]... [--delivery-type id] [--payment-type id] [--discount-code c] [--product-set id [--via-set-link]] [--newsletter] [--comment c] [--ref r] [--delivery-point code] [--invoice-recipient name] [--attribute name=value]...',
     request: (args, o) => ({
       method: 'POST',
       path: shopPath(args, '/orders'),
@@ -143,6 +143,9 @@ const commands: Record<string, Command> = {
         newsletter: Boolean(o.newsletter),
         comment: o.comment,
         ref: o.ref,
+        delivery_point_code: o['delivery-point'],
+        invoice_recipient_name: o['invoice-recipient'],
+        order_attributes: (o.attribute as string[] | undefined)?.map(parseAttribute),
       },
     }),
   },

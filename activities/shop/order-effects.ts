@@ -9,6 +9,7 @@ import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
 import { done, HAND_ON, invoiceNumber, isHandOn, skipped, type EffectOutcome, type EffectSource, type HandOn, type OrderEffectName } from '../../domain/shop/effects.ts';
 import { invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycle.ts';
+import { purchaseClientId } from '../../domain/shop/analytics-client-id.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { orderEffects } from '../shared/metrics.ts';
@@ -163,8 +164,8 @@ export function orderEffectActivities({
         const { order, items } = await facts(em, input.orderId);
         await toolCall(analytics.purchase({
           transactionId: `${input.shopId}:${order.ordinalNumber}`,
-          // Not the order's uuid: that is the secret cart key.
-          clientId: `${input.shopId}.${order.id}`,
+          // The buyer's `_ga` id when the storefront was given it; never the order's uuid (the secret cart key).
+          clientId: purchaseClientId(order, input.shopId),
           currency: order.currency,
           value: order.total,
           items: items.map((i) => ({ item_id: i.sku || String(i.productId ?? i.id), item_name: i.name, price: i.unitPrice, quantity: i.quantity })),

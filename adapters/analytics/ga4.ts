@@ -10,7 +10,7 @@ export const GA4_COLLECT_URL = 'https://www.google-analytics.com/mp/collect';
 
 export interface PurchaseEvent {
   transactionId: string;
-  /** The GA4 client id: never derived from the order's uuid (the secret cart key). */
+  /** The GA4 client id: the buyer's own (`_ga`) when the order has it, else one per order; never derived from the order's uuid (the secret cart key). */
   clientId: string;
   currency: string;
   value: string;

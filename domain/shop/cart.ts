@@ -2,7 +2,7 @@
  * A storefront cart (DESIGN.md section 9): what the buyer chose, kept until checkout. Its amounts
  * are never stored: every read prices it again through the placement's pricing (pricing.ts).
  */
-import type { OrderAddress } from './order.ts';
+import type { OrderAddress, OrderAttribute } from './order.ts';
 
 /** Carts unused (not read or changed) this long are forgotten by the scheduled cleanup. */
 export const CART_TTL_DAYS = 30;
@@ -30,6 +30,14 @@ export interface CartState {
   invoice_address: Partial<OrderAddress> | null;
   comment: string;
   ref: string | null;
+  // Checkout data (DESIGN.md section 10), issue 40: carts stored before have none (read as unset).
+  /** The parcel locker chosen; null for none. */
+  delivery_point_code?: string | null;
+  /** The name the invoice is made out to; '' for none. */
+  invoice_recipient_name?: string;
+  order_attributes?: OrderAttribute[];
+  /** The buyer's GA4 client id (normalized from the `_ga` cookie); null for none. */
+  analytics_client_id?: string | null;
 }
 
 export const EMPTY_CART: CartState = {
@@ -45,6 +53,10 @@ export const EMPTY_CART: CartState = {
   invoice_address: null,
   comment: '',
   ref: null,
+  delivery_point_code: null,
+  invoice_recipient_name: '',
+  order_attributes: [],
+  analytics_client_id: null,
 };
 
 /** The moment before which an unused cart is forgotten. */

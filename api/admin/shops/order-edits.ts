@@ -6,6 +6,7 @@ import { notFound } from '../../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { OrderDetailReply } from '../../shop/orders/schemas.ts';
+import { CheckoutDataFields } from './order-schemas.ts';
 import { orderDetail } from '../../../domain/shop/order-document.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
@@ -20,14 +21,10 @@ export const EditOrderBody = z
   .strictObject({
     tracking_number: text255.optional().describe('fills `{{NUMER_PACZKI}}` in status mails; "" clears it'),
     tracking_url: z.union([z.literal(''), httpUrl]).optional().describe('an http(s) address, or "" to clear it'),
-    delivery_point_code: text255.nullable().optional(),
-    invoice_recipient_name: text255.optional(),
+    delivery_point_code: CheckoutDataFields.delivery_point_code.nullable().optional(),
+    invoice_recipient_name: CheckoutDataFields.invoice_recipient_name.optional(),
     transaction_id: text255.nullable().optional(),
-    order_attributes: z
-      .array(z.strictObject({ name: z.string().trim().min(1).max(255), value: z.string().max(10_000) }))
-      .max(100)
-      .optional()
-      .describe('replaces the whole list'),
+    order_attributes: CheckoutDataFields.order_attributes.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'send at least one field' });
 

@@ -26,7 +26,8 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
           'Places an order at catalogue prices (or the buyer\'s price for allow_price_change products), starting placed, unpaid, at the New status. ' +
           '`discount_code` (unknown, not issued, inactive, outside its dates, used up in total or by this customer, or below its minimum: 422) is applied by its rules and its use counted with the order. ' +
           'Automatic discounts (email address, email domain, newsletter consent, time-limited) apply by their rules, the best one per line; `combine_with_other_discount` of the code decides whether it stacks on them. ' +
-          '`product_set_id` orders a product set at its price (pool mode: the picks in `items`).',
+          '`product_set_id` orders a product set at its price (pool mode: the picks in `items`). ' +
+          'Checkout data (`delivery_point_code`, `invoice_recipient_name`, `order_attributes`) and the buyer\'s GA4 `analytics_client_id` are kept on the order as sent; each shows in the order detail but the client id, which only the purchase event reports.',
         params: ShopParams,
         body: PlaceOrderBody,
         response: { 201: data(OrderDetailReply), 404: ErrorBody, 422: ValidationErrorBody },

@@ -50,6 +50,10 @@ export async function placementOf(em: EntityManager, state: CartState): Promise<
     invoice_address: state.invoice_address,
     comment: state.comment,
     ref: state.ref,
+    delivery_point_code: state.delivery_point_code ?? null,
+    invoice_recipient_name: state.invoice_recipient_name ?? '',
+    order_attributes: state.order_attributes ?? [],
+    analytics_client_id: state.analytics_client_id ?? null,
   };
 }
 
@@ -130,6 +134,10 @@ export async function cartReply(
     invoice_address: (state.invoice_address as Record<string, string> | null) ?? null,
     comment: state.comment,
     ref: state.ref,
+    delivery_point_code: state.delivery_point_code ?? null,
+    invoice_recipient_name: state.invoice_recipient_name ?? '',
+    order_attributes: state.order_attributes ?? [],
+    analytics_client_id: state.analytics_client_id ?? null,
     pricing: priced
       ? { products_cost: priced.cart.productsCost, delivery_cost: priced.cart.deliveryCost, payment_cost: priced.cart.paymentCost, total_discount: priced.cart.totalDiscount, total: priced.cart.total }
       : Object.keys(problems).length > 0

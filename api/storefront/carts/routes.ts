@@ -34,6 +34,10 @@ function patched(state: CartState, body: PatchCartInput): CartState {
   if (body.invoice_address !== undefined) next.invoice_address = body.invoice_address;
   if (body.comment !== undefined) next.comment = body.comment;
   if (body.ref !== undefined) next.ref = body.ref || null;
+  if (body.delivery_point_code !== undefined) next.delivery_point_code = body.delivery_point_code || null;
+  if (body.invoice_recipient_name !== undefined) next.invoice_recipient_name = body.invoice_recipient_name;
+  if (body.order_attributes !== undefined) next.order_attributes = body.order_attributes;
+  if (body.analytics_client_id !== undefined) next.analytics_client_id = body.analytics_client_id;
   return next;
 }
 
@@ -61,7 +65,7 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Opens a cart',
         description:
           'A cart with the items sent and/or a product set by its slug (the set\'s link: a `link_only_discount` set is only taken here). ' +
-          '`copy_of` (an order of this shop; unknown: 404) carries that order\'s email, addresses and its delivery and payment types that are still active. Priced like the placement: 422 naming the field.',
+          '`copy_of` (an order of this shop; unknown: 404) carries that order\'s email, addresses, parcel locker (`delivery_point_code`), `invoice_recipient_name` and its delivery and payment types that are still active. Priced like the placement: 422 naming the field.',
         params: SubdomainParams,
         body: CreateCartBody,
         response: { 201: data(CartReply), ...errors },
@@ -78,6 +82,8 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
         state.email = order.email;
         state.delivery_address = order.deliveryAddress ?? null;
         state.invoice_address = order.invoiceAddress ?? null;
+        state.delivery_point_code = order.deliveryPointCode || null;
+        state.invoice_recipient_name = order.invoiceRecipientName ?? '';
         if (order.deliveryTypeId != null && (await activeDeliveryType(request.em, order.deliveryTypeId))) state.delivery_type_id = order.deliveryTypeId;
         if (order.paymentTypeId != null && (await activePaymentType(request.em, order.paymentTypeId))) state.payment_type_id = order.paymentTypeId;
       }

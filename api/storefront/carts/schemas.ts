@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddressInput } from '../../admin/shops/order-schemas.ts';
+import { AddressInput, AnalyticsClientIdInput, CheckoutDataFields } from '../../admin/shops/order-schemas.ts';
 import { storableText } from '../../shop/orders/schemas.ts';
 import { moneyAmount } from '../../shop/shared/money-schema.ts';
 import { StorefrontRecommendation } from '../products/schemas.ts';
@@ -22,7 +22,7 @@ export const CreateCartBody = z.strictObject({
   items: Items.optional(),
   product_set: SetSlug.optional(),
   email: z.email().max(254).optional(),
-  copy_of: z.uuid().optional().describe("an order's uuid: the new cart carries its email, addresses, delivery and payment types (still active ones)"),
+  copy_of: z.uuid().optional().describe("an order's uuid: the new cart carries its email, addresses, parcel locker, invoice recipient, delivery and payment types (still active ones)"),
 });
 export type CreateCartInput = z.output<typeof CreateCartBody>;
 
@@ -38,6 +38,10 @@ export const PatchCartBody = z.strictObject({
   invoice_address: AddressInput.nullish(),
   comment: storableText(10_000).optional(),
   ref: storableText(255).nullish(),
+  delivery_point_code: CheckoutDataFields.delivery_point_code.nullish().describe('the parcel locker (pickup point) chosen, e.g. `KRA01M`; null or "" removes it'),
+  invoice_recipient_name: CheckoutDataFields.invoice_recipient_name.optional(),
+  order_attributes: CheckoutDataFields.order_attributes.optional(),
+  analytics_client_id: AnalyticsClientIdInput.nullish(),
 });
 export type PatchCartInput = z.output<typeof PatchCartBody>;
 
@@ -61,6 +65,10 @@ export const CartReply = z
     invoice_address: Address,
     comment: z.string(),
     ref: z.string().nullable(),
+    delivery_point_code: z.string().nullable(),
+    invoice_recipient_name: z.string(),
+    order_attributes: z.array(z.object({ name: z.string(), value: z.string() })),
+    analytics_client_id: z.string().nullable().describe('the GA4 client id as kept (a `_ga` cookie value normalized to `<n>.<n>`)'),
     pricing: z
       .object({ products_cost: z.string(), delivery_cost: z.string(), payment_cost: z.string(), total_discount: z.string(), total: z.string() })
       .nullable()

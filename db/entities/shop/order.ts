@@ -65,6 +65,8 @@ export const Order = defineEntity({
     invoiceAddress: p.json<OrderAddress>().nullable(),
     invoiceRecipientName: p.string().default(''),
     placedIp: p.string().length(45).nullable(),
+    /** The buyer's GA4 client id (`<n>.<n>`, from the `_ga` cookie) when the storefront cart was given one. */
+    analyticsClientId: p.string().length(64).nullable(),
     orderAttributes: p.json<OrderAttribute[]>(),
     notes: p.json<OrderNote[]>(),
     newsletter: p.boolean().default(false),

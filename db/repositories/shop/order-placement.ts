@@ -16,7 +16,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
-import type { OrderAddress } from '../../../domain/shop/order.ts';
+import type { OrderAddress, OrderAttribute } from '../../../domain/shop/order.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { money } from '../../../domain/shared/money.ts';
 import { DiscountCodeRefused } from './discount-codes.ts';
@@ -40,6 +40,12 @@ export interface NewOrder {
   ref: string | null;
   placedIp: string | null;
   placedAt: Date;
+  /** Checkout data (DESIGN.md section 10): the parcel locker, the invoice's recipient, the buyer's attributes; none when unset. */
+  deliveryPointCode?: string | null;
+  invoiceRecipientName?: string;
+  orderAttributes?: readonly OrderAttribute[];
+  /** The buyer's GA4 client id (domain/shop/analytics-client-id.ts); null when none was given. */
+  analyticsClientId?: string | null;
   /** The discount code applied: its use is counted with the order (limits in total and per customer). */
   discount?: { id: number; code: string; perCustomerLimit: number | null } | null;
   /** The automatic discounts the order got: one use of each is counted with the order. */
@@ -117,11 +123,11 @@ ord as (
   insert into shop_orders (shop_id, uuid, ordinal_number, internal_status, order_status_id, email, currency, products_cost, delivery_cost, payment_cost,
     gift_packing_cost, total_discount, total, delivery_type_id, delivery_method, delivery_vat_rate, payment_type_id, payment_method, payment_vat_rate,
     cash_on_delivery, discount_code, discount_code_id, ref, comment, delivery_address, invoice_address, placed_ip, order_attributes, notes, newsletter,
-    placed_at, created_at, updated_at)
+    delivery_point_code, invoice_recipient_name, analytics_client_id, placed_at, created_at, updated_at)
   select :shop, :uuid, counter.n, 'placed', :status, :email, :currency, :productsCost, :deliveryCost, :paymentCost,
     :giftPackingCost, :totalDiscount, :total, :deliveryId, :deliveryName, :deliveryVat, :paymentId, :paymentName, :paymentVat,
-    :cashOnDelivery, :code, :codeRef, :ref, :comment, :deliveryAddress::jsonb, :invoiceAddress::jsonb, :placedIp, '[]', '[]', :newsletter,
-    :placedAt, :now, :now
+    :cashOnDelivery, :code, :codeRef, :ref, :comment, :deliveryAddress::jsonb, :invoiceAddress::jsonb, :placedIp, :attributes::jsonb, '[]', :newsletter,
+    :deliveryPoint, :invoiceRecipient, :analyticsClientId, :placedAt, :now, :now
     from counter
   returning id, ordinal_number),
 items as (
@@ -174,7 +180,11 @@ function placementStatement(input: NewOrder, productIds: readonly number[]): Sta
     deliveryAddress: input.deliveryAddress === null ? null : JSON.stringify(input.deliveryAddress),
     invoiceAddress: input.invoiceAddress === null ? null : JSON.stringify(input.invoiceAddress),
     placedIp: input.placedIp,
+    attributes: JSON.stringify(input.orderAttributes ?? []),
     newsletter: input.newsletter,
+    deliveryPoint: input.deliveryPointCode || null,
+    invoiceRecipient: input.invoiceRecipientName ?? '',
+    analyticsClientId: input.analyticsClientId ?? null,
     placedAt: input.placedAt,
     now: new Date(),
     // The priced lines as they are (jsonb_to_recordset reads the fields it names), each with its place.

@@ -7,6 +7,7 @@ import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { eventually } from '../../helpers/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
+import { buyer } from '../../helpers/storefront.ts';
 
 /** Clearing and status changes through HTTP with a real worker: every effect in the order's log. */
 let e2e: EndToEnd;
@@ -72,6 +73,8 @@ describe('clearing an order', () => {
     expect(purchase!.path).toContain('measurement_id=G-TEST123');
     expect(purchase!.path).toContain('api_secret=mp-secret-1');
     expect(purchase!.json.events[0]).toMatchObject({ name: 'purchase', params: { currency: 'PLN', value: 240, transaction_id: `${shop.id}:${order.ordinal_number}` } });
+    // No client id was given with the order: one per order, never its uuid (the secret cart key).
+    expect(purchase!.json.client_id).toBe(`${shop.id}.${order.id}`);
     expect(purchase!.json.client_id).not.toContain(order.uuid);
     // Mailchimp: the member (md5 of the lower-case e-mail) is upserted, then tagged; basic auth with the key.
     const member = `/3.0/lists/aud1/members/${subscriberHash('Ann@Example.com')}`;
@@ -81,6 +84,24 @@ describe('clearing an order', () => {
     expect(tags!.json).toEqual({ tags: [{ name: 'customer', status: 'active' }, { name: 'atlas-buyer', status: 'active' }] });
     expect(tags!.headers.authorization).toBe(`Basic ${Buffer.from(`coursehub:${MAILCHIMP_KEY}`).toString('base64')}`);
     expect(byEffect.marketing_tags).toMatchObject({ status: 'done', detail: 'customer, atlas-buyer' });
+  });
+
+  it("reports the buyer's GA client id that the storefront cart was given (the raw _ga cookie, normalized) as the purchase's client_id", async () => {
+    const store = buyer(e2e.stack.app, shop.subdomain);
+    const cart = (await store.post('/carts', { items: [{ product_id: productId }], email: 'ga@example.com' })).json().data;
+    const patched = await store.patch(`/carts/${cart.id}`, { analytics_client_id: 'GA1.1.1234567890.1712345678' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const checkout = await store.post(`/carts/${cart.id}/checkout`);
+    expect(checkout.statusCode, checkout.body).toBe(201);
+    const order = checkout.json().data as { order_id: number; ordinal_number: number };
+    expect((await e2e.http('PATCH', `/api/v1/orders/${order.order_id}/clear`, { headers: { 'x-api-key': shop.key } })).status).toBe(200);
+    const purchase = await eventually(async () => {
+      const found = receiver.requests().find((r) => r.path.startsWith('/mp/collect') && r.json.events[0].params.transaction_id === `${shop.id}:${order.ordinal_number}`);
+      expect(found).toBeDefined();
+      return found!;
+    }, { timeoutMs: 120_000 });
+    expect(purchase.json.client_id).toBe('1234567890.1712345678');
+    expect(purchase.json.events[0]).toMatchObject({ name: 'purchase', params: { value: 120 } });
   });
 
   it('records analytics and marketing skipped for a shop without them: another shop\'s settings never reach its orders', async () => {

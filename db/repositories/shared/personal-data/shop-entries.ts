@@ -38,7 +38,7 @@ const orders: PersonalDataEntry = {
     ),
   async collect(ctx) {
     const found: Record<string, unknown>[] = await ctx.em.execute(
-      `select delivery_address, invoice_address, invoice_recipient_name, placed_ip, order_attributes from shop_orders where shop_id = ? and lower(email) = ?`,
+      `select delivery_address, invoice_address, invoice_recipient_name, placed_ip, analytics_client_id, order_attributes from shop_orders where shop_id = ? and lower(email) = ?`,
       [ctx.tenantId, ctx.email],
     );
     return found.flatMap((o) => [
@@ -46,14 +46,15 @@ const orders: PersonalDataEntry = {
       ...addressValues(o.invoice_address),
       o.invoice_recipient_name,
       o.placed_ip,
+      o.analytics_client_id,
       ...(Array.isArray(o.order_attributes) ? o.order_attributes.map((a: { value?: unknown }) => a?.value) : []),
     ]);
   },
   /**
    * Kept: ordinal and invoice numbers, lines, amounts, VAT, dates, statuses, methods, payment and
    * tracking references. Replaced: the e-mail (marker), every address field but the country,
-   * the invoice recipient's name, the buyer's comment, the attributes' values; gone: the IP and
-   * the parcel point; operator notes redacted.
+   * the invoice recipient's name, the buyer's comment, the attributes' values; gone: the IP, the
+   * GA client id and the parcel point; operator notes redacted.
    */
   async erase(ctx) {
     const found: { id: number; delivery_address: Record<string, unknown> | null; invoice_address: Record<string, unknown> | null; order_attributes: { name: string; value: unknown }[] | null; notes: unknown }[] =
@@ -62,7 +63,7 @@ const orders: PersonalDataEntry = {
       await ctx.em.execute(
         `update shop_orders set email = ?, delivery_address = ?::jsonb, invoice_address = ?::jsonb,
                 invoice_recipient_name = case when invoice_recipient_name is null then null else ? end,
-                placed_ip = null, comment = case when comment is null then null else ? end, delivery_point_code = null,
+                placed_ip = null, analytics_client_id = null, comment = case when comment is null then null else ? end, delivery_point_code = null,
                 order_attributes = ?::jsonb, notes = ?::jsonb, updated_at = now()
           where id = ? and shop_id = ?`,
         [
