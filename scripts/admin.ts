@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DATA_DIR } from './stack/postgres.ts';
+import { referenceCommands, referenceOptions } from './admin/reference-commands.ts';
 
 interface Command {
   usage: string;
@@ -208,7 +209,7 @@ const commands: Record<string, Command> = {
   'audit-log': {
     usage: 'audit-log <platform_id>',
     request: (args) => ({ method: 'GET', path: platformPath(args, '/audit_log') }),
-  },
+  },  ...referenceCommands,
 };
 
 function operatorToken(): string {
@@ -259,6 +260,7 @@ async function main(argv: string[]): Promise<number> {
       'product-tag': { type: 'string', multiple: true },
       url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      ...referenceOptions,
     },
   });
   const [name, ...args] = positionals;

@@ -11,6 +11,7 @@ import { shopOrderAdminRoutes } from './shops/orders.ts';
 import { shopOrderEditAdminRoutes } from './shops/order-edits.ts';
 import { shopDiscountPoolAdminRoutes } from './shops/discount-code-pools.ts';
 import { shopAdminRoutes } from './shops/routes.ts';
+import { shopReferenceEditAdminRoutes } from './shops/reference-edits.ts';
 import { shopEffectAdminRoutes } from './shops/effects.ts';
 import { shopWebhookAdminRoutes } from './shops/webhooks.ts';
 import { shopClubDeliveryAdminRoutes } from './shops/club-deliveries.ts';
@@ -35,6 +36,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(lessonCompletionAdminRoutes);
   await app.register(quizResultAdminRoutes);
   await app.register(shopAdminRoutes);
+  await app.register(shopReferenceEditAdminRoutes);
   await app.register(shopEffectAdminRoutes);
   await app.register(shopWebhookAdminRoutes);
   await app.register(shopClubDeliveryAdminRoutes);

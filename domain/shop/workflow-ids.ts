@@ -55,7 +55,12 @@ export function timeLimitedDiscountWorkflowId(p: { shopId: string; discountId: n
 
 /** One run of a mail sequence per recipient (address lower case), ever: REJECT_DUPLICATE. */
 export function mailSequenceWorkflowId(p: { shopId: string; sequenceId: number; email: string }): string {
-  return `${shopPrefix(p.shopId)}/sequence/${p.sequenceId}/${p.email.trim().toLowerCase()}`;
+  return `${mailSequenceRunsPrefix(p)}${p.email.trim().toLowerCase()}`;
+}
+
+/** What every run of one sequence's id starts with (the runs to end when the sequence is deleted). */
+export function mailSequenceRunsPrefix(p: { shopId: string; sequenceId: number }): string {
+  return `${shopPrefix(p.shopId)}/sequence/${p.sequenceId}/`;
 }
 
 /** The follow-up of an order's placement (the automatic statuses after New): one per order. */

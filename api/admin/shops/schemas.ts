@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SHOP_SCOPES } from '../../../domain/shop/scopes.ts';
 import { ORDER_STATUS_KINDS } from '../../../domain/shop/order-statuses.ts';
 import { moneyAmount } from '../../shop/shared/money-schema.ts';
+import { patchOf } from '../../shared/patch-body.ts';
 
 export const ShopParams = z.object({ shop_id: z.uuid() });
 export const ShopKeyParams = ShopParams.extend({ key_id: z.uuid() });
@@ -84,3 +85,12 @@ export const OrderStatusAdminReply = z.object({ id: z.number(), name: z.string()
 
 export const CreateSenderBody = z.object({ name, email: z.email().max(254) });
 export const SenderReply = z.object({ id: z.number(), name: z.string(), email: z.string() });
+
+/** The panel's edits (DESIGN.md section 10): each PATCH takes any field of its POST, checked as there. */
+export const IdParams = ShopParams.extend({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const PatchDeliveryTypeBody = patchOf(CreateDeliveryTypeBody);
+export const PatchPaymentTypeBody = patchOf(CreatePaymentTypeBody);
+export const PatchCategoryBody = patchOf(CreateCategoryBody);
+export const PatchSenderBody = patchOf(CreateSenderBody);
+export const PatchOrderStatusBody = patchOf(CreateOrderStatusBody);
+export const DeletedReply = z.object({ id: z.number(), deleted: z.literal(true) });

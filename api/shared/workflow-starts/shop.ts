@@ -11,6 +11,7 @@ import {
 import type { ChangeOrderStatusInput, ClearOrderInput, MailSequenceRun, OrderPlacedInput } from '../../../workflows/shop/contracts.ts';
 import type * as workflows from '../../../workflows/index.ts';
 import { discountWorkflows } from './shop-discounts.ts';
+import { sequenceWorkflows } from './shop-sequences.ts';
 import { subscriberWorkflows } from './shop-subscribers.ts';
 import type { StartOnce } from './start-once.ts';
 
@@ -53,5 +54,6 @@ export function shopWorkflowStarts(client: Client, taskQueue: string, startOnce:
     },
     ...subscriberWorkflows(client, taskQueue),
     ...discountWorkflows(client, taskQueue),
+    ...sequenceWorkflows(client),
   };
 }

@@ -66,6 +66,21 @@ export async function updateMailSequence(em: EntityManager, sequence: IMailSeque
   await em.flush();
 }
 
+/**
+ * Deletes the shop's sequence with its messages (its recipients' codes go by the foreign key; the
+ * codes themselves and the mail log stay); false for another shop's or an unknown id. Under the
+ * row's lock, so a send that reads the sequence after the commit finds it gone.
+ */
+export function deleteMailSequence(em: EntityManager, id: number): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const sequence = await tx.findOne(MailSequence, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!sequence) return false;
+    await tx.nativeDelete(MailSequenceItem, { sequence: id });
+    tx.remove(sequence);
+    return true;
+  });
+}
+
 export const shopHas = {
   sender: async (em: EntityManager, id: number) => (await em.count(Sender, { id })) > 0,
   status: async (em: EntityManager, id: number) => (await em.count(OrderStatus, { id })) > 0,

@@ -4,7 +4,7 @@ import { mailSequenceActivities, type MailSequenceRun } from '../../../activitie
 import { Subscriber, SubscriptionPlan } from '../../../db/entities/shop/index.ts';
 import { SHOP_FILTER } from '../../../db/tenant.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
-import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
+import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 let stack: TestStack;
@@ -71,6 +71,19 @@ describe('sendMailSequenceItem', () => {
     await patch(s.id, { active: false });
     expect(await activities.sendMailSequenceItem({ ...newsletterRun, itemId: s.items[0]!.id })).toBe('stopped');
     expect(await mails('stop@example.com')).toEqual([]);
+  });
+});
+
+describe('a sequence deleted in the panel', () => {
+  it('answers stopped to a run whose cancel did not reach it: its next message is not sent, the sent one stays logged; an unplanned run plans nothing', async () => {
+    const s = await sequence({ newsletter_subscription: true });
+    const run = { shopId: shop.id, sequenceId: s.id, email: 'deleted@example.com', trigger: { kind: 'newsletter' as const }, triggeredAt: now.toISOString() };
+    expect(await activities.sendMailSequenceItem({ ...run, itemId: s.items[0]!.id })).toBe('sent');
+    const res = await stack.app.inject({ method: 'DELETE', url: `/admin/v1/shops/${shop.id}/email_sequences/${s.id}`, headers: operator });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await activities.sendMailSequenceItem({ ...run, itemId: s.items[1]!.id })).toBe('stopped');
+    expect(await activities.planMailSequence(run)).toEqual([]);
+    expect(await mails('deleted@example.com')).toEqual([{ subject: 'First' }]);
   });
 });
 

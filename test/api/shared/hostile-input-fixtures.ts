@@ -218,6 +218,24 @@ async function targetShopRows({ app, orm, call, worker, placeOrder }: Make, shop
     doomedWebhook: (await adminPost(app, `/admin/v1/shops/${shop.id}/webhooks`, newBody.shopWebhook())).id as string,
     clubDelivery: await worker.failedClubDelivery(shop.id, order),
     subscriber: await worker.activeSubscriber(shop.id, plan),
+    ...(await referenceRows(app, shop)),
+  };
+}
+
+/** The panel's edits (issue 40): a row of each reference list to change, and unused ones to delete. */
+async function referenceRows(app: Make['app'], shop: TestShop) {
+  const post = async (list: string, body: object) => (await adminPost(app, `/admin/v1/shops/${shop.id}/${list}`, body)).id as number;
+  const sequence = { name: 'Walk doomed sequence', items: [{ email: { subject: 'Hi', content: '<p>Hi</p>' }, offset_amount: 0, offset_unit: 'minutes' }] };
+  return {
+    deliveryType: await post('delivery_types', { name: 'Walk delivery', default_price: '5.00' }),
+    paymentType: await post('payment_types', { name: 'Walk payment' }),
+    category: await post('product_categories', { name: 'Walk category' }),
+    doomedCategory: await post('product_categories', { name: 'Walk doomed category' }),
+    sender: await post('senders', { name: 'Walk', email: 'walk-sender@example.com' }),
+    doomedSender: await post('senders', { name: 'Walk doomed', email: 'walk-doomed@example.com' }),
+    status: await post('order_statuses', { name: 'Walk status' }),
+    doomedStatus: await post('order_statuses', { name: 'Walk doomed status' }),
+    doomedSequence: await post('email_sequences', sequence),
   };
 }
 

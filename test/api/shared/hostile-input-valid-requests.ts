@@ -131,5 +131,14 @@ export function validRequests(f: WalkFixtures, t: WalkTenants): Record<string, V
     'POST /admin/v1/shops/{shop_id}/customers/erase': { body: { email: 'walk-erased-too@example.com' } },
     'GET /admin/v1/shops/{shop_id}/customers/erasures/{erasure_id}': { params: { erasure_id: f.operator.shopErasure } },
     'DELETE /admin/v1/shops/{shop_id}/api_keys/{key_id}': { params: { key_id: f.operator.doomedApiKey } },
+    'PATCH /admin/v1/shops/{shop_id}/delivery_types/{id}': { params: { id: targetShop.deliveryType }, body: { default_price: '6.00' } },
+    'PATCH /admin/v1/shops/{shop_id}/payment_types/{id}': { params: { id: targetShop.paymentType }, body: { default_price: '1.00' } },
+    'PATCH /admin/v1/shops/{shop_id}/product_categories/{id}': { params: { id: targetShop.category }, body: { name: 'Walk category 2' } },
+    'DELETE /admin/v1/shops/{shop_id}/product_categories/{id}': { params: { id: targetShop.doomedCategory } },
+    'PATCH /admin/v1/shops/{shop_id}/senders/{id}': { params: { id: targetShop.sender }, body: { name: 'Walk 2' } },
+    'DELETE /admin/v1/shops/{shop_id}/senders/{id}': { params: { id: targetShop.doomedSender } },
+    'PATCH /admin/v1/shops/{shop_id}/order_statuses/{id}': { params: { id: targetShop.status }, body: { name: 'Walk status 2' } },
+    'DELETE /admin/v1/shops/{shop_id}/order_statuses/{id}': { params: { id: targetShop.doomedStatus } },
+    'DELETE /admin/v1/shops/{shop_id}/email_sequences/{id}': { params: { id: targetShop.doomedSequence } },
   };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cart, DiscountCode, Order, Product } from '../../../db/entities/shop/index.ts';
 import { createDeliveryType, createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
 import { insertAutomaticDiscount, insertProductSet } from '../../helpers/shop-checkout.ts';
-import { createTestShop, type TestShop } from '../../helpers/shop.ts';
+import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 import { buyer, insertRecommendationGroup, setSlug, type Buyer } from '../../helpers/storefront.ts';
 
@@ -233,6 +233,30 @@ describe('PATCH /store/v1/:subdomain/carts/:cart_id', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data.pricing).toBeNull();
     expect(Object.keys(res.json().data.problems)).toEqual(['items.0.product_id']);
+  });
+
+  it('follows the panel\'s edits of its delivery and payment types: a new price, and a type switched off refused at checkout naming the field', async () => {
+    const delivery = await createDeliveryType(stack.app, shop.id, { name: 'Locker', default_price: '9.00' });
+    const payment = await createPaymentType(stack.app, shop.id, { name: 'Blik', default_price: '1.00' });
+    const cart = await newCart({ items: [{ product_id: ids.book }], email: 'edits@example.com' });
+    const chosen = await store.patch(`/carts/${cart.id}`, { delivery_type_id: delivery, payment_type_id: payment });
+    expect(chosen.json().data.pricing).toMatchObject({ delivery_cost: '9.00', payment_cost: '1.00' });
+    const edit = async (what: string, id: number, body: object) => {
+      const res = await stack.app.inject({ method: 'PATCH', url: `/admin/v1/shops/${shop.id}/${what}/${id}`, headers: operator, payload: body });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await edit('delivery_types', delivery, { default_price: '11.00' });
+    expect((await store.get(`/carts/${cart.id}`)).json().data.pricing).toMatchObject({ delivery_cost: '11.00', payment_cost: '1.00' });
+
+    for (const [what, id, field] of [['delivery_types', delivery, 'delivery_type_id'], ['payment_types', payment, 'payment_type_id']] as const) {
+      await edit(what, id, { active: false });
+      const offered = (await store.get(`/carts/${cart.id}`)).json().data[what] as { id: number }[];
+      expect(offered.map((t) => t.id)).not.toContain(id);
+      const refused = await store.post(`/carts/${cart.id}/checkout`);
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(Object.keys(refused.json().errors)).toContain(field);
+      await edit(what, id, { active: true });
+    }
   });
 
   it('caps the body size (413) and refuses non-JSON writes (415)', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeliveryType } from '../../../db/entities/shop/index.ts';
 import { createDeliveryType, createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
-import { createTestShop, type TestShop } from '../../helpers/shop.ts';
+import { createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 import { buyer, type Buyer } from '../../helpers/storefront.ts';
 
@@ -95,7 +94,8 @@ describe('?copy_of=<uuid>', () => {
 
   it('leaves out a delivery type switched off since', async () => {
     const placed = await checkedOutOrder(ids.retired);
-    await stack.orm.em.fork().nativeUpdate(DeliveryType, { id: ids.retired }, { active: false }, { filters: false });
+    const off = await stack.app.inject({ method: 'PATCH', url: `/admin/v1/shops/${shop.id}/delivery_types/${ids.retired}`, headers: operator, payload: { active: false } });
+    expect(off.statusCode, off.body).toBe(200);
     const cart = (await store.post('/carts', { copy_of: placed.uuid })).json().data;
     expect(cart).toMatchObject({ delivery_type_id: null, payment_type_id: ids.transfer, email: 'anna@example.com' });
   });
