@@ -70,6 +70,11 @@ export const CreateAudiobookBody = z.object({ title: z.string().trim().min(1).ma
 export const AudiobookReply = z.object({ id: z.uuid(), title: z.string(), active: z.boolean() });
 
 export const EmailQuery = z.object({ email: z.string().min(1).max(254) });
+export const OrderFileReply = z
+  .object({ key: z.string(), name: z.string().nullable(), description: z.string().nullable(), cover_key: z.string().nullable(), uri: z.string().nullable() })
+  .describe("a file from an order line's `file_keys`, its members as the order sent them (null when absent)")
+  .meta({ id: 'OrderFile' });
+
 export const ParticipantReply = z.object({
   email: z.string(),
   name: z.string().nullable(),
@@ -84,6 +89,7 @@ export const ParticipantReply = z.object({
     }),
   ),
   audiobook_ids: z.array(z.uuid()),
+  files: z.array(OrderFileReply).describe("the files of the participant's fulfilled, not cancelled orders (their lines' `file_keys`): one per key, in the order first given, described as the latest order gave it; a cancelled order's files are withdrawn unless another active order gives them"),
 });
 
 export const ReinviteBody = z.object({ email: z.string().min(1).max(254) });
