@@ -75,6 +75,23 @@ export const OrderFileReply = z
   .describe("a file from an order line's `file_keys`, its members as the order sent them (null when absent)")
   .meta({ id: 'OrderFile' });
 
+export const AccessOrderParams = PlatformParams.extend({ order_id: z.uuid() });
+export const AccessOrderReply = z
+  .object({
+    id: z.uuid(),
+    external_id: z.string(),
+    email: z.string(),
+    ordinal_number: z.string().nullable(),
+    gift_code: z.string().nullable(),
+    status: z.enum(['registered', 'cancelled']),
+    ordered_contents: z.array(z.record(z.string(), z.unknown())).describe('the lines as registered, `file_keys` members as sent'),
+    files: z.array(OrderFileReply).describe("the lines' `file_keys`, one per key (the participant holds them while the order is fulfilled and not cancelled)"),
+    created_at: z.iso.datetime(),
+    fulfilled_at: z.iso.datetime().nullable(),
+    cancelled_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'AccessOrder' });
+
 export const ParticipantReply = z.object({
   email: z.string(),
   name: z.string().nullable(),
