@@ -100,6 +100,10 @@ const commands: Record<string, Command> = {
     usage: 'participant <platform_id> <email>',
     request: (args) => ({ method: 'GET', path: platformPath(args, `/participants?email=${encodeURIComponent(need(args[1], 'email'))}`) }),
   },
+  order: {
+    usage: 'order <platform_id> <order_id>',
+    request: (args) => ({ method: 'GET', path: platformPath(args, `/orders/${need(args[1], 'order_id')}`) }),
+  },
   emails: {
     usage: 'emails <platform_id> [--to email]',
     request: (args, o) => ({ method: 'GET', path: platformPath(args, `/emails${o.to ? `?to=${encodeURIComponent(String(o.to))}` : ''}`) }),

@@ -1,6 +1,7 @@
 import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { orderFulfilled, type ParticipantRef, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
+import { filesOfOrder } from '../../domain/access/order-files.ts';
 import { markOrderFulfilled } from '../../db/repositories/access/order-fulfilment.ts';
 import { recordEvents } from '../shared/events.ts';
 
@@ -24,9 +25,10 @@ export async function completeOrderFulfilmentIn(
   const events = order
     ? [
         orderFulfilled({
-          order: { id: orderId, external_id: order.external_id, ordinal_number: order.ordinal_number },
+          order: { id: orderId, external_id: order.external_id, ordinal_number: order.ordinal_number, gift_code: order.gift_code },
           participant,
           courses: courses.map((c) => ({ id: c.courseId, access_level: c.accessLevel })),
+          files: filesOfOrder(order.ordered_contents),
         }),
       ]
     : [];

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { accessOrderAdminRoutes } from './access-orders.ts';
 import { operatorAuth } from './auth.ts';
 import { configurationKeyAdminRoutes } from './configuration-keys.ts';
 import { catalogueAdminRoutes } from './catalogue.ts';
@@ -32,6 +33,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(sandboxAdminRoutes);
   await app.register(catalogueAdminRoutes);
   await app.register(participantAdminRoutes);
+  await app.register(accessOrderAdminRoutes);
   await app.register(configurationKeyAdminRoutes);
   await app.register(lessonCompletionAdminRoutes);
   await app.register(quizResultAdminRoutes);

@@ -70,6 +70,28 @@ export const CreateAudiobookBody = z.object({ title: z.string().trim().min(1).ma
 export const AudiobookReply = z.object({ id: z.uuid(), title: z.string(), active: z.boolean() });
 
 export const EmailQuery = z.object({ email: z.string().min(1).max(254) });
+export const OrderFileReply = z
+  .object({ key: z.string(), name: z.string().nullable(), description: z.string().nullable(), cover_key: z.string().nullable(), uri: z.string().nullable() })
+  .describe("a file from an order line's `file_keys`, its members as the order sent them (null when absent)")
+  .meta({ id: 'OrderFile' });
+
+export const AccessOrderParams = PlatformParams.extend({ order_id: z.uuid() });
+export const AccessOrderReply = z
+  .object({
+    id: z.uuid(),
+    external_id: z.string(),
+    email: z.string(),
+    ordinal_number: z.string().nullable(),
+    gift_code: z.string().nullable(),
+    status: z.enum(['registered', 'cancelled']),
+    ordered_contents: z.array(z.record(z.string(), z.unknown())).describe('the lines as registered, `file_keys` members as sent'),
+    files: z.array(OrderFileReply).describe("the lines' `file_keys`, one per key (the participant holds them while the order is fulfilled and not cancelled)"),
+    created_at: z.iso.datetime(),
+    fulfilled_at: z.iso.datetime().nullable(),
+    cancelled_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'AccessOrder' });
+
 export const ParticipantReply = z.object({
   email: z.string(),
   name: z.string().nullable(),
@@ -84,6 +106,7 @@ export const ParticipantReply = z.object({
     }),
   ),
   audiobook_ids: z.array(z.uuid()),
+  files: z.array(OrderFileReply).describe("the files of the participant's fulfilled, not cancelled orders (their lines' `file_keys`): one per key, in the order first given, described as the latest order gave it; a cancelled order's files are withdrawn unless another active order gives them"),
 });
 
 export const ReinviteBody = z.object({ email: z.string().min(1).max(254) });

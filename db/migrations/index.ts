@@ -28,6 +28,7 @@ import { Migration20261126280001_IdempotencyKeys } from './Migration202611262800
 import { Migration20261126020001_ShopRedeliveries } from './Migration20261126020001_ShopRedeliveries.ts';
 import { Migration20261126330026_ShopOrderLineIndexes } from './Migration20261126330026_ShopOrderLineIndexes.ts';
 import { Migration20261205002001_OrderAnalyticsClientId } from './Migration20261205002001_OrderAnalyticsClientId.ts';
+import { Migration20261205003001_OrderEmailIndex } from './Migration20261205003001_OrderEmailIndex.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -60,4 +61,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126020001_ShopRedeliveries', class: Migration20261126020001_ShopRedeliveries },
   { name: 'Migration20261126330026_ShopOrderLineIndexes', class: Migration20261126330026_ShopOrderLineIndexes },
   { name: 'Migration20261205002001_OrderAnalyticsClientId', class: Migration20261205002001_OrderAnalyticsClientId },
+  { name: 'Migration20261205003001_OrderEmailIndex', class: Migration20261205003001_OrderEmailIndex },
 ];

@@ -2,19 +2,9 @@ import { z } from 'zod';
 import { DEFAULT_ACCESS_LEVEL, accessLevelSchema, mergeAccessLevel, type AccessLevel } from './access-level.ts';
 import { emailSchema } from '../shared/email.ts';
 import { itemIdSchema } from './grant-entries.ts';
+import { FileKey } from './order-files.ts';
 
 /** Order rules (spec: access-service.md, Order and Order item). */
-
-
-/** `file_keys` members are stored as sent; their shape beyond the named members is not specified. */
-const FileKey = z.looseObject({
-  key: z.string().max(1024).optional(),
-  name: z.string().max(1024).optional(),
-  description: z.string().max(10_000).optional(),
-  cover_key: z.string().max(1024).optional(),
-  uri: z.string().max(2048).optional(),
-  chat: z.unknown().optional(),
-});
 
 export const OrderItem = z.object({
   product_id: z.union([z.string(), z.number()]).transform(String).optional(),

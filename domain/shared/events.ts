@@ -59,10 +59,12 @@ export const accessRevoked = (p: {
   payload: { participant: p.participant, resource: p.resource, access_level: p.accessLevel, source: p.source },
 });
 
+/** `files`: the order's `file_keys`, one per key (domain/access/order-files.ts). */
 export const orderFulfilled = (p: {
-  order: { id: string; external_id: string; ordinal_number: string | null };
+  order: { id: string; external_id: string; ordinal_number: string | null; gift_code: string | null };
   participant: ParticipantRef;
   courses: { id: string; access_level: number }[];
+  files: { key: string; name: string | null; description: string | null; cover_key: string | null; uri: string | null }[];
 }): NewDomainEvent => ({ type: 'order_fulfilled', payload: p });
 
 export interface CourseRef {

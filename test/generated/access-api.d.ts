@@ -896,11 +896,15 @@ export interface operations {
                                 access_level?: (0 | 1) | null;
                             }[];
                             file_keys?: ({
-                                key?: string;
-                                name?: string;
-                                description?: string;
-                                cover_key?: string;
-                                uri?: string;
+                                /** @description identifies the file; a file given by several orders is one file */
+                                key: string;
+                                name?: string | null;
+                                description?: string | null;
+                                /** @description the cover image's key in the caller's storage */
+                                cover_key?: string | null;
+                                /** @description where the file is fetched: an absolute URI (https:, s3:, ...); not javascript:, vbscript: or data: */
+                                uri?: string | null;
+                                /** @description stored as sent */
                                 chat?: unknown;
                             } & {
                                 [key: string]: unknown;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { activeAudiobookAccessOf } from '../../../db/repositories/access/audiobook-access.ts';
 import { sectionsWithLessons } from '../../../db/repositories/access/catalogue.ts';
 import { enrolmentsOfParticipant } from '../../../db/repositories/access/enrolments.ts';
+import { activeOrderFilesOf } from '../../../db/repositories/access/order-files.ts';
 import { findParticipantByEmail } from '../../../db/repositories/access/participants.ts';
 import { visibleLessonIds, type AccessLevel } from '../../../domain/access/access-level.ts';
 import { normalizeEmail } from '../../../domain/shared/email.ts';
@@ -11,7 +12,8 @@ import type { ParticipantReply } from '../schemas.ts';
 
 /**
  * A participant as the operator sees them (`GET /platforms/:platform_id/participants`): their
- * enrolments with the lessons each lets them see, and their audiobooks. 404 for an unknown e-mail.
+ * enrolments with the lessons each lets them see, their audiobooks and the files of their active
+ * orders. 404 for an unknown e-mail.
  * The manager is scoped to the platform.
  */
 export async function readParticipant(em: EntityManager, email: string): Promise<z.input<typeof ParticipantReply>> {
@@ -20,6 +22,7 @@ export async function readParticipant(em: EntityManager, email: string): Promise
   const enrolments = await enrolmentsOfParticipant(em, participant);
   const sections = await sectionsWithLessons(em, enrolments.map((e) => e.course.id));
   const audiobooks = await activeAudiobookAccessOf(em, participant);
+  const files = await activeOrderFilesOf(em, participant.platform.id, participant.email);
   return {
     email: participant.email,
     name: participant.name ?? null,
@@ -39,5 +42,6 @@ export async function readParticipant(em: EntityManager, email: string): Promise
         : [],
     })),
     audiobook_ids: audiobooks.map((a) => a.audiobook.id),
+    files,
   };
 }

@@ -4,7 +4,7 @@ export const EVENTS_DOC = `Events (\`data\` of a delivery is the payload below p
 - \`user_registered\`: \`{participant: {id, email, name}}\`; a grant or an order created the participant.
 - \`access_granted\`: \`{participant: {id, email}, resource: {type: "course" | "audiobook", id}, access_level, source: {kind: "direct"} | {kind: "order", order_id}}\`; access started or its level rose.
 - \`access_revoked\`: same fields; \`access_level\` is what remains (\`null\`: the access is gone).
-- \`order_fulfilled\`: \`{order: {id, external_id, ordinal_number}, participant: {id, email}, courses: [{id, access_level}]}\`.
+- \`order_fulfilled\`: \`{order: {id, external_id, ordinal_number, gift_code}, participant: {id, email}, courses: [{id, access_level}], files: [{key, name, description, cover_key, uri}]}\`; \`files\` are the order lines' \`file_keys\`, one per key (members absent in the order are null).
 - \`lesson_completed\`: \`{participant: {id, email}, course: {id, title}, lesson: {id, title}, completed_at}\`.
 - \`course_completed\`: \`{participant: {id, email}, course: {id, title}, completed_at}\`; every lesson the participant's access level opens is completed (once per participant and course).
 - \`quiz_passed\`: \`{participant: {id, email}, course: {id, title}, lesson: {id, title}, quiz_id, score, result_id}\`.`;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../shared/pooled-transaction.ts';
+import type { OrderItem } from '../../../domain/access/order-contents.ts';
 
 /** The access interface's orders (table `orders`) as fulfilment and cancellation use them, inside the caller's transaction. */
 
@@ -15,12 +16,20 @@ export async function lockOrder(tx: EntityManager, platformId: string, orderId: 
   return rows.length > 0;
 }
 
+/** What `order_fulfilled` reports of the order. */
+export interface FulfilledOrder {
+  external_id: string;
+  ordinal_number: string | null;
+  gift_code: string | null;
+  ordered_contents: OrderItem[];
+}
+
 /** Marks a still-registered, unfulfilled order fulfilled in one statement; what the event reports, or undefined when nothing changed. */
-export async function markOrderFulfilled(tx: Sql, platformId: string, orderId: string): Promise<{ external_id: string; ordinal_number: string | null } | undefined> {
-  const rows: { external_id: string; ordinal_number: string | null }[] = await tx.execute(
+export async function markOrderFulfilled(tx: Sql, platformId: string, orderId: string): Promise<FulfilledOrder | undefined> {
+  const rows: FulfilledOrder[] = await tx.execute(
     `update orders set fulfilled_at = now()
       where id = ? and platform_id = ? and status = 'registered' and fulfilled_at is null
-     returning external_id, ordinal_number`,
+     returning external_id, ordinal_number, gift_code, ordered_contents`,
     [orderId, platformId],
   );
   return rows[0];

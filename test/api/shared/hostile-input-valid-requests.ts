@@ -100,6 +100,7 @@ export function validRequests(f: WalkFixtures, t: WalkTenants): Record<string, V
 
     // The operator's platform routes (the target platform).
     'GET /admin/v1/platforms/{platform_id}/participants': { query: email(WALK_EMAILS.learner) },
+    'GET /admin/v1/platforms/{platform_id}/orders/{order_id}': { params: { platform_id: t.platform.id, order_id: f.access.order } },
     'POST /admin/v1/platforms/{platform_id}/participants/reinvite': { body: { email: WALK_EMAILS.learner } },
     'POST /admin/v1/platforms/{platform_id}/participants/community_access': { body: { email: WALK_EMAILS.learner } },
     'POST /admin/v1/platforms/{platform_id}/lesson_completions': { body: { email: WALK_EMAILS.learner, lesson_id: f.operator.lesson } },

@@ -105,6 +105,44 @@ describe('POST /api/orders', () => {
   });
 });
 
+describe('order files and gift codes (issue 40 item 5)', () => {
+  const file = (key: string, name: string) => ({ key, name, description: `${name} text`, cover_key: `covers/${key}`, uri: `https://cdn.example.com/${key}`, chat: { id: 1 } });
+  const shown = (key: string, name: string) => ({ key, name, description: `${name} text`, cover_key: `covers/${key}`, uri: `https://cdn.example.com/${key}` });
+
+  it("lists a fulfilled order's files in the participant view, the export, the order read and order_fulfilled; a cancellation withdraws only what no other order gives", async () => {
+    const email = uniqueEmail('files');
+    const first = order({ email, gift_code: 'GIFT-1', ordered_contents: [{ course_ids: [courseA.id], file_keys: [file('a.pdf', 'A'), file('b.pdf', 'B')] }] });
+    const second = order({ email, ordered_contents: [{ file_keys: [file('b.pdf', 'B')] }] });
+    const one = await call('POST', '/api/orders', { order: first });
+    await fulfilled(one.body.id);
+    const two = await call('POST', '/api/orders', { order: second });
+    await fulfilled(two.body.id);
+
+    await e2e.participantWhen(platform.id, email, (d) => expect(d.files).toEqual([shown('a.pdf', 'A'), shown('b.pdf', 'B')]));
+    const exported = await e2e.http('GET', `/admin/v1/platforms/${platform.id}/participants/export?email=${encodeURIComponent(email)}`, { operator: true });
+    expect(exported.body.data.files).toEqual([shown('a.pdf', 'A'), shown('b.pdf', 'B')]);
+    const read = await e2e.http('GET', `/admin/v1/platforms/${platform.id}/orders/${one.body.id}`, { operator: true });
+    expect(read.body.data).toMatchObject({ id: one.body.id, gift_code: 'GIFT-1', status: 'registered', files: [shown('a.pdf', 'A'), shown('b.pdf', 'B')] });
+    const [event] = (await e2e.events(platform.id, 'order_fulfilled')).filter((e) => e.payload.order.id === one.body.id);
+    expect(event?.payload).toMatchObject({ order: { gift_code: 'GIFT-1' }, files: [shown('a.pdf', 'A'), shown('b.pdf', 'B')] });
+
+    expect((await call('DELETE', `/api/orders/${one.body.id}`)).status).toBe(200);
+    const after = await e2e.participantWhen(platform.id, email, (d) => expect(d.files).toEqual([shown('b.pdf', 'B')]));
+    expect(after.files).toEqual([shown('b.pdf', 'B')]);
+    const cancelledRead = await e2e.http('GET', `/admin/v1/platforms/${platform.id}/orders/${one.body.id}`, { operator: true });
+    expect(cancelledRead.body.data).toMatchObject({ status: 'cancelled', gift_code: 'GIFT-1' });
+  });
+
+  it('answers 400 naming the member for a file without a key or with a script uri, and 404 for an unknown order read', async () => {
+    const noKey = await call('POST', '/api/orders', { order: order({ ordered_contents: [{ course_ids: [courseA.id], file_keys: [{ name: 'x' }] }] }) });
+    expect(noKey.status).toBe(400);
+    expect(Object.keys(noKey.body.errors)).toContain('body.order.ordered_contents.0.file_keys.0.key');
+    const script = await call('POST', '/api/orders', { order: order({ ordered_contents: [{ course_ids: [courseA.id], file_keys: [{ key: 'k', uri: 'javascript:alert(1)' }] }] }) });
+    expect(Object.keys(script.body.errors)).toContain('body.order.ordered_contents.0.file_keys.0.uri');
+    expect((await e2e.http('GET', `/admin/v1/platforms/${platform.id}/orders/${randomUUID()}`, { operator: true })).status).toBe(404);
+  });
+});
+
 describe('DELETE /api/orders/:id', () => {
   it('answers 200, withdraws the access the order granted, and 200 again when already cancelled', async () => {
     const o = order({ ordered_contents: [{ courses: [{ id: courseB.id, access_level: 1 }] }] });

@@ -1,4 +1,5 @@
 import { ERASED } from '../../../../domain/shared/personal-data.ts';
+import { activeOrderFilesOf } from '../../access/order-files.ts';
 import { emailPatterns, redactRows, type PersonalDataEntry, type PersonContext } from './context.ts';
 
 /**
@@ -63,6 +64,13 @@ const accessOrders: PersonalDataEntry = {
   },
 };
 
+/** The files the person holds through their active orders (as the participant view lists them); erased with the orders they come from. */
+const files: PersonalDataEntry = {
+  kind: 'files',
+  export: (ctx) => activeOrderFilesOf(ctx.em, ctx.tenantId, ctx.email),
+  erase: async () => 0,
+};
+
 const mails: PersonalDataEntry = {
   kind: 'mails',
   export: (ctx) =>
@@ -120,6 +128,7 @@ export const PLATFORM_PERSONAL_DATA: readonly PersonalDataEntry[] = [
   participantRows('progress', 'lesson_completions', 't.completed_at, t.id'),
   participantRows('quiz_results', 'quiz_results', 't.recorded_at, t.id'),
   accessOrders,
+  files,
   mails,
   events,
   auditLog,
