@@ -94,7 +94,7 @@ export function renderedProblems(objects: K8sObject[], compose: ReturnType<typeo
 /** Every variable compose sets is one the chart sets or takes; every one the chart names is read by the app. */
 export function variableProblems(compose: ReturnType<typeof composeFacts>): string[] {
   const values = parseYaml(readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as { config: Record<string, unknown>; secrets: Record<string, unknown> };
-  const fixed = ['HOST', 'PORT', 'STORAGE_DIR', 'WORKER_METRICS_HOST', 'WORKER_METRICS_PORT'];
+  const fixed = ['HOST', 'PORT', 'BETA_PORT', 'STORAGE_DIR', 'WORKER_METRICS_HOST', 'WORKER_METRICS_PORT'];
   const chart = new Set([...Object.keys(values.config), ...Object.keys(values.secrets), ...fixed]);
   const known = new Set(CONFIG_VARIABLES);
   return [

@@ -61,6 +61,9 @@ app.kubernetes.io/component: {{ .component }}
 {{- include "coursehub.nonEmpty" .Values.config }}
 HOST: "0.0.0.0"
 PORT: {{ .Values.api.port | quote }}
+{{- with .Values.api.betaPort }}
+BETA_PORT: {{ . | quote }}
+{{- end }}
 STORAGE_DIR: /app/.data/storage
 WORKER_METRICS_HOST: "0.0.0.0"
 WORKER_METRICS_PORT: {{ .Values.worker.metricsPort | quote }}
