@@ -202,3 +202,27 @@ export function correctionOf(invoice: InvoiceDocument, number: string, issuedAt:
     total: totalOf(summary),
   };
 }
+
+/** What an order stores of its costs (the pricing's amounts at placing). */
+export interface OrderCosts {
+  deliveryMethod: string | null;
+  deliveryCost: string;
+  deliveryVatRate: number | null;
+  paymentMethod: string | null;
+  paymentCost: string;
+  paymentVatRate: number | null;
+  /** The lines' discounts and the delivery's together (`total_discount`). */
+  totalDiscount: string;
+}
+
+/**
+ * The delivery and payment costs as lines of their own rates: the delivery after its discount
+ * (the order's discount less its lines' discounts, every line's, invoiced or not).
+ */
+export function orderCostLines(order: OrderCosts, lineDiscounts: readonly string[]): InvoiceSourceCost[] {
+  const deliveryDiscount = money(order.totalDiscount).minus(lineDiscounts.reduce((acc, d) => acc.plus(d), ZERO));
+  return [
+    { name: `Dostawa: ${order.deliveryMethod ?? '—'}`, gross: toMoneyString(money(order.deliveryCost).minus(deliveryDiscount)), vatRate: order.deliveryVatRate ?? 0 },
+    { name: `Płatność: ${order.paymentMethod ?? '—'}`, gross: toMoneyString(order.paymentCost), vatRate: order.paymentVatRate ?? 0 },
+  ];
+}
