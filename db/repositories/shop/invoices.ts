@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invoiceNumber, yearIn, type InvoiceDocument, type InvoiceKind } from '../../../domain/shop/invoice.ts';
 import type { IShop } from '../../entities/shop/index.ts';
-import { ShopInvoice } from '../../entities/shop/index.ts';
+import { Order, ShopInvoice, type IShopInvoice } from '../../entities/shop/index.ts';
 
 /**
  * The shop's time zone, the one place invoices read it (their numbering year, issue and sale
@@ -58,8 +58,9 @@ export async function issueInvoiceDocument(em: EntityManager, input: InvoiceToIs
   });
 }
 
-/** The order's documents, oldest first (the shop filter keeps another shop's out). */
-export function invoicesOfOrder(em: EntityManager, orderId: number) {
+/** The order's documents, oldest first; null when the order is not the shop's (the shop filter). */
+export async function invoicesOfOrder(em: EntityManager, orderId: number): Promise<IShopInvoice[] | null> {
+  if (!(await em.count(Order, { id: orderId }))) return null;
   return em.find(ShopInvoice, { order: orderId }, { orderBy: { id: 'asc' } });
 }
 
