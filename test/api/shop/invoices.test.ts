@@ -90,4 +90,35 @@ describe('invoices', () => {
     expect(await pdfText(pdf.rawPayload)).toContain(invoice.number);
     expect((await stack.app.inject({ method: 'GET', url: `/store/v1/${other.subdomain}/orders/${row!.uuid}/invoices/${invoice.id}` })).statusCode).toBe(404);
   });
+
+  it('starts the numbers at 1 each year in the shop\'s zone (23:30 UTC on 31 December is the next year in Warsaw)', async () => {
+    const productId = await insertProduct(stack.orm, shop.id, { name: 'Kalendarz', price: '10.00' });
+    const issueAt = async (instant: string) => {
+      const order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'zofia.zak@example.com', items: [{ product_id: productId }] });
+      const outcome = await orderEffectActivities({ orm: stack.orm, platformUrlTemplate: '', now: () => new Date(instant) }).issueInvoice({ shopId: shop.id, orderId: order.id, source: 'clear' });
+      expect(outcome.status).toBe('done');
+      return outcome.detail;
+    };
+    expect(await issueAt('2031-12-31T22:30:00Z')).toBe('FV/2031/1');
+    expect(await issueAt('2031-12-31T22:50:00Z')).toBe('FV/2031/2');
+    expect(await issueAt('2031-12-31T23:30:00Z')).toBe('FV/2032/1');
+    const concurrent = await Promise.all([0, 1, 2, 3].map(() => issueAt('2033-06-01T10:00:00Z')));
+    expect(concurrent.sort()).toEqual(['FV/2033/1', 'FV/2033/2', 'FV/2033/3', 'FV/2033/4']);
+  });
+
+  it('corrects an invoiced order moved to Canceled once (KOR/<year>/<n>, negated, naming the invoice), Returned after it adds none', async () => {
+    const order = await invoicedOrder({ invoice_address: { first_name: 'Zofia', last_name: 'Żak', address: 'ul. Żurawia 3', postcode: '00-515', city: 'Warszawa', country: 'Polska' } });
+    const effects = orderEffectActivities({ orm: stack.orm, platformUrlTemplate: '' });
+    expect(await effects.correctOrderInvoice({ shopId: shop.id, orderId: order, source: 'status:900001', statusId: shop.statuses.Sent! })).toBeNull();
+    const canceled = await effects.correctOrderInvoice({ shopId: shop.id, orderId: order, source: 'status:900002', statusId: shop.statuses.Canceled! });
+    expect(canceled).toMatchObject({ status: 'done', detail: expect.stringMatching(/^KOR\/\d{4}\/1 corrects FV\//) });
+    const returned = await effects.correctOrderInvoice({ shopId: shop.id, orderId: order, source: 'status:900003', statusId: shop.statuses.Returned! });
+    expect(returned!.detail).toContain('(issued before)');
+    const list = (await stack.app.inject({ method: 'GET', url: `/api/v1/orders/${order}/invoices`, headers: shop.headers() })).json().data;
+    expect(list.map((i: { kind: string }) => i.kind)).toEqual(['invoice', 'correction']);
+    const [invoice, correction] = list;
+    expect(correction).toMatchObject({ corrects: invoice.number, total: '-246.00', currency: 'PLN' });
+    const text = await pdfText((await stack.app.inject({ method: 'GET', url: `/api/v1/orders/${order}/invoices/${correction.id}`, headers: shop.headers() })).rawPayload);
+    for (const expected of [correction.number, invoice.number, 'Zofia Żak', '-246,00']) expect(text).toContain(expected);
+  });
 });
