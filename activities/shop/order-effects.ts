@@ -6,9 +6,12 @@ import { recordEffect as recordEffectNow, type EffectKey } from '../../db/reposi
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
-import { assignInvoiceNumber, contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
-import { done, HAND_ON, invoiceNumber, isHandOn, skipped, type EffectOutcome, type EffectSource, type HandOn, type OrderEffectName } from '../../domain/shop/effects.ts';
-import { invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycle.ts';
+import { contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
+import { invoiceItemNames, invoiceOfKind, issueInvoiceDocument, shopTimeZone } from '../../db/repositories/shop/invoices.ts';
+import { buildInvoice, correctionOf } from '../../domain/shop/invoice.ts';
+import { done, HAND_ON, isHandOn, skipped, type EffectOutcome, type EffectSource, type HandOn, type OrderEffectName } from '../../domain/shop/effects.ts';
+import { internalStatusAt, invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycle.ts';
+import { invoiceSourceOf } from './invoice-source.ts';
 import { purchaseClientId } from '../../domain/shop/analytics-client-id.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -113,18 +116,56 @@ export function orderEffectActivities({
     },
 
     /**
-     * Invoice number from the shop's own sequence when automatic invoicing is on, for the lines of
-     * products that are not `no_invoice`; an order of only such products gets none.
+     * The order's invoice when automatic invoicing is on (DESIGN.md section 10): numbered per shop
+     * and year in the shop's zone, its document stored for the PDF, for the lines of products that
+     * are not `no_invoice`; an order of only such products gets none.
      */
     async issueInvoice(input: OrderEffectInput): Promise<EffectOutcome> {
       return once(input, 'invoice', async (em) => {
-        const { shop, items } = await facts(em, input.orderId);
+        const orderFacts = await facts(em, input.orderId);
+        const { shop, items } = orderFacts;
         if (!shop.automaticInvoicing) return skipped('automatic invoicing is off');
-        const lines = invoicedLines(items, await noInvoiceProductIds(em, items.flatMap((i) => (i.productId == null ? [] : [i.productId]))));
+        const productIds = items.flatMap((i) => (i.productId == null ? [] : [i.productId]));
+        const lines = invoicedLines(items, await noInvoiceProductIds(em, productIds));
         if (lines.length === 0) return skipped('every product of the order is no_invoice');
+        const names = await invoiceItemNames(em, productIds);
         const issuedAt = now();
-        const number = await assignInvoiceNumber(em, input.shopId, input.orderId, (n) => invoiceNumber(n, issuedAt));
+        const { number } = await issueInvoiceDocument(em, {
+          shopId: input.shopId,
+          orderId: input.orderId,
+          kind: 'invoice',
+          issuedAt,
+          timeZone: shopTimeZone(shop),
+          build: (n) => buildInvoice(invoiceSourceOf(orderFacts, lines, names, n, issuedAt)),
+        });
         return done(lines.length === items.length ? number : `${number} (lines ${lines.map((l) => l.id).join(', ')}; no_invoice products left out)`);
+      });
+    },
+
+    /**
+     * A status change's `invoice` effect: an invoiced order moved to a canceled or returned status
+     * gets, once, the correction that negates its invoice (`KOR/<year>/<n>`). Other statuses record
+     * nothing (null).
+     */
+    async correctOrderInvoice(input: OrderEffectInput & { statusId: number }): Promise<EffectOutcome | null> {
+      const status = await shopEm(orm, input.shopId).findOne(OrderStatus, input.statusId);
+      if (!status || internalStatusAt(status.kind) === 'placed') return null;
+      return once(input, 'invoice', async (em) => {
+        const invoice = await invoiceOfKind(em, input.orderId, 'invoice');
+        if (!invoice) return skipped('the order has no invoice');
+        const { shop } = await facts(em, input.orderId);
+        const issuedAt = now();
+        const timeZone = shopTimeZone(shop);
+        const correction = await issueInvoiceDocument(em, {
+          shopId: input.shopId,
+          orderId: input.orderId,
+          kind: 'correction',
+          issuedAt,
+          timeZone,
+          correctsId: invoice.id,
+          build: (n) => correctionOf(invoice.document, n, issuedAt, timeZone),
+        });
+        return done(`${correction.number} corrects ${invoice.number}${correction.created ? '' : ' (issued before)'}`);
       });
     },
 

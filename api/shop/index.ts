@@ -16,6 +16,7 @@ import { orderStatusConfigRoutes } from './configuration/order-statuses/routes.t
 import { electronicContentRoutes } from './electronic-contents/routes.ts';
 import { orderDownloadRoutes } from './orders/downloads.ts';
 import { orderRoutes } from './orders/routes.ts';
+import { orderInvoiceRoutes } from './orders/invoices.ts';
 import { orderTransitionRoutes } from './orders/transitions.ts';
 import { productRoutes } from './products/routes.ts';
 import { discountCodeRoutes } from './discount-codes/routes.ts';
@@ -67,6 +68,7 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
   await app.register(orderRoutes);
   await app.register(orderTransitionRoutes);
   await app.register(orderDownloadRoutes);
+  await app.register(orderInvoiceRoutes);
   await app.register(reportRoutes);
   await app.register(subscriptionPlanRoutes);
   await app.register(subscriberRoutes);

@@ -26,6 +26,7 @@ import { Migration20261126290001_PersonalData } from './Migration20261126290001_
 import { Migration20261126230001_ShopIntegrations } from './Migration20261126230001_ShopIntegrations.ts';
 import { Migration20261126280001_IdempotencyKeys } from './Migration20261126280001_IdempotencyKeys.ts';
 import { Migration20261126020001_ShopRedeliveries } from './Migration20261126020001_ShopRedeliveries.ts';
+import { Migration20261205004001_Invoices } from './Migration20261205004001_Invoices.ts';
 import { Migration20261126330026_ShopOrderLineIndexes } from './Migration20261126330026_ShopOrderLineIndexes.ts';
 import { Migration20261205002001_OrderAnalyticsClientId } from './Migration20261205002001_OrderAnalyticsClientId.ts';
 import { Migration20261205003001_OrderEmailIndex } from './Migration20261205003001_OrderEmailIndex.ts';
@@ -62,4 +63,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126330026_ShopOrderLineIndexes', class: Migration20261126330026_ShopOrderLineIndexes },
   { name: 'Migration20261205002001_OrderAnalyticsClientId', class: Migration20261205002001_OrderAnalyticsClientId },
   { name: 'Migration20261205003001_OrderEmailIndex', class: Migration20261205003001_OrderEmailIndex },
+  { name: 'Migration20261205004001_Invoices', class: Migration20261205004001_Invoices },
 ];

@@ -47,8 +47,3 @@ export const skipped = (detail: string): EffectOutcome => ({ status: 'skipped', 
 export type EffectSource = 'clear' | 'clear:paid' | 'placed' | `status:${number}`;
 
 export const statusSource = (changeId: number): EffectSource => `status:${changeId}`;
-
-/** Invoice numbers: `FV/<year>/<n>`, n from the shop's own sequence (no gaps: taken with the write). */
-export function invoiceNumber(sequence: number, issuedAt: Date): string {
-  return `FV/${issuedAt.getUTCFullYear()}/${sequence}`;
-}

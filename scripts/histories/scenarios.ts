@@ -134,6 +134,7 @@ export const fakeActivities: Partial<Activities> = {
   subscriptionEntryMailSequences: async () => [],
   cancelCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' } }),
   stopOrderSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' }, endedIds: [] }),
+  correctOrderInvoice: async () => null,
 
   // Mail sequence: four messages; the second is refused for good, the fourth finds the sequence off.
   async planMailSequence() {

@@ -3,6 +3,7 @@ import { SHOP_SCOPES } from '../../../domain/shop/scopes.ts';
 import { ORDER_STATUS_KINDS } from '../../../domain/shop/order-statuses.ts';
 import { moneyAmount } from '../../shop/shared/money-schema.ts';
 import { patchOf } from '../../shared/patch-body.ts';
+import { InvoiceSellerBody, InvoiceSellerReply } from './invoice-seller-schema.ts';
 
 export const ShopParams = z.object({ shop_id: z.uuid() });
 export const ShopKeyParams = ShopParams.extend({ key_id: z.uuid() });
@@ -19,7 +20,12 @@ export const CreateShopBody = z.object({
   currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as PLN').default('PLN'),
   admin_email: z.email().max(254).nullish(),
 });
-export const PatchShopBody = z.object({ name: name.optional(), api_enabled: z.boolean().optional(), automatic_invoicing: z.boolean().optional() });
+export const PatchShopBody = z.object({
+  name: name.optional(),
+  api_enabled: z.boolean().optional(),
+  automatic_invoicing: z.boolean().optional(),
+  invoice_seller: InvoiceSellerBody.nullable().optional(),
+});
 export const ShopReply = z
   .object({
     id: z.uuid(),
@@ -29,6 +35,7 @@ export const ShopReply = z
     admin_email: z.string().nullable(),
     api_enabled: z.boolean(),
     automatic_invoicing: z.boolean(),
+    invoice_seller: InvoiceSellerReply.describe('the seller block of its invoices; null: the shop\'s name alone'),
   })
   .meta({ id: 'OperatorShop' });
 

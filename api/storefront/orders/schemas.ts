@@ -21,5 +21,10 @@ export const BuyerOrderReply = z
     payment_method: z.string().nullable(),
     placed_at: z.string(),
     copy_url: z.string().describe('opens a new cart with this order\'s email, addresses, delivery and payment types'),
+    invoices: z
+      .array(z.object({ id: z.number(), kind: z.enum(['invoice', 'correction']), number: z.string(), url: z.string().describe("absolute link to the invoice's PDF") }))
+      .describe('the invoice and its correction, oldest first'),
   })
   .meta({ id: 'StorefrontOrder' });
+
+export const OrderInvoiceParams = OrderUuidParams.extend({ invoice_id: z.coerce.number().int().positive().max(2_147_483_647) });

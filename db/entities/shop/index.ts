@@ -20,6 +20,7 @@ import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './
 import { ShopAuditLogEntry } from './audit-log.ts';
 import { Cart } from './cart.ts';
 import { OrderPayment, ShopAnalyticsIntegration, ShopMarketingIntegration, StripeCustomer } from './integrations.ts';
+import { ShopInvoice, ShopInvoiceCounter } from './invoice.ts';
 import { ClubIntegration, ClubProduct, ClubWebhookDelivery, ClubWebhookDeliveryAttempt } from './club.ts';
 
 export * from './audit-log.ts';
@@ -29,6 +30,7 @@ export * from './club.ts';
 export * from './discount-code.ts';
 export * from './download-code.ts';
 export * from './integrations.ts';
+export * from './invoice.ts';
 export * from './mail-sequence.ts';
 export * from './newsletter-subscriber.ts';
 export * from './order.ts';
@@ -59,4 +61,5 @@ export const shopEntities = [
   ShopAuditLogEntry,
   Cart,
   ShopAnalyticsIntegration, ShopMarketingIntegration, StripeCustomer, OrderPayment,
+  ShopInvoice, ShopInvoiceCounter,
 ];

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
+import type { InvoiceSeller } from '../../../domain/shop/invoice-seller.ts';
 import type { ShopScope } from '../../../domain/shop/scopes.ts';
 import { Platform } from '../access/platform.ts';
 
@@ -23,6 +24,8 @@ export const Shop = defineEntity({
     timeZone: p.string().length(64).default('Europe/Warsaw'),
     nextOrdinalNumber: p.integer().default(1),
     nextInvoiceNumber: p.integer().default(1),
+    /** The seller block of its invoices; null: the shop's name alone. */
+    invoiceSeller: p.json<InvoiceSeller>().nullable(),
     coursePlatform: () => p.manyToOne(Platform).ref().nullable().deleteRule('set null'),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

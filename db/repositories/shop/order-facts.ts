@@ -22,19 +22,6 @@ export function contentsOfProducts(em: EntityManager, productIds: number[]) {
   return em.find(ElectronicContent, { product: { $in: productIds } }, { populate: ['file'], orderBy: { id: 'asc' } });
 }
 
-/** Takes the shop's next invoice number and writes it on the order, in one transaction; the existing number when it has one. */
-export async function assignInvoiceNumber(em: EntityManager, shopId: string, orderId: number, format: (sequence: number) => string): Promise<string> {
-  return em.transactional(async (tx) => {
-    const [order] = await tx.execute<{ invoice_number: string | null }[]>('select invoice_number from shop_orders where shop_id = ? and id = ? for update', [shopId, orderId]);
-    if (!order) throw new Error(`order ${orderId} of shop ${shopId} not found`);
-    if (order.invoice_number) return order.invoice_number;
-    const [counter] = await tx.execute<{ n: number }[]>('update shops set next_invoice_number = next_invoice_number + 1 where id = ? returning next_invoice_number - 1 as n', [shopId]);
-    const number = format(counter!.n);
-    await tx.execute('update shop_orders set invoice_number = ? where shop_id = ? and id = ?', [number, shopId, orderId]);
-    return number;
-  });
-}
-
 export interface NewDownloadCode {
   shopId: string;
   orderId: number;

@@ -4,6 +4,7 @@ import { OrderStatus, Shop, ShopApiKey, type IShop } from '../../entities/shop/i
 import { SHOP_FILTER } from '../../tenant.ts';
 import { BUILT_IN_ORDER_STATUSES } from '../../../domain/shop/order-statuses.ts';
 import type { ShopScope } from '../../../domain/shop/scopes.ts';
+import type { InvoiceSeller } from '../../../domain/shop/invoice-seller.ts';
 
 export interface NewShop {
   subdomain: string;
@@ -35,10 +36,15 @@ export async function useShop(em: EntityManager, shopId: string): Promise<IShop 
 }
 
 /** Writes the fields given (an absent one stays); a change of the API switch is announced in the same transaction. */
-export async function updateShop(em: EntityManager, shop: IShop, change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined }): Promise<void> {
+export async function updateShop(
+  em: EntityManager,
+  shop: IShop,
+  change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined; invoiceSeller?: InvoiceSeller | null | undefined },
+): Promise<void> {
   if (change.name !== undefined) shop.name = change.name;
   if (change.apiEnabled !== undefined) shop.apiEnabled = change.apiEnabled;
   if (change.automaticInvoicing !== undefined) shop.automaticInvoicing = change.automaticInvoicing;
+  if (change.invoiceSeller !== undefined) shop.invoiceSeller = change.invoiceSeller;
   // One transaction, as a key revocation: the notice is delivered with the commit, never without it.
   await em.transactional(async (tx) => {
     await tx.flush();

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { orderMailTags } from '../../../domain/shop/mail-tags.ts';
 import { composeStatusMail, downloadLinksList, type StatusMailTemplate } from '../../../domain/shop/status-mail.ts';
+import { buyerInvoiceLink } from '../../../domain/shared/public-links.ts';
 import { DownloadCode, Order, OrderItem, Sender, type IOrder, type IOrderStatus } from '../../entities/shop/index.ts';
 
 export interface ComposedStatusMail {
@@ -15,6 +16,17 @@ const FALLBACK_SENDER = { address: 'no-reply@shop.invalid', name: '' };
 async function downloadLinksHtml(em: EntityManager, orderId: number, downloadBase: string): Promise<string> {
   const codes = await em.find(DownloadCode, { order: orderId, content: { $ne: null } }, { orderBy: { id: 'asc' } });
   return downloadLinksList(codes.map((c) => ({ href: `${downloadBase}/downloads/${c.token}`, name: c.fileName })));
+}
+
+export const INVOICE_LINK_TAG = 'LINK_DO_FAKTURY';
+
+/** The buyer's url of the order's latest invoice or correction (`{{LINK_DO_FAKTURY}}`); '' without one. */
+async function latestInvoiceLink(em: EntityManager, order: IOrder, base: string): Promise<string> {
+  const [row] = await em.execute<{ id: number; subdomain: string }[]>(
+    'select i.id, s.subdomain from shop_invoices i join shops s on s.id = i.shop_id where i.order_id = ? order by i.id desc limit 1',
+    [order.id],
+  );
+  return row ? buyerInvoiceLink(base, row.subdomain, order.uuid, Number(row.id)) : '';
 }
 
 /**
@@ -32,7 +44,7 @@ export async function composeOrderStatusMail(
 ): Promise<ComposedStatusMail> {
   const sender = status.senderId ? await em.findOne(Sender, status.senderId) : null;
   const from = sender ? { address: sender.email, name: sender.name } : FALLBACK_SENDER;
-  if (!order) return { from, ...composeStatusMail(template, { tags: orderMailTags(null), deliveryTypeId: null, electronic: false, downloadLinksHtml: '' }) };
+  if (!order) return { from, ...composeStatusMail(template, { tags: { ...orderMailTags(null), [INVOICE_LINK_TAG]: '' }, deliveryTypeId: null, electronic: false, downloadLinksHtml: '' }) };
   const address = (order.deliveryAddress ?? order.invoiceAddress ?? {}) as Record<string, string | undefined>;
   const tags = orderMailTags({
     ordinalNumber: order.ordinalNumber,
@@ -45,6 +57,7 @@ export async function composeOrderStatusMail(
     trackingNumber: order.trackingNumber,
     deliveryMethod: order.deliveryMethod ?? '',
   });
+  tags[INVOICE_LINK_TAG] = await latestInvoiceLink(em, order, downloadBase);
   const electronic = (await em.count(OrderItem, { order: order.id, electronic: true })) > 0;
   const links = await downloadLinksHtml(em, order.id, downloadBase);
   return { from, ...composeStatusMail(template, { tags, deliveryTypeId: order.deliveryTypeId ?? null, electronic, downloadLinksHtml: links }) };

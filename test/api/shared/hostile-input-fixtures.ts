@@ -179,6 +179,7 @@ async function shopRows(make: Make, t: WalkTenants) {
     orderToClear: await placeOrder(shopId, product),
     orderToMove: await placeOrder(shopId, product),
     paidOrder,
+    invoice: await worker.invoice(shopId, paidOrder),
     downloadToken: lastSegment(links[0]!.link),
     discounts,
     pool: (await adminPost(app, `/admin/v1/shops/${shopId}/discount_code_pools`, newBody.pool())).id as number,
@@ -193,13 +194,15 @@ async function shopRows(make: Make, t: WalkTenants) {
 }
 
 /** A cart to read and change, one to check out, the order placed from a third. */
-async function storefrontRows({ orm, call }: Make, shop: TestShop) {
+async function storefrontRows({ orm, call, worker }: Make, shop: TestShop) {
   const product = await insertProduct(orm, shop.id, { name: 'Walk cart product' });
   const post = (path: string, payload: unknown) => call('POST', `/store/v1/${shop.subdomain}${path}`, {}, payload);
   const cart = async (): Promise<string> => (await post('/carts', { items: [{ product_id: product }], email: WALK_EMAILS.buyer })).id;
   const placed = await cart();
   await post(`/carts/${placed}/checkout`, {});
-  return { cart: await cart(), cartToCheckOut: await cart(), placedOrder: placed };
+  const [order] = await orm.em.fork().execute<{ id: number }[]>('select id from shop_orders where uuid = ?', [placed]);
+  const invoice = await worker.invoice(shop.id, Number(order!.id));
+  return { cart: await cart(), cartToCheckOut: await cart(), placedOrder: placed, placedOrderInvoice: invoice };
 }
 
 /** The operator's shop routes: an order, a webhook with a failed delivery, a club with one, a subscriber. */

@@ -55,6 +55,14 @@ export function workerRows(orm: Orm) {
       expect((await orderEffectActivities({ orm, platformUrlTemplate: '' }).createDownloadCodes({ shopId, orderId, source: 'clear' })).status).toBe('done');
     },
 
+    /** The order's invoice (the clearing's effect, automatic invoicing switched on first); its id. */
+    async invoice(shopId: string, orderId: number): Promise<number> {
+      await orm.em.fork().execute('update shops set automatic_invoicing = true where id = ?', [shopId]);
+      expect((await orderEffectActivities({ orm, platformUrlTemplate: '' }).issueInvoice({ shopId, orderId, source: 'clear' })).status).toBe('done');
+      const [row] = await orm.em.fork().execute<{ id: number }[]>('select id from shop_invoices where order_id = ?', [orderId]);
+      return Number(row!.id);
+    },
+
     /** An active subscriber of the plan, in its first month (activation is the renewal workflow's). */
     activeSubscriber(shopId: string, planId: number): Promise<number> {
       return insertSubscriber(orm, shopId, { planId, periods: [{ startsAt: new Date(Date.now() - DAY), endsAt: new Date(Date.now() + 30 * DAY) }] });

@@ -125,6 +125,7 @@ describe('OpenAPI', () => {
       'storefront.feeds.ceneo',
       'storefront.feeds.google',
       'storefront.orders.get',
+      'storefront.orders.invoices.read',
       'storefront.products.get',
       'storefront.products.list',
     ]);

@@ -68,7 +68,7 @@ const fakeActivities: Partial<Activities> = {
   },
 };
 // Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
-Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }) });
+Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }), correctOrderInvoice: async () => null });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 const run = (sequenceId: number, email = 'reader@example.com'): MailSequenceRun => ({ shopId, sequenceId, email, trigger: { kind: 'newsletter' }, triggeredAt: new Date().toISOString() });
