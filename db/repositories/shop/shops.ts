@@ -35,14 +35,20 @@ export async function useShop(em: EntityManager, shopId: string): Promise<IShop 
 }
 
 /** Writes the fields given (an absent one stays); a change of the API switch is announced in the same transaction. */
-export async function updateShop(em: EntityManager, shop: IShop, change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined }): Promise<void> {
+export async function updateShop(
+  em: EntityManager,
+  shop: IShop,
+  change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined; timeZone?: string | undefined },
+): Promise<void> {
   if (change.name !== undefined) shop.name = change.name;
+  if (change.timeZone !== undefined) shop.timeZone = change.timeZone;
   if (change.apiEnabled !== undefined) shop.apiEnabled = change.apiEnabled;
   if (change.automaticInvoicing !== undefined) shop.automaticInvoicing = change.automaticInvoicing;
   // One transaction, as a key revocation: the notice is delivered with the commit, never without it.
   await em.transactional(async (tx) => {
     await tx.flush();
-    if (change.apiEnabled !== undefined) await announceShopKeyChange(tx, shop.id);
+    // A cached key carries the shop's zone too (api/shop/auth.ts).
+    if (change.apiEnabled !== undefined || change.timeZone !== undefined) await announceShopKeyChange(tx, shop.id);
   });
 }
 
