@@ -27,6 +27,7 @@ import { Migration20261126230001_ShopIntegrations } from './Migration20261126230
 import { Migration20261126280001_IdempotencyKeys } from './Migration20261126280001_IdempotencyKeys.ts';
 import { Migration20261126020001_ShopRedeliveries } from './Migration20261126020001_ShopRedeliveries.ts';
 import { Migration20261126330026_ShopOrderLineIndexes } from './Migration20261126330026_ShopOrderLineIndexes.ts';
+import { Migration20261205006001_SubscriptionPlanEmails } from './Migration20261205006001_SubscriptionPlanEmails.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -58,4 +59,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126280001_IdempotencyKeys', class: Migration20261126280001_IdempotencyKeys },
   { name: 'Migration20261126020001_ShopRedeliveries', class: Migration20261126020001_ShopRedeliveries },
   { name: 'Migration20261126330026_ShopOrderLineIndexes', class: Migration20261126330026_ShopOrderLineIndexes },
+  { name: 'Migration20261205006001_SubscriptionPlanEmails', class: Migration20261205006001_SubscriptionPlanEmails },
 ];
