@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Sender, Shop, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
+import { Order, Sender, Shop, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
@@ -24,7 +24,8 @@ import {
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { done, skipped, type EffectOutcome } from '../../domain/shop/effects.ts';
 import { priceCart, type PricedCart } from '../../domain/shop/pricing.ts';
-import { planReminders, planSends, subscriberMail, type SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
+import { planEmailKindOf, planReminders, planSends, subscriberMail, type SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
+import { planEmail } from '../../db/repositories/shop/subscription-plan-emails.ts';
 import { chargeKey, chargeKeyPrefix, DAY_MS, nextPeriod, REMINDER_OFFSETS_MS, renewalIntervalDays, type RenewalSchedule } from '../../domain/shop/subscription-periods.ts';
 import type { SubscriberStatus } from '../../domain/shop/subscription-rules.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -65,6 +66,16 @@ export interface SubscriptionActivation {
 export type { SubscriberMailKind };
 
 export type { GatewayFor };
+
+/** The sender of a shop that has neither a sender nor an `admin_email` (the mail is still recorded and sent). */
+const NO_SENDER_ADDRESS = 'no-reply@shop.invalid';
+
+/** The buyer's first and last name from the subscription's first order (invoice address, else delivery address). */
+async function subscriberName(em: EntityManager, orderId: number | null): Promise<{ firstName: string; lastName: string }> {
+  const order = orderId ? await em.findOne(Order, orderId, { fields: ['invoiceAddress', 'deliveryAddress'] }) : null;
+  const address = order?.invoiceAddress?.first_name ? order.invoiceAddress : (order?.deliveryAddress ?? {});
+  return { firstName: address.first_name ?? '', lastName: address.last_name ?? '' };
+}
 
 const notFound = (id: number) => ApplicationFailure.nonRetryable(`subscriber ${id} not found`, 'SubscriberNotFound');
 
@@ -249,15 +260,23 @@ export function subscriberRenewalActivities(
       return facts(em, subscriberId);
     },
 
-    /** One mail of the subscriber about period `periodId`, once per kind and period, when the plan sends it. */
+    /**
+     * One mail of the subscriber about period `periodId`, once per kind and period, when the plan
+     * sends it: the plan's own text or the built-in Polish one, the period end as a day in the
+     * shop's time zone, from the shop's first sender or else its `admin_email`.
+     */
     async sendSubscriberMail({ shopId, subscriberId, periodId, kind }: SubscriberRef & { periodId: number; kind: SubscriberMailKind }): Promise<string> {
       const em = shopEm(orm, shopId);
       const state = await loadSubscriberState(em, subscriberId);
       if (!state) throw notFound(subscriberId);
       if (!planSends(state.plan, kind)) return `the plan does not send ${kind} mails`;
       const period = await em.findOne(SubscriberPeriod, { id: periodId, subscriber: subscriberId });
-      const until = (period?.endsAt ?? state.period?.endsAt ?? now()).toISOString();
+      const until = period?.endsAt ?? state.period?.endsAt ?? now();
+      const shop = await em.findOneOrFail(Shop, shopId);
       const sender = await em.findOne(Sender, {}, { orderBy: { id: 'asc' } });
+      const planKind = planEmailKindOf(kind);
+      const planText = planKind ? await planEmail(em, state.plan.id, planKind) : null;
+      const buyer = await subscriberName(em, state.subscriber.order?.id ?? null);
       const key = `subscriber/${subscriberId}/period/${periodId}/${kind}`;
       const { status } = await sendShopMailOnce(em, mailEndpoints, now(), {
         shopId,
@@ -265,8 +284,8 @@ export function subscriberRenewalActivities(
         kind: 'subscription',
         messageId: `<shop-subscriber-${subscriberId}.${periodId}.${kind}.${shopId}@shop>`,
         to: state.subscriber.email,
-        from: { address: sender?.email ?? 'no-reply@shop.invalid', name: sender?.name ?? '' },
-        ...subscriberMail(kind, { planName: state.plan.name, until }),
+        from: sender ? { address: sender.email, name: sender.name } : { address: shop.adminEmail ?? NO_SENDER_ADDRESS, name: shop.name },
+        ...subscriberMail(kind, { planName: state.plan.name, until, timeZone: shop.timeZone, shopName: shop.name, email: state.subscriber.email, ...buyer }, planText),
       });
       return `${kind} mail to ${state.subscriber.email} ${status}`;
     },

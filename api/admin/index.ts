@@ -21,6 +21,7 @@ import { shopPaymentGatewayAdminRoutes } from './shops/payment-gateway.ts';
 import { shopIntegrationAdminRoutes } from './shops/integrations.ts';
 import { shopOrderPaymentAdminRoutes } from './shops/order-payment.ts';
 import { shopSubscriberBillingAdminRoutes } from './shops/subscriber-billing.ts';
+import { subscriptionPlanEmailAdminRoutes } from './shops/subscription-plan-emails.ts';
 import { shopNewsletterAdminRoutes } from './shops/newsletter-subscribers.ts';
 import { shopEmailSequenceAdminRoutes } from './shops/email-sequences.ts';
 import { participantDataAdminRoutes } from './participant-data.ts';
@@ -49,6 +50,7 @@ export const adminRoutes: FastifyPluginAsync<{ adminToken: string }> = async (ap
   await app.register(shopIntegrationAdminRoutes);
   await app.register(shopOrderPaymentAdminRoutes);
   await app.register(shopSubscriberBillingAdminRoutes);
+  await app.register(subscriptionPlanEmailAdminRoutes);
   await app.register(shopDiscountPoolAdminRoutes);
   await app.register(shopNewsletterAdminRoutes);
   await app.register(shopEmailSequenceAdminRoutes);

@@ -1,5 +1,8 @@
 /** Calendar days in a named time zone (IANA), without a date library: Intl gives the offsets. */
 
+/** A shop's zone until its operator sets another (`shops.time_zone`). */
+export const DEFAULT_TIME_ZONE = 'Europe/Warsaw';
+
 /** The zone's offset from UTC at `instant`, in minutes (Warsaw in summer: +120). */
 export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
@@ -29,4 +32,18 @@ export function startOfDayIn(day: string, timeZone: string): Date {
 /** The day after `day` (`YYYY-MM-DD`). */
 export function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Whether `name` is an IANA zone name Intl knows (`Europe/Warsaw`, `UTC`). Intl alone would also
+ * take an offset such as `+01:00`, which is no zone: its days never change with the seasons.
+ */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,6 @@
 import type { InternalStatus } from './order.ts';
 import type { OrderStatusKind } from './order-statuses.ts';
+import { DEFAULT_TIME_ZONE, startOfDayIn } from '../shared/time-zones.ts';
 
 /**
  * The life of an order after placing (issue 22, docs/decisions/): which internal status a
@@ -21,11 +22,12 @@ export function internalStatusAt(kind: OrderStatusKind): InternalStatus {
 /** Whether an order at this internal status still holds what its payment bought (codes, access, subscription). */
 export const isLive = (status: InternalStatus): boolean => status === 'placed';
 
-/** Orders placed before this instant have no `placed_ip` (spec: Order detail), whatever an import sends. */
-export const PLACED_IP_SINCE = new Date('2026-09-29T00:00:00Z');
+/** Orders placed before this day (in the shop's time zone) have no `placed_ip` (spec: Order detail), whatever an import sends. */
+export const PLACED_IP_SINCE_DAY = '2026-09-29';
 
-export function storedPlacedIp(ip: string | null | undefined, placedAt: Date): string | null {
-  return placedAt.getTime() < PLACED_IP_SINCE.getTime() ? null : (ip ?? null);
+/** `timeZone`: the shop's; the cutoff is its local midnight of 29.09.2026. */
+export function storedPlacedIp(ip: string | null | undefined, placedAt: Date, timeZone = DEFAULT_TIME_ZONE): string | null {
+  return placedAt.getTime() < startOfDayIn(PLACED_IP_SINCE_DAY, timeZone).getTime() ? null : (ip ?? null);
 }
 
 /** A zero-total order needs no clearing: it is fulfilled when placed. */

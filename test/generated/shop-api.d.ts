@@ -4887,9 +4887,9 @@ export interface operations {
                 status?: string;
                 internal_status?: "placed" | "canceled" | "returned";
                 payment_status?: "paid" | "unpaid";
-                /** @description YYYY-MM-DD, inclusive, on placed_at in UTC */
+                /** @description YYYY-MM-DD, inclusive, on placed_at as a day in the shop's time_zone */
                 date_from?: string;
-                /** @description YYYY-MM-DD, inclusive, on placed_at in UTC */
+                /** @description YYYY-MM-DD, inclusive, on placed_at as a day in the shop's time_zone */
                 date_to?: string;
                 /** @description exact address, case-insensitive */
                 customer_email?: string;

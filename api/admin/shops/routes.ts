@@ -39,6 +39,7 @@ const shopReply = (shop: IShop) => ({
   api_enabled: shop.apiEnabled,
   automatic_invoicing: shop.automaticInvoicing,
   invoice_seller: shop.invoiceSeller ? { ...shop.invoiceSeller, bank_account: shop.invoiceSeller.bank_account ?? null } : null,
+  time_zone: shop.timeZone,
 });
 
 /** The shop named by `:shop_id`, with `em` scoped to it (404 when unknown). */
@@ -70,12 +71,12 @@ export const shopAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch('/shops/:shop_id', { schema: { operationId: 'admin.shops.update', summary: 'Updates a shop', params: ShopParams, body: PatchShopBody, response: { 200: data(ShopReply), ...errors } } }, async (request) => {
     const shop = await shopOf(request.em, request.params.shop_id);
-    const { name, api_enabled, automatic_invoicing, invoice_seller } = request.body;
+    const { name, api_enabled, automatic_invoicing, invoice_seller, time_zone } = request.body;
     try {
-      await updateShop(request.em, shop, { name, apiEnabled: api_enabled, automaticInvoicing: automatic_invoicing, invoiceSeller: invoice_seller });
+      await updateShop(request.em, shop, { name, apiEnabled: api_enabled, automaticInvoicing: automatic_invoicing, invoiceSeller: invoice_seller, timeZone: time_zone });
     } finally {
-      // Every instance hears the switch (updateShop announces it); this one forgets at once, even when the reply fails.
-      if (api_enabled !== undefined) app.shopKeyCache.forgetTenant(shop.id);
+      // Every instance hears the switch or the zone (the cached key carries both; updateShop announces it); this one forgets at once, even when the reply fails.
+      if (api_enabled !== undefined || time_zone !== undefined) app.shopKeyCache.forgetTenant(shop.id);
     }
     return { data: shopReply(shop) };
   });

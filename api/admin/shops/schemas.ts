@@ -4,6 +4,7 @@ import { ORDER_STATUS_KINDS } from '../../../domain/shop/order-statuses.ts';
 import { moneyAmount } from '../../shop/shared/money-schema.ts';
 import { patchOf } from '../../shared/patch-body.ts';
 import { InvoiceSellerBody, InvoiceSellerReply } from './invoice-seller-schema.ts';
+import { isTimeZone } from '../../../domain/shared/time-zones.ts';
 
 export const ShopParams = z.object({ shop_id: z.uuid() });
 export const ShopKeyParams = ShopParams.extend({ key_id: z.uuid() });
@@ -20,11 +21,14 @@ export const CreateShopBody = z.object({
   currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as PLN').default('PLN'),
   admin_email: z.email().max(254).nullish(),
 });
+/** An IANA time zone name Intl knows (`Europe/Warsaw`, `America/New_York`). */
+const TimeZone = z.string().max(64).refine(isTimeZone, 'must be an IANA time zone name such as Europe/Warsaw');
 export const PatchShopBody = z.object({
   name: name.optional(),
   api_enabled: z.boolean().optional(),
   automatic_invoicing: z.boolean().optional(),
   invoice_seller: InvoiceSellerBody.nullable().optional(),
+  time_zone: TimeZone.optional().describe('reports, order-list dates, invoice years and mail dates follow it (default Europe/Warsaw)'),
 });
 export const ShopReply = z
   .object({
@@ -36,6 +40,7 @@ export const ShopReply = z
     api_enabled: z.boolean(),
     automatic_invoicing: z.boolean(),
     invoice_seller: InvoiceSellerReply.describe('the seller block of its invoices; null: the shop\'s name alone'),
+    time_zone: z.string(),
   })
   .meta({ id: 'OperatorShop' });
 

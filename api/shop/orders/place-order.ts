@@ -57,7 +57,8 @@ export async function priceOrder(em: EntityManager, shop: PlacingShop, body: Pla
 }
 
 /** What the placement needs of the shop (the storefront passes what it keeps of it, api/storefront/shop.ts). */
-export type PlacingShop = Pick<IShop, 'id' | 'currency'>;
+/** `timeZone`: the shop's (the `placed_ip` cutoff is its local midnight); Europe/Warsaw when not read. */
+export type PlacingShop = Pick<IShop, 'id' | 'currency'> & { timeZone?: string };
 
 export interface PlacementDeps {
   workflows: WorkflowStarter;
@@ -119,7 +120,7 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
       invoiceAddress: storedAddress(body.invoice_address),
       comment: body.comment,
       ref: body.ref || null,
-      placedIp: storedPlacedIp(body.placed_ip, placedAt),
+      placedIp: storedPlacedIp(body.placed_ip, placedAt, shop.timeZone),
       placedAt,
       deliveryPointCode: body.delivery_point_code,
       invoiceRecipientName: body.invoice_recipient_name,

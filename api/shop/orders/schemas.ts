@@ -48,8 +48,8 @@ export const OrderListQuery = z
     status: idText.optional().describe('order_status_id'),
     internal_status: z.enum(INTERNAL_STATUSES).optional(),
     payment_status: z.enum(['paid', 'unpaid']).optional(),
-    date_from: day.optional().describe('YYYY-MM-DD, inclusive, on placed_at in UTC'),
-    date_to: day.optional().describe('YYYY-MM-DD, inclusive, on placed_at in UTC'),
+    date_from: day.optional().describe("YYYY-MM-DD, inclusive, on placed_at as a day in the shop's time_zone"),
+    date_to: day.optional().describe("YYYY-MM-DD, inclusive, on placed_at as a day in the shop's time_zone"),
     customer_email: storableText(254).optional().describe('exact address, case-insensitive'),
     search: z
       .string()

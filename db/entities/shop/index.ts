@@ -14,7 +14,7 @@ import { ProductRecommendationGroup, ProductRecommendationItem } from './recomme
 import { NewsletterSubscriber } from './newsletter-subscriber.ts';
 import { MailSequence, MailSequenceItem, MailSequenceRecipientCode } from './mail-sequence.ts';
 import { Shop, ShopApiKey } from './shop.ts';
-import { Subscriber, SubscriberPeriod, SubscriptionPlan, SubscriptionPlanProduct } from './subscription.ts';
+import { Subscriber, SubscriberPeriod, SubscriptionPlan, SubscriptionPlanEmail, SubscriptionPlanProduct } from './subscription.ts';
 import { ShopPaymentGateway, SubscriberCharge } from './subscription-billing.ts';
 import { ShopWebhook, ShopWebhookDelivery, ShopWebhookDeliveryAttempt } from './webhook.ts';
 import { ShopAuditLogEntry } from './audit-log.ts';
@@ -56,7 +56,7 @@ export const shopEntities = [
   ProductSet, ProductSetItem, ProductRecommendationGroup, ProductRecommendationItem,
   NewsletterSubscriber,
   MailSequence, MailSequenceItem, MailSequenceRecipientCode,
-  SubscriptionPlan, SubscriptionPlanProduct, Subscriber, SubscriberPeriod,
+  SubscriptionPlan, SubscriptionPlanProduct, Subscriber, SubscriberPeriod, SubscriptionPlanEmail,
   ShopPaymentGateway, SubscriberCharge,
   ShopAuditLogEntry,
   Cart,

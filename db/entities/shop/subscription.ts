@@ -3,6 +3,7 @@ import type { ExtensionStrategy, PeriodKind, RenewalItem, SubscriberStatus } fro
 import { Order } from './order.ts';
 import { Product } from './product.ts';
 import { shopOwned } from './shop-owned.ts';
+import type { PlanEmailKind } from '../../../domain/shop/subscription-mails.ts';
 
 const money = () => p.decimal('string').precision(12).scale(2);
 
@@ -114,3 +115,22 @@ export const SubscriberPeriod = defineEntity({
   }),
 });
 export type ISubscriberPeriod = InferEntity<typeof SubscriberPeriod>;
+
+/**
+ * A plan's own text of one subscriber mail (DESIGN.md section 10: the panel sets it with
+ * `PUT .../subscription_plans/:plan_id/emails/:kind`); one per plan and kind, else the built-in
+ * Polish text goes (domain/shop/subscription-mails.ts).
+ */
+export const SubscriptionPlanEmail = defineEntity({
+  name: 'SubscriptionPlanEmail',
+  tableName: 'shop_subscription_plan_emails',
+  uniques: [{ properties: ['plan', 'kind'] }],
+  ...shopOwned({
+    plan: () => p.manyToOne(SubscriptionPlan).ref().deleteRule('cascade'),
+    kind: p.string().length(32).$type<PlanEmailKind>(),
+    subject: p.string(),
+    content: p.text(),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  }),
+});
+export type ISubscriptionPlanEmail = InferEntity<typeof SubscriptionPlanEmail>;

@@ -39,16 +39,18 @@ export async function useShop(em: EntityManager, shopId: string): Promise<IShop 
 export async function updateShop(
   em: EntityManager,
   shop: IShop,
-  change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined; invoiceSeller?: InvoiceSeller | null | undefined },
+  change: { name?: string | undefined; apiEnabled?: boolean | undefined; automaticInvoicing?: boolean | undefined; invoiceSeller?: InvoiceSeller | null | undefined; timeZone?: string | undefined },
 ): Promise<void> {
   if (change.name !== undefined) shop.name = change.name;
+  if (change.timeZone !== undefined) shop.timeZone = change.timeZone;
   if (change.apiEnabled !== undefined) shop.apiEnabled = change.apiEnabled;
   if (change.automaticInvoicing !== undefined) shop.automaticInvoicing = change.automaticInvoicing;
   if (change.invoiceSeller !== undefined) shop.invoiceSeller = change.invoiceSeller;
   // One transaction, as a key revocation: the notice is delivered with the commit, never without it.
   await em.transactional(async (tx) => {
     await tx.flush();
-    if (change.apiEnabled !== undefined) await announceShopKeyChange(tx, shop.id);
+    // A cached key carries the shop's zone too (api/shop/auth.ts).
+    if (change.apiEnabled !== undefined || change.timeZone !== undefined) await announceShopKeyChange(tx, shop.id);
   });
 }
 

@@ -270,8 +270,8 @@ describe('endSubscriber and sendSubscriberMail', () => {
     await mail('expired');
     const log = await sql<{ kind: string; subject: string }>(`select kind, subject from shop_mails where shop_id = ? and "to" = ? order by sent_at`, [shop.id, 'mails@example.com']);
     expect(log).toEqual([
-      { kind: 'subscription', subject: 'Your subscription Monthly is active' },
-      { kind: 'subscription', subject: 'Your subscription Monthly has expired' },
+      { kind: 'subscription', subject: 'Twoja subskrypcja Monthly jest aktywna' },
+      { kind: 'subscription', subject: 'Twoja subskrypcja Monthly wygasła' },
     ]);
     // An ended subscription stays ended.
     expect((await activities.endSubscriber({ shopId: shop.id, subscriberId, status: 'ended' })).status).toBe('expired');

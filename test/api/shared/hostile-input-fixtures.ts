@@ -216,6 +216,7 @@ async function targetShopRows({ app, orm, call, worker, placeOrder }: Make, shop
   return {
     product,
     order,
+    plan,
     webhook,
     delivery: await worker.failedShopDelivery(shop.id, webhook, order),
     doomedWebhook: (await adminPost(app, `/admin/v1/shops/${shop.id}/webhooks`, newBody.shopWebhook())).id as string,

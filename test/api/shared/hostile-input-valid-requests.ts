@@ -126,6 +126,7 @@ export function validRequests(f: WalkFixtures, t: WalkTenants): Record<string, V
     'DELETE /admin/v1/shops/{shop_id}/webhooks/{id}': { params: { id: targetShop.doomedWebhook } },
     'POST /admin/v1/shops/{shop_id}/club/deliveries/{delivery_id}/redeliver': { params: { delivery_id: targetShop.clubDelivery } },
     'GET /admin/v1/shops/{shop_id}/subscribers/{subscriber_id}/billing': { params: { subscriber_id: targetShop.subscriber } },
+    'PUT /admin/v1/shops/{shop_id}/subscription_plans/{plan_id}/emails/{kind}': { params: { plan_id: targetShop.plan, kind: 'activation' } },
     'PUT /admin/v1/shops/{shop_id}/course_platform': { body: { platform_id: t.target.id } },
     'PUT /admin/v1/shops/{shop_id}/integrations/analytics': { body: { measurement_id: 'G-WALK1234', api_secret: 'walk-secret-1234' } },
     'PUT /admin/v1/shops/{shop_id}/integrations/marketing': { body: { api_key: '0123456789abcdef0123456789abcdef-us21', list_id: 'walk1' } },

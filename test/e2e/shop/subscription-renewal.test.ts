@@ -70,7 +70,7 @@ describe('a subscription bought in the shop', () => {
     const initial = await detail(subscriber.id);
     expect(initial.periods).toHaveLength(1);
     await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'active', nextChargeAt: initial.active_until, renewalsDone: 0 }));
-    await eventually(async () => expect(await mails(email)).toContain('Your subscription Box club is active'));
+    await eventually(async () => expect(await mails(email)).toContain('Twoja subskrypcja Box club jest aktywna'));
 
     const soon = new Date(Date.now() + 3000).toISOString();
     const moved = await e2e.http('PATCH', `/api/v1/subscribers/${subscriber.id}/period`, { key: shop.keys.write_subscriptions, body: { active_until: soon } });
@@ -94,7 +94,7 @@ describe('a subscription bought in the shop', () => {
     const renewalOrder = await e2e.http('GET', `/api/v1/orders/${renewal.order_id}`, { key: shop.key });
     expect(renewalOrder.status).toBe(200);
     expect(renewalOrder.body.data).toMatchObject({ paid: true, total: '39.00', subscriber_identifier: subscriber.service_ref, placed_ip: null, email });
-    await eventually(async () => expect(await mails(email)).toContain('Your subscription Box club was renewed'));
+    await eventually(async () => expect(await mails(email)).toContain('Twoja subskrypcja Box club została odnowiona'));
     // The renewal order went through the clearing's effects; it activated no second subscriber.
     const renewalEffects = await eventually(async () => {
       const rows = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/orders/${renewal.order_id}/effects`, { operator: true })).body.data as { effect: string; status: string; detail: string }[];

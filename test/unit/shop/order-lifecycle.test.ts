@@ -11,10 +11,16 @@ describe('internalStatusAt', () => {
 });
 
 describe('storedPlacedIp', () => {
-  it('keeps no address for orders placed before 29.09.2026', () => {
-    expect(storedPlacedIp('203.0.113.9', new Date('2026-09-28T23:59:59.999Z'))).toBeNull();
-    expect(storedPlacedIp('203.0.113.9', new Date('2026-09-29T00:00:00Z'))).toBe('203.0.113.9');
+  it('keeps no address for orders placed before 29.09.2026, midnight in Warsaw by default', () => {
+    expect(storedPlacedIp('203.0.113.9', new Date('2026-09-28T21:59:59.999Z'))).toBeNull();
+    expect(storedPlacedIp('203.0.113.9', new Date('2026-09-28T22:00:00Z'))).toBe('203.0.113.9');
     expect(storedPlacedIp(undefined, new Date('2026-11-01T00:00:00Z'))).toBeNull();
+  });
+
+  it("takes the cutoff at the shop's own local midnight", () => {
+    expect(storedPlacedIp('203.0.113.9', new Date('2026-09-29T03:59:59.999Z'), 'America/New_York')).toBeNull();
+    expect(storedPlacedIp('203.0.113.9', new Date('2026-09-29T04:00:00Z'), 'America/New_York')).toBe('203.0.113.9');
+    expect(storedPlacedIp('203.0.113.9', new Date('2026-09-29T00:00:00Z'), 'UTC')).toBe('203.0.113.9');
   });
 });
 
