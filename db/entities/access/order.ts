@@ -10,6 +10,8 @@ export const AccessOrder = defineEntity({
   name: 'AccessOrder',
   tableName: 'orders',
   uniques: [{ properties: ['platform', 'externalId'] }],
+  // A person's order files are read by e-mail without letter case (issue 40 item 5).
+  indexes: [{ name: 'orders_platform_id_lower_email_index', expression: 'create index "orders_platform_id_lower_email_index" on "orders" ("platform_id", lower("email"))' }],
   ...platformOwned({
     externalId: p.string(),
     email: p.string(),

@@ -53,6 +53,7 @@ describe('GET /store/v1/:subdomain/orders/:uuid', () => {
       payment_method: 'Transfer',
       placed_at: expect.any(String),
       copy_url: `https://${shop.subdomain}.shop.example/cart?copy_of=${placed.uuid}`,
+      invoices: [],
     });
     expect(res.body).not.toContain('placed_ip');
     expect(res.body).not.toContain('127.0.0.1');

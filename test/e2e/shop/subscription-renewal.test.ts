@@ -122,7 +122,7 @@ describe('a subscription bought in the shop', () => {
     await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'dunning', failedAttempts: 1, nextChargeAt: new Date(Date.parse(soon) + 86_400_000).toISOString() }), {
       timeoutMs: 60_000,
     });
-    await eventually(async () => expect(await mails(email)).toContain('We could not renew your subscription Box club'));
+    await eventually(async () => expect(await mails(email)).toContain('Nie udało się odnowić subskrypcji Box club'));
     const billing = await e2e.http('GET', `/admin/v1/shops/${shop.id}/subscribers/${subscriber.id}/billing`, { operator: true });
     expect(billing.body.data).toMatchObject({
       state: { status: 'dunning', failed_attempts: 1 },

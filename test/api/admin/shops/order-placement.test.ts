@@ -125,11 +125,11 @@ describe('POST /admin/v1/shops/:shop_id/orders: pricing', () => {
     expect(row.newsletter).toBe(true);
   });
 
-  it('keeps no placed_ip for an order placed before 29.09.2026, whatever the import sends (spec: Order detail)', async () => {
-    const before = await place({ email: 'old@example.com', items: [{ product_id: ids.book }], placed_ip: '203.0.113.9', placed_at: '2026-09-28T23:59:59Z' });
+  it('keeps no placed_ip for an order placed before 29.09.2026 in the shop zone (Warsaw), whatever the import sends (spec: Order detail)', async () => {
+    const before = await place({ email: 'old@example.com', items: [{ product_id: ids.book }], placed_ip: '203.0.113.9', placed_at: '2026-09-28T21:59:59Z' });
     expect(before.statusCode, before.body).toBe(201);
-    expect(before.json().data).toMatchObject({ placed_ip: null, placed_at: '2026-09-28T23:59:59.000Z' });
-    const since = await place({ email: 'old@example.com', items: [{ product_id: ids.book }], placed_ip: '203.0.113.9', placed_at: '2026-09-29T00:00:00Z' });
+    expect(before.json().data).toMatchObject({ placed_ip: null, placed_at: '2026-09-28T21:59:59.000Z' });
+    const since = await place({ email: 'old@example.com', items: [{ product_id: ids.book }], placed_ip: '203.0.113.9', placed_at: '2026-09-28T22:00:00Z' });
     expect(since.json().data.placed_ip).toBe('203.0.113.9');
   });
 
