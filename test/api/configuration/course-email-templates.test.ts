@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TEMPLATES } from '../../../domain/access/mail-templates.ts';
 import { createCourse, createPlatform, operator, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
 import { configure, createConfigurationKey, mailLog } from '../../helpers/configuration.ts';
+import { platformPrefix } from '../../../domain/shared/workflow-ids.ts';
+import { underPrefix, workflowsSettled } from '../../helpers/workflows-settled.ts';
 import { eventually, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
 
 let stack: TestStack;
@@ -26,7 +28,11 @@ const customInvitation = (course: TestCourse, enabled: boolean) => configure(sta
 const createTemplate = (course: TestCourse, body: Record<string, unknown>) =>
   configure(stack.app, 'POST', base(course), key, { subject: 'Course news', description: '<p>Hello {{PARTICIPANT_NAME}}</p>', active: true, ...body });
 
+/** When the latest request that starts a workflow went out (a grant, a first lesson completion, a reinvitation). */
+let startedAt = new Date(0);
+
 async function grant(course: TestCourse, email: string) {
+  startedAt = new Date();
   const res = await stack.app.inject({
     method: 'POST',
     url: '/api/courses/subscribe',
@@ -42,6 +48,7 @@ const completeLesson = (email: string, lessonId: string) =>
 /** Completes a lesson once the (background) grant has given the participant the course. */
 const completeWhenEnrolled = (email: string, lessonId: string) =>
   eventually(async () => {
+    startedAt = new Date();
     const res = await completeLesson(email, lessonId);
     expect(res.statusCode, res.body).toBe(201);
     return res;
@@ -55,9 +62,9 @@ const mailsBecome = (email: string, templates: string[]) =>
     return log;
   });
 
-/** Gives background work a moment, then checks that nothing more arrived. */
+/** Waits until the platform's workflows (the latest request's among them) are over or wait on timers days away, then checks that nothing more arrived. */
 async function staysAt(email: string, templates: string[]) {
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await workflowsSettled(stack.temporal, underPrefix(`${platformPrefix(platform.id)}/`), { started: 1, since: startedAt });
   expect((await mailLog(stack.app, platform.id, email)).map((m) => m.template).sort()).toEqual([...templates].sort());
 }
 
@@ -357,8 +364,10 @@ describe('viewed_at', () => {
 });
 
 describe('POST /admin/v1/platforms/:platform_id/participants/reinvite', () => {
-  const reinvite = (email: string) =>
-    stack.app.inject({ method: 'POST', url: `/admin/v1/platforms/${platform.id}/participants/reinvite`, headers: operator, payload: { email } });
+  const reinvite = (email: string) => {
+    startedAt = new Date();
+    return stack.app.inject({ method: 'POST', url: `/admin/v1/platforms/${platform.id}/participants/reinvite`, headers: operator, payload: { email } });
+  };
   const linkOf = (html: string) => /invitation=([\w-]+)/.exec(html)?.[1];
 
   it('sends user_reinvitation with a fresh login link, once per request; 404 for an unknown participant', async () => {
@@ -473,6 +482,7 @@ describe('notify_previous_users and re-planning', () => {
     await completeWhenEnrolled(past, lesson);
     await completeWhenEnrolled(notYet, course.sections[0]!.lessons[0]!.id);
 
+    startedAt = new Date();
     const res = await configure(stack.app, 'PATCH', `${base(course)}/${created.slug}`, key, { active: true, notify_previous_users: true });
     expect(res.statusCode, res.body).toBe(200);
     await mailsBecome(past, ['user_invitation', created.slug]);

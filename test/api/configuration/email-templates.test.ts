@@ -3,6 +3,8 @@ import { DEFAULT_TEMPLATES } from '../../../domain/access/mail-templates.ts';
 import { createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
 import { configure, createConfigurationKey, mailLog } from '../../helpers/configuration.ts';
 import { eventually, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
+import { platformPrefix } from '../../../domain/shared/workflow-ids.ts';
+import { underPrefix, workflowsSettled } from '../../helpers/workflows-settled.ts';
 
 let stack: TestStack;
 let worker: RunningWorker;
@@ -162,7 +164,8 @@ describe('POST /email_templates/:slug/send_test', () => {
     const res = await configure(stack.app, 'POST', '/email_templates/user_invitation/send_test', key, { email: stranger });
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().errors)).toEqual(['email']);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A refusal starts nothing: once the platform's workflows are over, no mail went out.
+    await workflowsSettled(stack.temporal, underPrefix(`${platformPrefix(platform.id)}/`));
     expect(await mailLog(stack.app, platform.id, stranger)).toEqual([]);
   });
 

@@ -8,6 +8,7 @@ import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { clubWebhookWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { changeOrderStatus, clearOrder, deliverClubWebhook } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { onTaskQueue, workflowsSettled } from '../../helpers/workflows-settled.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /** The club_webhook effect of the order workflows and its delivery workflow, with fake activities. */
@@ -85,7 +86,8 @@ describe('the club_webhook effect of changeOrderStatus', () => {
 
   it('the same transition again (a repeated or replayed run) sends nothing twice', async () => {
     await changeStatus(1, 10, CLUB_STATUS);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The repeated run is over; so is every workflow it could have started (all on this file's queue).
+    await workflowsSettled(temporal.client(), onTaskQueue(taskQueue));
     expect(attempts.get(`club/1/${CLUB_STATUS}`)).toBe(1);
   });
 

@@ -7,6 +7,7 @@ import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { changeOrderStatus, clearOrder, deliverShopWebhook, redeliverShopWebhook } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { onTaskQueue, workflowsSettled } from '../../helpers/workflows-settled.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /** The shop webhook effect and its delivery workflow on the real server, with fake activities. */
@@ -115,7 +116,8 @@ describe('the webhook effect of clearOrder', () => {
 
     // The same transition dispatched again (a repeated or replayed run): the ids are taken, nothing more is delivered.
     await clear(7);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The repeated run is over; so is every workflow it could have started (all on this file's queue).
+    await workflowsSettled(temporal.client(), onTaskQueue(taskQueue));
     // The clearing's one step opens again (the real open finds its delivery: one row per webhook and transition); nothing is delivered again.
     expect(new Set(opened.filter((o) => o.source === 'clear').map((o) => o.webhookId)).size).toBe(2);
     expect(attempts.get('hook-a/7/clear')).toBe(1);
