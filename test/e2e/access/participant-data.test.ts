@@ -11,6 +11,8 @@ import { CONFIGURATION, createConfigurationKey } from '../../helpers/configurati
 import { startWebhookEndToEnd, type WebhookEndToEnd } from '../../helpers/e2e.ts';
 import { createCourse, createPlatform, lessonIds, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
 import { searchEveryTable } from '../../helpers/personal-data.ts';
+import { expectRepeatedErasureChangesNothing } from '../../helpers/repeated-erasure.ts';
+import { platformPrefix } from '../../../domain/shared/workflow-ids.ts';
 import { eventually, type TestStack } from '../../helpers/stack.ts';
 import { verifySignatures, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 
@@ -133,17 +135,13 @@ describe('POST /admin/v1/platforms/:platform_id/participants/erase', () => {
   });
 
   it('a repeated erasure changes nothing and reports the same; a later grant starts afresh', async () => {
-    const before = (await erasure(erasureId)).body.data;
-    expect((await erase(email)).status).toBe(202);
-    const after = await eventually(async () => {
-      const res = await erasure(erasureId);
-      expect(res.body.data.status).toBe('completed');
-      expect(res.body.data.requested_at > before.requested_at).toBe(true);
-      return res.body.data;
-    }, { timeoutMs: 90_000 });
-    expect(after.counts).toEqual(before.counts);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(typesReceived().filter((t) => t === 'participant_erased')).toHaveLength(1);
+    await expectRepeatedErasureChangesNothing({
+      erase: () => erase(email),
+      erasure: () => erasure(erasureId),
+      temporal: stack.temporal,
+      tenantPrefix: `${platformPrefix(platform.id)}/`,
+      announcements: () => typesReceived().filter((t) => t === 'participant_erased').length,
+    });
 
     expect((await http('POST', '/api/courses/subscribe', { key: platform.apiKey, body: { subscriptions: { course_id: course.id, email } } })).status).toBe(200);
     await eventually(async () => {

@@ -38,6 +38,18 @@ export function emailPatterns(email: string): string[] {
   return [...new Set([like(email), like(encodeURIComponent(email).toLowerCase())])];
 }
 
+/** The `row` column of each row `sql` selects (an entry's export reads `select to_jsonb(...) as row`). */
+export async function rows(ctx: PersonContext, sql: string, params: unknown[]): Promise<unknown[]> {
+  const found: { row: unknown }[] = await ctx.em.execute(sql, params);
+  return found.map((r) => r.row);
+}
+
+/** `(<column> ilike ? or ...)` over the person's e-mail patterns, and its values. */
+export function likeEmail(column: string, ctx: PersonContext): { sql: string; params: string[] } {
+  const patterns = emailPatterns(ctx.email);
+  return { sql: `(${patterns.map(() => `${column} ilike ?`).join(' or ')})`, params: patterns };
+}
+
 export interface RedactRows {
   table: string;
   /** Text columns redacted occurrence by occurrence, JSON columns string by string. */

@@ -1,6 +1,6 @@
 import { ERASED } from '../../../../domain/shared/personal-data.ts';
 import { activeOrderFilesOf } from '../../access/order-files.ts';
-import { emailPatterns, redactRows, type PersonalDataEntry, type PersonContext } from './context.ts';
+import { likeEmail, redactRows, rows, type PersonalDataEntry, type PersonContext } from './context.ts';
 
 /**
  * The course platform's kinds of personal data (issue 29), in erasure order: the participant is
@@ -12,16 +12,6 @@ import { emailPatterns, redactRows, type PersonalDataEntry, type PersonContext }
 
 const personParticipant = `select id from participants where platform_id = ? and lower(email) = ?`;
 const participantParams = (ctx: PersonContext) => [ctx.tenantId, ctx.email];
-
-async function rows(ctx: PersonContext, sql: string, params: unknown[]): Promise<unknown[]> {
-  const found: { row: unknown }[] = await ctx.em.execute(sql, params);
-  return found.map((r) => r.row);
-}
-
-const likeEmail = (column: string, ctx: PersonContext) => {
-  const patterns = emailPatterns(ctx.email);
-  return { sql: `(${patterns.map(() => `${column} ilike ?`).join(' or ')})`, params: patterns };
-};
 
 /** An entry for a table of rows owned by the participant: exported whole (but the tenant), deleted with it. */
 function participantRows(kind: string, table: string, orderBy: string): PersonalDataEntry {

@@ -2,7 +2,7 @@ import { ERASED, erasedAddress, redactJson } from '../../../../domain/shared/per
 import { stripeAdapter } from '../../../../adapters/payments/stripe.ts';
 import { parseStripePaymentReference } from '../../../../domain/shop/payment-gateway.ts';
 import { openSecret } from '../../../../adapters/secrets/secret-box.ts';
-import { emailPatterns, redactRows, type PersonalDataEntry, type PersonContext } from './context.ts';
+import { likeEmail, redactRows, rows, type PersonalDataEntry, type PersonContext } from './context.ts';
 
 /**
  * The shop's kinds of personal data (issue 29), in erasure order: what the person bought is kept
@@ -15,16 +15,6 @@ import { emailPatterns, redactRows, type PersonalDataEntry, type PersonContext }
 const personOrders = `select id from shop_orders where shop_id = ? and lower(email) in (?, ?)`;
 const orderParams = (ctx: PersonContext) => [ctx.tenantId, ctx.email, ctx.marker];
 const personSubscribers = `select id from shop_subscribers where shop_id = ? and lower(email) in (?, ?)`;
-
-async function rows(ctx: PersonContext, sql: string, params: unknown[]): Promise<unknown[]> {
-  const found: { row: unknown }[] = await ctx.em.execute(sql, params);
-  return found.map((r) => r.row);
-}
-
-const likeEmail = (column: string, ctx: PersonContext) => {
-  const patterns = emailPatterns(ctx.email);
-  return { sql: `(${patterns.map(() => `${column} ilike ?`).join(' or ')})`, params: patterns };
-};
 
 const orders: PersonalDataEntry = {
   kind: 'orders',
