@@ -5,6 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { eventually } from './stack.ts';
+import { millis } from './workflow-commands.ts';
 
 const LONG_TIMER_MS = 60_000;
 
@@ -20,8 +21,6 @@ export interface SettledOptions {
   timeoutMs?: number;
 }
 
-/** Milliseconds of a protobuf duration. */
-const millis = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(d?.seconds ?? 0) * 1000 + Math.floor((d?.nanos ?? 0) / 1e6);
 
 /** Why a workflow is not idle yet (null when it is), and the children it started. */
 async function idleness(client: Client, workflowId: string, runId?: string): Promise<{ busy: string | null; children: string[] }> {
