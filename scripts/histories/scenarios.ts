@@ -8,7 +8,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { Activities } from '../../activities/index.ts';
-import type { ChargeOutcome, RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
+import { fakeSubscribers } from './fake-subscribers.ts';
 import {
   automaticStatusWorkflowId,
   clearOrderWorkflowId,
@@ -53,71 +53,13 @@ const iso = (inMs: number) => new Date(Date.now() + inMs).toISOString();
 // ---------------------------------------------------------------------------------------------
 // Subscriber renewal: an in-memory subscriber the fake activities read and write, as the database.
 
-interface FakeSubscriber extends RenewalFacts {
-  intervalMs: number;
-  /** The gateway's answers, one per charge attempt in order (then approve). */
-  gateway: ('approve' | 'decline')[];
-  charges: Map<string, ChargeOutcome>;
-  renewed: Map<number, { orderId: number; periodId: number }>;
-  /** How often the schedule was loaded: the scenario signals once the run has reacted. */
-  loads: number;
-}
-
-const subscribers = new Map<number, FakeSubscriber>();
-let nextChargeId = 1;
-
-function renewalFacts(s: FakeSubscriber): RenewalFacts {
-  const { intervalMs: _i, gateway: _g, charges: _c, renewed: _r, loads: _l, ...facts } = s;
-  return { ...facts, period: { ...facts.period } };
-}
-
-const subscriber = (id: number) => {
-  const s = subscribers.get(id);
-  if (!s) throw ApplicationFailure.nonRetryable(`no subscriber ${id}`, 'SubscriberNotFound');
-  return s;
-};
+const subscribers = fakeSubscribers();
 
 const skippedEffect = async () => ({ status: 'skipped' as const, detail: 'recorded with fake activities' });
 
 /** Every activity the recorded workflows (and the children they start) call, as in-memory fakes. */
 export const fakeActivities: Partial<Activities> = {
-  async loadRenewalSchedule({ subscriberId }) {
-    const s = subscriber(subscriberId);
-    s.loads += 1;
-    return renewalFacts(s);
-  },
-  async chargeRenewal({ subscriberId, periodId, attempt }) {
-    const s = subscriber(subscriberId);
-    const key = `${periodId}/${attempt}`;
-    const known = s.charges.get(key);
-    if (known) return known;
-    if (s.status !== 'active' || s.paused || periodId !== s.periodId) return { status: 'skipped', reason: 'not chargeable now' };
-    const chargeId = nextChargeId++;
-    const outcome: ChargeOutcome = (s.gateway.shift() ?? 'approve') === 'approve' ? { status: 'approved', chargeId } : { status: 'declined', chargeId, reason: 'declined by the recording gateway' };
-    if (outcome.status === 'declined') s.failedAttempts += 1;
-    s.charges.set(key, outcome);
-    return outcome;
-  },
-  async renewSubscriber({ subscriberId, chargeId }) {
-    const s = subscriber(subscriberId);
-    const known = s.renewed.get(chargeId);
-    if (known) return known;
-    s.period = { start: Date.now(), end: Date.now() + s.intervalMs };
-    s.periodId += 1;
-    s.renewalsDone += 1;
-    s.failedAttempts = 0;
-    const renewed = { orderId: 1000 + chargeId, periodId: s.periodId };
-    s.renewed.set(chargeId, renewed);
-    return renewed;
-  },
-  async endSubscriber({ subscriberId, status }) {
-    const s = subscriber(subscriberId);
-    if (s.status === 'active') s.status = status;
-    return renewalFacts(s);
-  },
-  async sendSubscriberMail({ kind }) {
-    return `${kind} sent`;
-  },
+  ...subscribers.activities,
   // A renewal order's clearing and an automatic status's change run as children: nothing to do here.
   issueInvoice: skippedEffect,
   createDownloadCodes: skippedEffect,
@@ -248,28 +190,6 @@ function attemptOnce(deliveryId: string) {
   return { status: 'succeeded' as const, statusCode: 204, nextAttemptInMs: null };
 }
 
-function newSubscriber(id: number, over: Partial<FakeSubscriber> & { intervalMs: number }): number {
-  const start = Date.now();
-  subscribers.set(id, {
-    status: 'active',
-    periodId: 1,
-    period: { start, end: start + over.intervalMs },
-    paused: false,
-    renewalsDone: 0,
-    renewalsLimit: 0,
-    reminders: [],
-    reminderOffsetsMs: { expires_in_one_week: 0, expires_in_one_day: 0 },
-    dunningMs: [],
-    failedAttempts: 0,
-    gateway: [],
-    charges: new Map(),
-    renewed: new Map(),
-    loads: 0,
-    ...over,
-  });
-  return id;
-}
-
 const discountSchedule = (startInMs: number, endInMs: number, revision: number): DiscountSchedule => ({ startDate: iso(startInMs), endDate: iso(endInMs), revision });
 
 export const scenarios: Scenario[] = [
@@ -326,20 +246,23 @@ export const scenarios: Scenario[] = [
     type: 'subscriberRenewal',
     name: 'activation mail, both reminders, pause and resume, a declined charge with its notice, the dunning retry approved, the renewal order cleared as a child, continue-as-new; the next run: period moved, items changed, declined twice, expired',
     async run({ client, taskQueue }) {
-      const subscriberId = newSubscriber(1, {
-        intervalMs: 6000,
-        period: { start: Date.now(), end: Date.now() + 8000 },
-        reminders: ['expires_in_one_week', 'expires_in_one_day'],
-        reminderOffsetsMs: { expires_in_one_week: 5000, expires_in_one_day: 2500 },
-        dunningMs: [1000],
-        gateway: ['decline', 'approve', 'decline', 'decline'],
-      });
+      const subscriberId = subscribers.add(
+        {
+          intervalMs: 6000,
+          period: { start: Date.now(), end: Date.now() + 8000 },
+          reminders: ['expires_in_one_week', 'expires_in_one_day'],
+          reminderOffsetsMs: { expires_in_one_week: 5000, expires_in_one_day: 2500 },
+          dunningMs: [1000],
+          gateway: ['decline', 'approve', 'decline', 'decline'],
+        },
+        1,
+      );
       const handle = await client.workflow.start<typeof workflows.subscriberRenewal>('subscriberRenewal', {
         taskQueue,
         workflowId: subscriberWorkflowId({ shopId: SHOP, subscriberId }),
         args: [{ shopId: SHOP, subscriberId, activated: true }],
       });
-      const s = subscriber(subscriberId);
+      const s = subscribers.get(subscriberId);
       const loaded = async (n: number) => {
         while (s.loads < n) await sleep(50);
       };

@@ -1,5 +1,7 @@
 /** The commands a workflow run issued, read from its history in order (the order the replay test relies on). */
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
 
 /** Milliseconds of a protobuf duration. */
 export const millis = (d: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(d?.seconds ?? 0) * 1000 + Math.floor((d?.nanos ?? 0) / 1e6);
@@ -22,4 +24,10 @@ export async function commandsOf(handle: WorkflowHandle): Promise<string[]> {
     if (timer) commands.push(`timer ${millis(timer.startToFireTimeout)}`);
   }
   return commands;
+}
+
+/** `run<typeof wf>('wf', args)`: starts a workflow under a fresh test id on the file's queue. */
+export function starter(client: () => Client, taskQueue: string) {
+  return async <W extends Workflow>(type: string, args: Parameters<W>): Promise<WorkflowHandleWithFirstExecutionRunId<W>> =>
+    (await client().workflow.start<Workflow>(type, { taskQueue, workflowId: `test/${randomUUID()}`, args: args as unknown[] })) as WorkflowHandleWithFirstExecutionRunId<W>;
 }

@@ -6,7 +6,7 @@ import { webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.t
 import type { quizResultRecorded, revokeAudiobookAccess } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
-import { commandsOf } from '../../helpers/workflow-commands.ts';
+import { commandsOf, starter } from '../../helpers/workflow-commands.ts';
 
 /**
  * Two workflows of one step and its events (issue 42 item 6), with fake activities: an audiobook's
@@ -45,8 +45,7 @@ const fakeActivities: Partial<Activities> = {
 };
 
 const temporal = useFakeWorker(taskQueue, fakeActivities);
-const run = <W extends (...args: never[]) => Promise<unknown>>(type: string, args: Parameters<W>) =>
-  temporal.client().workflow.start<W>(type, { taskQueue, workflowId: `test/${randomUUID()}`, args });
+const run = starter(temporal.client, taskQueue);
 const delivery = (webhookId: string, eventId: string) => webhookDeliveryWorkflowId({ platformId, webhookId, eventId });
 
 describe('revokeAudiobookAccess', () => {

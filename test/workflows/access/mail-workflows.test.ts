@@ -5,7 +5,7 @@ import { mailDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
 import type { courseMailRollout, mailDelivery, mailLoginLink, sendTestMail } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
-import { commandsOf } from '../../helpers/workflow-commands.ts';
+import { commandsOf, starter } from '../../helpers/workflow-commands.ts';
 
 /**
  * The mail workflows of the course platform with fake activities (issue 42 item 6): the operator's
@@ -52,8 +52,7 @@ const fakeActivities: Partial<Activities> = {
 };
 
 const temporal = useFakeWorker(taskQueue, fakeActivities);
-const run = <W extends (...args: never[]) => Promise<unknown>>(type: string, args: Parameters<W>) =>
-  temporal.client().workflow.start<W>(type, { taskQueue, workflowId: `test/${randomUUID()}`, args });
+const run = starter(temporal.client, taskQueue);
 const delivery = (mailId: string) => mailDeliveryWorkflowId({ platformId, mailId });
 const deliveredOnce = async (mailId: string) => {
   expect(await temporal.client().workflow.getHandle(delivery(mailId)).result()).toEqual({ status: 'sent', provider: null });

@@ -7,7 +7,7 @@ import { customerErasedDeliveryWorkflowId, subscriberWorkflowId } from '../../..
 import type { deliverCustomerErased, erasePersonalData } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
-import { commandsOf } from '../../helpers/workflow-commands.ts';
+import { commandsOf, starter } from '../../helpers/workflow-commands.ts';
 
 /**
  * One person's erasure and the shop's `customer_erased` delivery with fake activities (issue 42
@@ -67,8 +67,7 @@ const fakeActivities: Partial<Activities> = {
 };
 
 const temporal = useFakeWorker(taskQueue, fakeActivities);
-const run = <W extends (...args: never[]) => Promise<unknown>>(type: string, args: Parameters<W>) =>
-  temporal.client().workflow.start<W>(type, { taskQueue, workflowId: `test/${randomUUID()}`, args });
+const run = starter(temporal.client, taskQueue);
 const erase = (ref: ErasureRef) => run<typeof erasePersonalData>('erasePersonalData', [ref]);
 
 describe('erasePersonalData', () => {

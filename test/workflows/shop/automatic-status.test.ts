@@ -3,10 +3,10 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
 import type { ApplyAutomaticStatusInput, PlannedAutomaticStatus, PlanAutomaticStatusesInput } from '../../../activities/shop/automatic-status.ts';
-import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { automaticStatusWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { automaticOrderStatus } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { quietClearing } from '../../helpers/quiet-clearing.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /**
@@ -15,7 +15,6 @@ import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
  */
 const taskQueue = uniqueTaskQueue('shop-auto-status');
 const shopId = `auto-${randomUUID().slice(0, 8)}`;
-const skipped = async (): Promise<EffectOutcome> => ({ status: 'skipped', detail: 'fake' });
 
 /** What the fakes answer, per order. */
 const plans = new Map<number, PlannedAutomaticStatus[]>();
@@ -23,7 +22,9 @@ const applied = new Map<number, { changeId: number } | null>();
 const planCalls: PlanAutomaticStatusesInput[] = [];
 const applyCalls: { input: ApplyAutomaticStatusInput; at: number }[] = [];
 
+// The other effects of the transitions have nothing to do here.
 const fakeActivities: Partial<Activities> = {
+  ...quietClearing,
   async planAutomaticStatuses(input) {
     planCalls.push(input);
     return plans.get(input.orderId) ?? [];
@@ -32,34 +33,8 @@ const fakeActivities: Partial<Activities> = {
     applyCalls.push({ input, at: Date.now() });
     return applied.get(input.orderId) ?? null;
   },
-  // The other effects of the transitions: nothing to do here.
-  issueInvoice: skipped,
-  createDownloadCodes: skipped,
-  sendAnalyticsPurchase: skipped,
-  tagCustomer: skipped,
-  sendStatusMail: skipped,
-  async shopWebhookTargets() {
-    return [];
-  },
-  async registerCourseAccessOrder() {
-    return { outcome: { status: 'skipped', detail: 'fake' } };
-  },
-  async cancelCourseAccessOrder() {
-    return { outcome: { status: 'skipped', detail: 'fake' } };
-  },
-  async recordOrderEffect() {},
 };
 
-// Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
-Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
-// No club integration and no subscription product: the clearing runs these steps as local activities
-// (issue 26 item 1), and a local activity the worker lacks fails the clearing's workflow task.
-Object.assign(fakeActivities, {
-  openClubWebhookDelivery: async () => ({ skipped: 'no club integration' }),
-  activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of a subscription plan' }, subscriberIds: [], endedIds: [] }),
-});
-// Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
-Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }), correctOrderInvoice: async () => null });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const started: string[] = [];
 afterAll(async () => {

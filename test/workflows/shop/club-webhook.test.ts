@@ -8,6 +8,7 @@ import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { clubWebhookWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { changeOrderStatus, clearOrder, deliverClubWebhook } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { quietClearing } from '../../helpers/quiet-clearing.ts';
 import { onTaskQueue, workflowsSettled } from '../../helpers/workflows-settled.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
@@ -21,17 +22,9 @@ const attempts = new Map<string, number>();
 const scripted = new Map<string, AttemptResult[]>();
 /** Deliveries whose outcome was recorded, with the attempts made by then. */
 const settled: { deliveryId: string; attemptsBefore: number }[] = [];
-const skippedOutcome = async (): Promise<EffectOutcome> => ({ status: 'skipped', detail: 'fake' });
 
 const fakeActivities: Partial<Activities> = {
-  issueInvoice: skippedOutcome,
-  createDownloadCodes: skippedOutcome,
-  sendAnalyticsPurchase: skippedOutcome,
-  tagCustomer: skippedOutcome,
-  sendStatusMail: skippedOutcome,
-  registerCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'fake' } }),
-  cancelCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'fake' } }),
-  shopWebhookTargets: async () => [],
+  ...quietClearing,
   /**
    * The club is at status 5 (the Paid status too, which clearing reaches: statusId null); order 404
    * is gone. Like the real activity, the delivery of (order, status) is made once: a later
@@ -58,17 +51,6 @@ const fakeActivities: Partial<Activities> = {
     recorded.push({ effect, outcome, source, target, orderId });
   },
 };
-// Effects of other features in the same workflows, with nothing to do here.
-Object.assign(fakeActivities, {
-  planAutomaticStatuses: async () => [],
-  orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: CLUB_STATUS, sequenceIds: [] }),
-  activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'fake' }, subscriberIds: [], endedIds: [] }),
-});
-
-// Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
-Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
-// Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
-Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }), correctOrderInvoice: async () => null });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const changeStatus = (orderId: number, changeId: number, statusId: number) =>
   temporal.client().workflow.execute<typeof changeOrderStatus>('changeOrderStatus', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId, changeId, statusId }] });

@@ -7,6 +7,7 @@ import { orderWorkflowId } from '../../../domain/shared/workflow-ids.ts';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import type { changeOrderStatus, clearOrder } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { quietClearing } from '../../helpers/quiet-clearing.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /**
@@ -19,14 +20,10 @@ const taskQueue = uniqueTaskQueue('shop-course-access-wf');
 const recorded: { effect: string; outcome: EffectOutcome; source: string }[] = [];
 let nextRegistration: () => CourseAccessStep = () => ({ outcome: { status: 'skipped', detail: 'no product of this order sells courses' } });
 let nextCancellation: () => CourseAccessStep = () => ({ outcome: { status: 'skipped', detail: 'this status does not withdraw course access' } });
-const skippedOutcome = async (): Promise<EffectOutcome> => ({ status: 'skipped', detail: 'fake' });
 
+// The other effects of the same workflows have nothing to do here.
 const fakeActivities: Partial<Activities> = {
-  issueInvoice: skippedOutcome,
-  createDownloadCodes: skippedOutcome,
-  sendAnalyticsPurchase: skippedOutcome,
-  tagCustomer: skippedOutcome,
-  sendStatusMail: skippedOutcome,
+  ...quietClearing,
   async registerCourseAccessOrder() {
     return nextRegistration();
   },
@@ -37,15 +34,6 @@ const fakeActivities: Partial<Activities> = {
     recorded.push({ effect, outcome, source });
   },
 };
-// Other effects of the same workflows that have nothing to do here (no shop webhook subscribed).
-Object.assign(fakeActivities, { shopWebhookTargets: async () => [], planAutomaticStatuses: async () => [], openClubWebhookDelivery: async () => ({ skipped: 'no club integration' }) });
-
-// Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
-Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
-// Subscriptions (workflows/shop/subscription-effect.ts): no order here holds an automatic-plan product.
-Object.assign(fakeActivities, { activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of an automatic subscription plan' }, subscriberIds: [], endedIds: [] }) });
-// Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
-Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }), correctOrderInvoice: async () => null });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 const children: string[] = [];
 afterEach(async () => {

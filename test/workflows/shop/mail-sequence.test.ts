@@ -7,6 +7,7 @@ import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { changeOrderStatus, mailSequence } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { quietClearing } from '../../helpers/quiet-clearing.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /**
@@ -15,7 +16,6 @@ import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
  */
 const taskQueue = uniqueTaskQueue('shop-mail-sequence');
 const shopId = `seq-${randomUUID().slice(0, 8)}`;
-const skipped = async (): Promise<EffectOutcome> => ({ status: 'skipped', detail: 'fake' });
 
 /** Per sequence id: the offsets (ms from the plan call) and the answer of each send. */
 const offsets = new Map<number, number[]>();
@@ -25,7 +25,9 @@ const planned = new Map<string, number>();
 const recorded: { effect: string; outcome: EffectOutcome }[] = [];
 let nextOrderSequences: number[] = [];
 
+// The other effects of a status change have nothing to do here.
 const fakeActivities: Partial<Activities> = {
+  ...quietClearing,
   async planMailSequence(run) {
     const now = Date.now();
     return (offsets.get(run.sequenceId) ?? []).map((ms, i) => {
@@ -52,23 +54,7 @@ const fakeActivities: Partial<Activities> = {
   async recordOrderEffect({ effect, outcome }) {
     recorded.push({ effect, outcome });
   },
-  // The other effects of a status change: nothing to do here.
-  sendStatusMail: skipped,
-  async shopWebhookTargets() {
-    return [];
-  },
-  async cancelCourseAccessOrder() {
-    return { outcome: { status: 'skipped', detail: 'fake' } };
-  },
-  async openClubWebhookDelivery() {
-    return { skipped: 'no club integration' };
-  },
-  async planAutomaticStatuses() {
-    return [];
-  },
 };
-// Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
-Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }), correctOrderInvoice: async () => null });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 const run = (sequenceId: number, email = 'reader@example.com'): MailSequenceRun => ({ shopId, sequenceId, email, trigger: { kind: 'newsletter' }, triggeredAt: new Date().toISOString() });

@@ -6,7 +6,7 @@ import { automaticStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts'
 import type { orderPlaced, sendOrderStatusTestMails } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
-import { commandsOf } from '../../helpers/workflow-commands.ts';
+import { commandsOf, starter } from '../../helpers/workflow-commands.ts';
 
 /**
  * Two shop workflows with fake activities (issue 42 item 6): a placed order (its automatic statuses
@@ -45,8 +45,7 @@ const fakeActivities: Partial<Activities> = {
 };
 
 const temporal = useFakeWorker(taskQueue, fakeActivities);
-const run = <W extends (...args: never[]) => Promise<unknown>>(type: string, args: Parameters<W>) =>
-  temporal.client().workflow.start<W>(type, { taskQueue, workflowId: `test/${randomUUID()}`, args });
+const run = starter(temporal.client, taskQueue);
 const timer = automaticStatusWorkflowId({ shopId, orderId: 1, source: 'placed', toStatusId: 4 });
 afterAll(async () => {
   // The automatic status's timer workflow waits an hour: it ends with the file.

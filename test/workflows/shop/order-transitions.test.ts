@@ -5,6 +5,7 @@ import type { Activities } from '../../../activities/index.ts';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import type { changeOrderStatus, clearOrder } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { quietClearing } from '../../helpers/quiet-clearing.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /** The order workflows on the real server, with their effect activities replaced by fakes. */
@@ -19,7 +20,10 @@ const count = (name: string) => {
 };
 const ok = (detail: string): EffectOutcome => ({ status: 'done', detail });
 
+// No club integration, automatic status, mail sequence or subscription product, a status that stops
+// nothing (their own tests: club-webhook, automatic-status, mail-sequence, e2e order-lifecycle).
 const fakeActivities: Partial<Activities> = {
+  ...quietClearing,
   async issueInvoice() {
     count('invoice');
     return ok('FV/2026/1');
@@ -56,22 +60,7 @@ const fakeActivities: Partial<Activities> = {
   async recordOrderEffect({ effect, outcome, source }) {
     recorded.push({ effect, outcome, source });
   },
-  // No club integration: the club_webhook effect is skipped (test/workflows/shop/club-webhook.test.ts has it).
-  async openClubWebhookDelivery() {
-    return { skipped: 'no club integration' };
-  },
-  // No automatic status follows (test/workflows/shop/automatic-status.test.ts has them).
-  async planAutomaticStatuses() {
-    return [];
-  },
 };
-
-// Mail sequences (workflows/shop/mail-sequence.ts): no sequence starts in these tests.
-Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }) });
-// Subscriptions (workflows/shop/subscription-effect.ts): no order here holds an automatic-plan product.
-Object.assign(fakeActivities, { activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of an automatic subscription plan' }, subscriberIds: [], endedIds: [] }) });
-// A status that stops nothing (test/e2e/shop/order-lifecycle.test.ts has a cancellation).
-Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }), correctOrderInvoice: async () => null });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 describe('clearOrder', () => {

@@ -3,8 +3,8 @@ import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
-import type { ChargeOutcome, RenewalFacts, SubscriptionActivation } from '../../../activities/shop/subscriber-renewal.ts';
-import { REMINDER_KINDS, type ReminderKind } from '../../../domain/shop/subscription-periods.ts';
+import type { SubscriptionActivation } from '../../../activities/shop/subscriber-renewal.ts';
+import { REMINDER_KINDS } from '../../../domain/shop/subscription-periods.ts';
 import { clearOrderWorkflowId, subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { clearOrder, subscriberRenewal } from '../../../workflows/index.ts';
 import {
@@ -13,11 +13,13 @@ import {
   subscriberResumedSignal,
   subscriberStateQuery,
 } from '../../../workflows/shop/subscription-signals.ts';
+import { fakeSubscribers } from '../../../scripts/histories/fake-subscribers.ts';
 import { bundleWorkflows } from '../../../worker/create-worker.ts';
 import { connectTemporal, eventually, startTestWorker, uniqueTaskQueue, type RunningWorker } from '../../helpers/stack.ts';
 
 /**
- * The renewal workflow with fake activities over an in-memory subscriber, on the real server with
+ * The renewal workflow with fake activities over an in-memory subscriber (scripts/histories/fake-subscribers.ts,
+ * the history recorder's too), on the real server with
  * periods of seconds (no time skipping here, docs/decisions/): the fake is the database the
  * workflow reads through `loadRenewalSchedule`, and the test changes it before signalling, as
  * the API does. Load-proof (issue 28): a step the test must see before the next one has seconds
@@ -25,86 +27,10 @@ import { connectTemporal, eventually, startTestWorker, uniqueTaskQueue, type Run
  * read from the run's history and state, never from a quiet pause; outcomes are polled with
  * deadlines of a minute or more (upper bounds only); times are checked as lower bounds.
  */
-interface FakeSubscriber {
-  periodId: number;
-  period: { start: number; end: number };
-  intervalMs: number;
-  paused: boolean;
-  renewalsDone: number;
-  renewalsLimit: number;
-  reminders: ReminderKind[];
-  reminderOffsetsMs: Record<ReminderKind, number>;
-  dunningMs: number[];
-  status: RenewalFacts['status'];
-  gateway: 'approve' | 'decline';
-  failed: Map<number, number>;
-  charges: Map<string, ChargeOutcome & { at: number; attempt: number; periodId: number; periodEnd: number }>;
-  renewedCharges: Set<number>;
-  events: { what: string; at: number; periodId: number }[];
-}
+const subscribers = fakeSubscribers();
+const sub = subscribers.get;
 
-const subscribers = new Map<number, FakeSubscriber>();
-let nextSubscriberId = 1;
-let nextChargeId = 1;
-const sub = (id: number) => subscribers.get(id)!;
-
-function facts(id: number): RenewalFacts {
-  const s = sub(id);
-  return {
-    status: s.status,
-    periodId: s.periodId,
-    period: { ...s.period },
-    paused: s.paused,
-    renewalsDone: s.renewalsDone,
-    renewalsLimit: s.renewalsLimit,
-    reminders: s.reminders,
-    reminderOffsetsMs: s.reminderOffsetsMs,
-    dunningMs: s.dunningMs,
-    failedAttempts: s.failed.get(s.periodId) ?? 0,
-  };
-}
-
-const fakeActivities: Partial<Activities> = {
-  async loadRenewalSchedule({ subscriberId }) {
-    return facts(subscriberId);
-  },
-  async chargeRenewal({ subscriberId, periodId, attempt }) {
-    const s = sub(subscriberId);
-    const key = `${periodId}/${attempt}`;
-    const known = s.charges.get(key);
-    if (known) return known;
-    if (s.status !== 'active' || s.paused || periodId !== s.periodId) return { status: 'skipped', reason: 'not chargeable now' };
-    const chargeId = nextChargeId++;
-    const outcome: ChargeOutcome = s.gateway === 'approve' ? { status: 'approved', chargeId } : { status: 'declined', chargeId, reason: 'declined by the test gateway' };
-    if (outcome.status === 'declined') s.failed.set(periodId, (s.failed.get(periodId) ?? 0) + 1);
-    s.charges.set(key, { ...outcome, at: Date.now(), attempt, periodId, periodEnd: s.period.end });
-    s.events.push({ what: `charge ${attempt} ${outcome.status}`, at: Date.now(), periodId });
-    return outcome;
-  },
-  async renewSubscriber({ subscriberId, chargeId }) {
-    const s = sub(subscriberId);
-    if (!s.renewedCharges.has(chargeId)) {
-      s.renewedCharges.add(chargeId);
-      // immediate: the next period starts at the payment (the pure rule is tested in test/unit)
-      s.period = { start: Date.now(), end: Date.now() + s.intervalMs };
-      s.periodId += 1;
-      s.renewalsDone += 1;
-      s.events.push({ what: 'renewed', at: Date.now(), periodId: s.periodId });
-    }
-    return { orderId: 1000 + chargeId, periodId: s.periodId };
-  },
-  async endSubscriber({ subscriberId, status }) {
-    const s = sub(subscriberId);
-    if (s.status === 'active') s.status = status;
-    s.events.push({ what: `end ${status}`, at: Date.now(), periodId: s.periodId });
-    return facts(subscriberId);
-  },
-  async sendSubscriberMail({ subscriberId, periodId, kind }) {
-    const s = sub(subscriberId);
-    if (!s.events.some((e) => e.what === `mail ${kind}` && e.periodId === periodId)) s.events.push({ what: `mail ${kind}`, at: Date.now(), periodId });
-    return `${kind} sent`;
-  },
-};
+const fakeActivities: Partial<Activities> = { ...subscribers.activities };
 
 // The renewal orders' clearing runs as a child (workflows/shop/clear-order.ts); its effects have nothing to do here.
 const skippedEffect = async () => ({ status: 'skipped' as const, detail: 'fake' });
@@ -125,28 +51,7 @@ Object.assign(fakeActivities, {
 });
 let nextActivation = (): SubscriptionActivation => ({ outcome: { status: 'skipped', detail: 'a renewal order' }, subscriberIds: [], endedIds: [] });
 
-function newSubscriber(over: Partial<FakeSubscriber> & { intervalMs: number }): number {
-  const id = nextSubscriberId++;
-  const start = Date.now();
-  subscribers.set(id, {
-    periodId: 1,
-    period: { start, end: start + over.intervalMs },
-    paused: false,
-    renewalsDone: 0,
-    renewalsLimit: 0,
-    reminders: [],
-    reminderOffsetsMs: { expires_in_one_week: 0, expires_in_one_day: 0 },
-    dunningMs: [],
-    status: 'active',
-    gateway: 'approve',
-    failed: new Map(),
-    charges: new Map(),
-    renewedCharges: new Set(),
-    events: [],
-    ...over,
-  });
-  return id;
-}
+const newSubscriber = (over: Parameters<typeof subscribers.add>[0]) => subscribers.add(over);
 
 const HOUR = 3_600_000;
 const SLOW = { timeoutMs: 90_000 };
@@ -165,7 +70,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // The renewal orders' clearings (children with no fake activities here) end with the file.
-  const clearings = [...subscribers.values()].flatMap((s) => [...s.renewedCharges].map((chargeId) => clearOrderWorkflowId({ shopId, orderId: 1000 + chargeId })));
+  const clearings = [...subscribers.all.values()].flatMap((s) => [...s.renewed.keys()].map((chargeId) => clearOrderWorkflowId({ shopId, orderId: 1000 + chargeId })));
   await Promise.all([...started, ...clearings].map((id) => client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
   await worker?.stop();
   await client?.connection.close();
@@ -217,7 +122,7 @@ describe('subscriberRenewal', { concurrent: true, timeout: 240_000 }, () => {
     const description = await handle.describe();
     expect(description.runId).not.toBe(handle.firstExecutionRunId);
     // Each renewal order's clearing started once, as a child of the run that renewed.
-    const firstClearing = await client.workflow.getHandle(clearOrderWorkflowId({ shopId, orderId: 1000 + [...s.renewedCharges][0]! })).describe();
+    const firstClearing = await client.workflow.getHandle(clearOrderWorkflowId({ shopId, orderId: 1000 + [...s.renewed.keys()][0]! })).describe();
     expect(firstClearing).toMatchObject({ type: 'clearOrder', parentExecution: { workflowId: handle.workflowId } });
     await client.workflow.getHandle(firstClearing.workflowId).result();
   });
@@ -293,7 +198,7 @@ describe('subscriberRenewal', { concurrent: true, timeout: 240_000 }, () => {
   it('retries a declined charge on the dunning schedule with one notice, then expires with the expiration mail', async () => {
     // The last retry an hour after the end holds the run in dunning for the state check; then the
     // schedule (fake database) shortens it, and a signal makes the run read it again.
-    const id = newSubscriber({ intervalMs: 300, gateway: 'decline', dunningMs: [1000, 2000, HOUR] });
+    const id = newSubscriber({ intervalMs: 300, gatewayAfter: 'decline', dunningMs: [1000, 2000, HOUR] });
     const handle = await start(id, false);
     const end = sub(id).period.end;
     await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'dunning', failedAttempts: 3, nextChargeAt: new Date(end + HOUR).toISOString() }), SLOW);
