@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ConfigurationKey } from '../../db/entities/index.ts';
 import { latestAuditLogEntries } from '../../db/repositories/access/audit-log.ts';
+import { auditLogRoute } from './audit-log-route.ts';
 import { createConfigurationKey, revokeConfigurationKey } from '../../db/repositories/access/configuration-keys.ts';
 import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
 import { ownedOr404 } from './owned.ts';
 import { usePlatform } from './platform-scope.ts';
-import { AuditLogReply, auditLogReply, ConfigurationKeyParams, ConfigurationKeyReply, CreateConfigurationKeyBody, PlatformParams, RevokedKeyReply, data } from './schemas.ts';
+import { ConfigurationKeyParams, ConfigurationKeyReply, CreateConfigurationKeyBody, PlatformParams, RevokedKeyReply, data } from './schemas.ts';
 
 /** Configuration keys (created "in the panel") and the platform's audit log of configuration requests. */
 export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -59,21 +60,15 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     },
   );
 
-  app.get(
-    '/platforms/:platform_id/audit_log',
-    {
-      schema: {
-        operationId: 'admin.platforms.audit_log.list',
-        summary: 'Lists the configuration audit log',
-        description: 'Configuration requests of the platform, rejected ones included, newest first (at most 1000).',
-        params: PlatformParams,
-        response: { 200: data(AuditLogReply), 404: ErrorBody },
-      },
+  auditLogRoute(app, {
+    path: '/platforms/:platform_id/audit_log',
+    operationId: 'admin.platforms.audit_log.list',
+    summary: 'Lists the configuration audit log',
+    description: 'Configuration requests of the platform, rejected ones included, newest first (at most 1000).',
+    params: PlatformParams,
+    read: async (em, params) => {
+      await usePlatform(em, params.platform_id);
+      return latestAuditLogEntries(em);
     },
-    async (request) => {
-      await usePlatform(request.em, request.params.platform_id);
-      const entries = await latestAuditLogEntries(request.em);
-      return { data: auditLogReply(entries) };
-    },
-  );
+  });
 };

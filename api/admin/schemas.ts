@@ -4,6 +4,8 @@ import { CONFIGURATION_SCOPES } from '../../domain/access/configuration-keys.ts'
 export { data } from '../shared/schemas.ts';
 
 export const PlatformParams = z.object({ platform_id: z.uuid() });
+/** The path parameter of a tenant (a platform's or a shop's), for the routes both kinds have. */
+export type TenantParams = z.ZodObject<{ platform_id: z.ZodUUID } | { shop_id: z.ZodUUID }>;
 export const CourseParams = PlatformParams.extend({ course_id: z.uuid() });
 
 export const CreatePlatformBody = z.object({

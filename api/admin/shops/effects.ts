@@ -5,7 +5,7 @@ import { latestShopAuditLogEntries } from '../../../db/repositories/shop/audit-l
 import { listOrderEffects } from '../../../db/repositories/shop/order-effects.ts';
 import { latestShopMails } from '../../../db/repositories/shop/shop-mails.ts';
 import { ORDER_EFFECTS } from '../../../domain/shop/effects.ts';
-import { AuditLogReply, auditLogReply } from '../schemas.ts';
+import { auditLogRoute } from '../audit-log-route.ts';
 import { ErrorBody, data } from '../../shared/schemas.ts';
 import { ownedOr404 } from '../owned.ts';
 import { shopOf } from './routes.ts';
@@ -40,21 +40,15 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/shops/:shop_id/audit_log',
-    {
-      schema: {
-        operationId: 'admin.shops.audit_log.list',
-        summary: 'Lists the shop\'s configuration audit log',
-        description: 'Configuration requests of the shop (club, order statuses, mail sequences), refused ones included, newest first (at most 1000).',
-        params: ShopParams,
-        response: { 200: data(AuditLogReply), 404: ErrorBody },
-      },
+  auditLogRoute(app, {
+    path: '/shops/:shop_id/audit_log',
+    operationId: 'admin.shops.audit_log.list',
+    summary: 'Lists the shop\'s configuration audit log',
+    description: 'Configuration requests of the shop (club, order statuses, mail sequences), refused ones included, newest first (at most 1000).',
+    params: ShopParams,
+    read: async (em, params) => {
+      await shopOf(em, params.shop_id);
+      return latestShopAuditLogEntries(em);
     },
-    async (request) => {
-      await shopOf(request.em, request.params.shop_id);
-      const entries = await latestShopAuditLogEntries(request.em);
-      return { data: auditLogReply(entries) };
-    },
-  );
+  });
 };
