@@ -9,6 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Client, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { Activities } from '../../activities/index.ts';
 import { fakeSubscribers } from './fake-subscribers.ts';
+import { quietClearing } from './quiet-clearing.ts';
 import {
   automaticStatusWorkflowId,
   clearOrderWorkflowId,
@@ -55,28 +56,12 @@ const iso = (inMs: number) => new Date(Date.now() + inMs).toISOString();
 
 const subscribers = fakeSubscribers();
 
-const skippedEffect = async () => ({ status: 'skipped' as const, detail: 'recorded with fake activities' });
-
 /** Every activity the recorded workflows (and the children they start) call, as in-memory fakes. */
 export const fakeActivities: Partial<Activities> = {
   ...subscribers.activities,
   // A renewal order's clearing and an automatic status's change run as children: nothing to do here.
-  issueInvoice: skippedEffect,
-  createDownloadCodes: skippedEffect,
-  sendAnalyticsPurchase: skippedEffect,
-  tagCustomer: skippedEffect,
-  sendStatusMail: skippedEffect,
-  registerCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' } }),
-  recordOrderEffect: async () => undefined,
-  shopWebhookTargets: async () => [],
-  openClubWebhookDelivery: async () => ({ skipped: 'recorded with fake activities' }),
-  planAutomaticStatuses: async () => [],
-  orderMailSequences: async () => ({ email: 'ann@example.com', statusId: 0, sequenceIds: [] }),
+  ...quietClearing,
   activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'a renewal order' }, subscriberIds: [], endedIds: [] }),
-  subscriptionEntryMailSequences: async () => [],
-  cancelCourseAccessOrder: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' } }),
-  stopOrderSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'recorded with fake activities' }, endedIds: [] }),
-  correctOrderInvoice: async () => null,
 
   // Mail sequence: four messages; the second is refused for good, the fourth finds the sequence off.
   async planMailSequence() {

@@ -6,7 +6,7 @@ import type { ApplyAutomaticStatusInput, PlannedAutomaticStatus, PlanAutomaticSt
 import { automaticStatusWorkflowId, orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { automaticOrderStatus } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
-import { quietClearing } from '../../helpers/quiet-clearing.ts';
+import { quietClearing } from '../../../scripts/histories/quiet-clearing.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { clubWebhookWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { changeOrderStatus, clearOrder, deliverClubWebhook } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
-import { quietClearing } from '../../helpers/quiet-clearing.ts';
+import { quietClearing } from '../../../scripts/histories/quiet-clearing.ts';
 import { onTaskQueue, workflowsSettled } from '../../helpers/workflows-settled.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 

@@ -7,7 +7,7 @@ import { orderWorkflowId } from '../../../domain/shared/workflow-ids.ts';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import type { changeOrderStatus, clearOrder } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
-import { quietClearing } from '../../helpers/quiet-clearing.ts';
+import { quietClearing } from '../../../scripts/histories/quiet-clearing.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /**

@@ -7,7 +7,7 @@ import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { changeOrderStatus, mailSequence } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
-import { quietClearing } from '../../helpers/quiet-clearing.ts';
+import { quietClearing } from '../../../scripts/histories/quiet-clearing.ts';
 import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /**

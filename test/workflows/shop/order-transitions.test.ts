@@ -5,7 +5,7 @@ import type { Activities } from '../../../activities/index.ts';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import type { changeOrderStatus, clearOrder } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
-import { quietClearing } from '../../helpers/quiet-clearing.ts';
+import { quietClearing } from '../../../scripts/histories/quiet-clearing.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /** The order workflows on the real server, with their effect activities replaced by fakes. */

@@ -8,7 +8,7 @@ const skipped = async (): Promise<EffectOutcome> => ({ status: 'skipped', detail
  * change-order-status.ts) with nothing to do: each skipped, no webhook, club, automatic status,
  * mail sequence or subscription. A workflow test spreads it first and then fakes the effect it
  * watches; the clearing runs some of these as local activities, and one the worker lacks fails
- * its workflow task.
+ * its workflow task. Shared by the history recorder (scenarios.ts) and the workflow tests.
  */
 export const quietClearing: Partial<Activities> = {
   issueInvoice: skipped,
