@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderEffectActivities } from '../../../activities/shop/order-effects.ts';
-import { downloadBaseOf } from '../../../api/shop/downloads/link.ts';
+import { publicUrlOf } from '../../../domain/shared/config.ts';
 import { epubBytes } from '../../helpers/ebooks.ts';
 import { makePdf, pageTexts } from '../../helpers/pdf.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -230,10 +230,13 @@ describe('GET /downloads/:token', () => {
   });
 });
 
-describe('the base of download links', () => {
-  it('is SHOP_DOWNLOAD_BASE_URL when set (trailing slashes dropped), else the request\'s protocol and host', () => {
-    const request = (downloadBaseUrl: string | null) => ({ server: { downloadBaseUrl }, protocol: 'http', host: 'api.internal:3000' }) as never;
-    expect(downloadBaseOf(request('https://shop.example.com/files/'))).toBe('https://shop.example.com/files');
-    expect(downloadBaseOf(request(null))).toBe('http://api.internal:3000');
+describe('the public base address (PUBLIC_URL)', () => {
+  const config = { HOST: '127.0.0.1', PORT: 3000 };
+  it('is PUBLIC_URL (trailing slashes dropped), else its older names, else the API on HOST and PORT', () => {
+    expect(publicUrlOf({ ...config, PUBLIC_URL: 'https://shop.example.com/', PUBLIC_API_URL: 'https://old.example.com' })).toBe('https://shop.example.com');
+    expect(publicUrlOf({ ...config, PUBLIC_API_URL: 'https://api.example.com' })).toBe('https://api.example.com');
+    expect(publicUrlOf({ ...config, SHOP_DOWNLOAD_BASE_URL: 'https://files.example.com/base/' })).toBe('https://files.example.com/base');
+    expect(publicUrlOf(config)).toBe('http://127.0.0.1:3000');
+    expect(publicUrlOf({ HOST: '0.0.0.0', PORT: 8080 })).toBe('http://127.0.0.1:8080');
   });
 });

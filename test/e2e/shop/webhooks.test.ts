@@ -46,9 +46,14 @@ const deliveries = async (webhookId: string) => {
   expect(res.status).toBe(200);
   return res.body.data as { event_id: string; event_type: string; order_id: number; status: string; attempts: { status_code: number | null; error: string | null }[] }[];
 };
+/** The `webhook` lines of the order's effect log after placing (placing's own line is checked apart). */
 const webhookEffects = async (orderId: number) => {
   const res = await http('GET', `/admin/v1/shops/${shop.id}/orders/${orderId}/effects`, { operator: true });
-  return (res.body.data as { effect: string; status: string; detail: string }[]).filter((e) => e.effect === 'webhook');
+  return (res.body.data as { effect: string; source: string; status: string; detail: string }[]).filter((e) => e.effect === 'webhook' && e.source !== 'placed');
+};
+const placingWebhookEffects = async (orderId: number) => {
+  const res = await http('GET', `/admin/v1/shops/${shop.id}/orders/${orderId}/effects`, { operator: true });
+  return (res.body.data as { effect: string; source: string; status: string; detail: string }[]).filter((e) => e.effect === 'webhook' && e.source === 'placed');
 };
 
 describe('shop webhooks', () => {
@@ -56,6 +61,8 @@ describe('shop webhooks', () => {
 
   it('clearing sends order_cleared to every subscribed webhook, signed as the platform signs, and order_status_changed for the Paid status', async () => {
     order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'ann@example.com', items: [{ product_id: productId, quantity: 2 }] });
+    // Placing raised `order_placed`, to which no webhook here is subscribed: one line, skipped.
+    await eventually(async () => expect(await placingWebhookEffects(order.id)).toEqual([expect.objectContaining({ status: 'skipped', detail: 'no shop webhook subscribed to order_placed' })]));
     expect((await shopApi('PATCH', `/api/v1/orders/${order.id}/clear`)).status).toBe(200);
 
     const cleared = await eventually(async () => {
