@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
-import type { changeOrderStatus, clearOrder } from '../../../workflows/index.ts';
+import type { changeOrderStatus, clearOrder, orderPlaced } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
 
@@ -72,6 +72,8 @@ Object.assign(fakeActivities, { orderMailSequences: async () => ({ email: 'buyer
 Object.assign(fakeActivities, { activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of an automatic subscription plan' }, subscriberIds: [], endedIds: [] }) });
 // A status that stops nothing (test/e2e/shop/order-lifecycle.test.ts has a cancellation).
 Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }), correctOrderInvoice: async () => null });
+// Placing: order 7 costs something, order 0 nothing; the shop's New status is 1.
+Object.assign(fakeActivities, { placingFacts: async ({ orderId }: { orderId: number }) => ({ newStatusId: 1, needsNoClearing: orderId === 0 }) });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
 describe('clearOrder', () => {
@@ -102,5 +104,28 @@ describe('changeOrderStatus', () => {
     expect(mailed).toEqual([{ source: 'status:42', statusId: 3 }]);
     expect(recorded.map((r) => r.source)).toEqual(['status:42', 'status:42', 'status:42', 'status:42']);
     expect(recorded.map((r) => r.effect).sort()).toEqual(['club_webhook', 'course_access', 'mail_sequence', 'webhook']);
+  });
+});
+
+describe('orderPlaced', () => {
+  it('runs the New status\'s own effects once under `placed`; a zero-total order is fulfilled first, so its mail carries the links', async () => {
+    const place = (orderId: number) => temporal.client().workflow.execute<typeof orderPlaced>('orderPlaced', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId: 's1', orderId }] });
+    recorded.length = 0;
+    mailed.length = 0;
+    await place(7);
+    expect(mailed).toEqual([{ source: 'placed', statusId: 1 }]);
+    expect(recorded.map((r) => [r.source, r.effect]).sort()).toEqual([
+      ['placed', 'club_webhook'],
+      ['placed', 'mail_sequence'],
+      ['placed', 'webhook'],
+    ]);
+
+    recorded.length = 0;
+    mailed.length = 0;
+    order.length = 0;
+    await place(0);
+    expect(mailed).toEqual([{ source: 'placed', statusId: 1 }]);
+    expect(order.lastIndexOf('download_codes')).toBeLessThan(order.indexOf('status_mail'));
+    expect(recorded.map((r) => r.effect).sort()).toEqual(['analytics_purchase', 'club_webhook', 'course_access', 'invoice', 'mail_sequence', 'subscription', 'webhook']);
   });
 });
