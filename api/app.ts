@@ -6,7 +6,7 @@ import { storefrontBase } from '../domain/shop/cart.ts';
 import { requestForLog } from './shared/request-log.ts';
 import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../domain/shared/mail-endpoints.ts';
 import type { Orm } from '../db/orm.ts';
-import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_PUBLIC_API_URL, DEFAULT_STORAGE_DIR, DEFAULT_STOREFRONT_URL_TEMPLATE } from '../domain/shared/config.ts';
+import { DEFAULT_PLATFORM_URL_TEMPLATE, DEFAULT_PUBLIC_URL, DEFAULT_STORAGE_DIR, DEFAULT_STOREFRONT_URL_TEMPLATE } from '../domain/shared/config.ts';
 import { accessRoutes } from './access/index.ts';
 import { apiKeyCachePlugin } from './access/api-key-changes.ts';
 import { shopKeyCachePlugin } from './shop/key-cache.ts';
@@ -41,8 +41,8 @@ declare module 'fastify' {
     mailEndpoints: MailEndpoints;
     /** Where the shop's photos and product files are kept (adapters/file-storage), for every interface. */
     fileStorage: FileStorage;
-    /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links; null: the address each request came to. */
-    downloadBaseUrl: string | null;
+    /** `PUBLIC_URL`: the base of every link a reply carries (api/shared/public-base.ts). */
+    publicUrl: string;
     /** `STOREFRONT_URL_TEMPLATE`: the template of the shop's storefront addresses (copy links, feed links). */
     storefrontUrlTemplate: string;
     /** The storefront's base address of the shop at `subdomain`. */
@@ -72,8 +72,6 @@ export interface AppDeps {
   mailEndpoints?: MailEndpoints;
   /** Shop photos and product files (`S3_*`: adapters/file-storage); a folder under `storageDir` when unset. */
   fileStorage?: FileStorage;
-  /** `SHOP_DOWNLOAD_BASE_URL`: base of the download links (`{base}/downloads/<token>`); the request's address when unset. */
-  downloadBaseUrl?: string;
   /** `STOREFRONT_URL_TEMPLATE`: copy links (`.../cart?copy_of=<uuid>`) and feed links; `http://{subdomain}.localhost:8080` when unset. */
   storefrontUrlTemplate?: string;
   /** `TRUST_PROXY` (config.ts trustProxyFrom): whose X-Forwarded-For gives the client address; none when unset. */
@@ -87,7 +85,7 @@ export interface AppDeps {
   sandboxOnly?: boolean;
   /** `STRIPE_API_URL` (stripe-mock in tests): where order payments are started. */
   integrationEndpoints?: IntegrationEndpoints;
-  /** `PUBLIC_API_URL`: the API's address for integrators (the OpenAPI document's `servers`). */
+  /** `PUBLIC_URL` (config.ts publicUrlOf): the base of every link a reply carries and the OpenAPI documents' `servers`; DEFAULT_PUBLIC_URL when unset. */
   publicUrl?: string;
 }
 
@@ -115,7 +113,8 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
   app.decorate('integrationEndpoints', deps.integrationEndpoints ?? {});
   app.decorate('fileStorage', deps.fileStorage ?? localFileStorage(storageDir));
-  app.decorate('downloadBaseUrl', deps.downloadBaseUrl ?? null);
+  const publicUrl = (deps.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, '');
+  app.decorate('publicUrl', publicUrl);
   const storefrontUrlTemplate = deps.storefrontUrlTemplate ?? DEFAULT_STOREFRONT_URL_TEMPLATE;
   app.decorate('storefrontUrlTemplate', storefrontUrlTemplate);
   app.decorate('storefrontUrl', (subdomain: string) => storefrontBase(storefrontUrlTemplate, subdomain));
@@ -131,7 +130,7 @@ export async function buildApp(deps: AppDeps) {
   // The access keys' cache, kept in step with key changes of every api instance.
   await app.register(apiKeyCachePlugin);
   await app.register(shopKeyCachePlugin);
-  await app.register(openapiPlugin, { publicUrl: deps.publicUrl ?? DEFAULT_PUBLIC_API_URL });
+  await app.register(openapiPlugin, { publicUrl });
 
   await app.register(healthRoutes);
   await app.register(accessRoutes, { rateLimits });

@@ -4,7 +4,7 @@ import { secretsKeyFromEnvironment } from '../adapters/secrets/secret-box.ts';
 import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { openOrm } from '../db/orm.ts';
 import { fileStorageFrom } from '../adapters/file-storage/index.ts';
-import { parseConfig, trustProxyFrom } from '../domain/shared/config.ts';
+import { parseConfig, publicUrlOf, trustProxyFrom } from '../domain/shared/config.ts';
 import { tracingFromEnvironment, tracingClientInterceptors } from '../adapters/tracing.ts';
 import { buildApp } from './app.ts';
 import { integrationEndpointsFrom } from '../adapters/endpoints.ts';
@@ -26,9 +26,8 @@ const deps = {
   logLevel: config.LOG_LEVEL,
   storageDir: config.STORAGE_DIR,
   fileStorage: fileStorageFrom(config),
-  downloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL,
   integrationEndpoints: integrationEndpointsFrom(config),
-  publicUrl: config.PUBLIC_API_URL ?? `http://${config.HOST}:${config.PORT}`,
+  publicUrl: publicUrlOf(config),
   platformUrlTemplate: config.PLATFORM_URL_TEMPLATE,
   storefrontUrlTemplate: config.STOREFRONT_URL_TEMPLATE,
   trustProxy: trustProxyFrom(config.TRUST_PROXY),

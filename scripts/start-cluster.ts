@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 
   const adminToken = loadAdminToken(say);
   const env: NodeJS.ProcessEnv = {
-    ...appEnvironment({ databaseUrl: db.url, temporalAddress: temporal.address, adminToken, host, smtpUrl: mail?.smtpUrl ?? null, say }),
+    ...appEnvironment({ databaseUrl: db.url, temporalAddress: temporal.address, adminToken, host, apiUrl: apiUrls[0]!, smtpUrl: mail?.smtpUrl ?? null, say }),
     ...(redisUrl && { REDIS_URL: redisUrl }),
   };
   if (lifecycle.shuttingDown()) return;

@@ -41,10 +41,11 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   if (!(await isPortFree(port, host))) throw new Error(`port ${port} on ${host} is already in use: stop what uses it or set PORT`);
 
+  const apiUrl = `http://${urlHost(host)}:${port}`;
   const adminToken = loadAdminToken(say);
   const workerMetricsPort = await findFreePort(Number(process.env.WORKER_METRICS_PORT ?? 9464));
   const env: NodeJS.ProcessEnv = {
-    ...appEnvironment({ databaseUrl: db.url, temporalAddress: temporal.address, adminToken, host, smtpUrl: mail?.smtpUrl ?? null, say }),
+    ...appEnvironment({ databaseUrl: db.url, temporalAddress: temporal.address, adminToken, host, apiUrl, smtpUrl: mail?.smtpUrl ?? null, say }),
     PORT: String(port),
     WORKER_METRICS_PORT: String(workerMetricsPort),
   };
@@ -52,7 +53,6 @@ async function main(): Promise<void> {
   const started = await Promise.all([startAppProcess('worker', 'worker/main.ts', env, say), startAppProcess('api', 'api/main.ts', env, say)]);
   services.push(...started);
 
-  const apiUrl = `http://${urlHost(host)}:${port}`;
   await waitForHealth(`${apiUrl}/health`, lifecycle.shuttingDown);
   say(`api is healthy (${elapsed()})`);
   printSummary({ apiUrl, temporalUiUrl: temporal.uiUrl, mailUiUrl: mail?.uiUrl ?? null, workerMetricsUrl: `http://127.0.0.1:${workerMetricsPort}/metrics`, adminToken, databaseEmbedded: db.embedded });

@@ -6,7 +6,7 @@ import { mailEndpointsFrom } from '../domain/shared/mail-endpoints.ts';
 import { integrationEndpointsFrom } from '../adapters/endpoints.ts';
 import { webhookSettingsFrom } from '../activities/webhooks/settings.ts';
 import { openOrm } from '../db/orm.ts';
-import { parseConfig } from '../domain/shared/config.ts';
+import { parseConfig, publicUrlOf } from '../domain/shared/config.ts';
 import { tracingFromEnvironment } from '../adapters/tracing.ts';
 import { bundleWorkflows, createWorker } from './create-worker.ts';
 import { ensureSchedules } from './schedules.ts';
@@ -33,7 +33,7 @@ const worker = await createWorker({
     webhooks: webhookSettingsFrom(config),
     // Each shop's Stripe, GA4 and Mailchimp come from its own settings; these only move the addresses.
     integrationEndpoints: integrationEndpointsFrom(config),
-    shopDownloadBaseUrl: config.SHOP_DOWNLOAD_BASE_URL?.replace(/\/+$/, ''),
+    publicUrl: publicUrlOf(config),
   }),
   workflowBundle: await bundleWorkflows({ tracing: tracing !== null }),
   databasePoolMax: config.DATABASE_POOL_MAX,

@@ -19,8 +19,8 @@ export interface ActivityDeps {
   mailEndpoints?: MailEndpoints;
   /** Where the shops' Stripe, GA4 and Mailchimp are reached (`STRIPE_API_URL`, `GA4_MP_URL`, `MAILCHIMP_API_URL`); their real addresses when unset. */
   integrationEndpoints?: IntegrationEndpoints;
-  /** `SHOP_DOWNLOAD_BASE_URL`: the base of download links in shop mails (`{{LINKI_DO_POBRANIA}}`); relative links when unset. */
-  shopDownloadBaseUrl?: string;
+  /** `PUBLIC_URL` (config.ts publicUrlOf): the base of every link in a mail (downloads, invoices); DEFAULT_PUBLIC_URL when unset. */
+  publicUrl?: string;
   /** How the order effects read an order: once per step in the clearing's one step (`readsOnce`); each time when unset. */
   reads?: OrderReads;
   /** How the order effects record their outcome: kept for one multi-row write at the end of the clearing's step (`effectLogBatch`); at once when unset. */

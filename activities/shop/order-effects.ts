@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
+import { DEFAULT_PUBLIC_URL } from '../../domain/shared/config.ts';
 import { recordEffect as recordEffectNow, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import { OrderStatus } from '../../db/entities/shop/index.ts';
@@ -67,7 +68,7 @@ export function orderEffectActivities({
   mailEndpoints = DEFAULT_MAIL_ENDPOINTS,
   secretsKey,
   integrationEndpoints,
-  shopDownloadBaseUrl = '',
+  publicUrl = DEFAULT_PUBLIC_URL,
   reads: { orderFacts, recordedEffect } = READ_EACH_TIME,
   recordEffect = recordEffectNow,
 }: ActivityDeps) {
@@ -107,6 +108,17 @@ export function orderEffectActivities({
     }: OrderEffectInput & { effect: OrderEffectName; target?: string; outcome: EffectOutcome; provisional?: boolean }): Promise<void> {
       await recordEffect(shopEm(orm, input.shopId), { ...input, effect }, outcome, now(), { keepRecorded: provisional });
       orderEffects.inc({ effect, outcome: outcome.status });
+    },
+
+    /**
+     * What placing runs (DESIGN.md section 10, "Order confirmation"): the shop's New status, whose
+     * own effects placing runs, and whether the order needs no clearing (a zero total).
+     */
+    async placingFacts(input: OrderEffectInput): Promise<{ newStatusId: number; needsNoClearing: boolean }> {
+      const em = shopEm(orm, input.shopId);
+      const { order } = await facts(em, input.orderId);
+      const newStatus = await em.findOneOrFail(OrderStatus, { kind: 'NewDefaultOrderStatus' }, { fields: ['id'] });
+      return { newStatusId: newStatus.id, needsNoClearing: needsNoClearing(order.total) };
     },
 
     /** Whether the order's total is zero: it is then fulfilled at placing, without clearing. */
@@ -243,7 +255,7 @@ export function orderEffectActivities({
         if (!status.sendEmailOnStatusChange) return skipped('sending on status change is off');
         if (input.localFirst) return HAND_ON;
         const { order } = await facts(em, input.orderId);
-        const composed = await composeOrderStatusMail(em, status, template, order, shopDownloadBaseUrl);
+        const composed = await composeOrderStatusMail(em, status, template, order, publicUrl);
         const recipients = [order.email, ...(status.bccEmailAddress ? [status.bccEmailAddress] : [])];
         const outcomes: string[] = [];
         for (const [i, to] of recipients.entries()) {

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
+import { publicBaseOf } from './public-base.ts';
 
-/** Public address of a stored image, on the host the request came to (the platform's own address). */
+/** Public address of a stored image of the platform (`PUBLIC_URL`). */
 export function fileUrlFor(request: FastifyRequest, platformId: string): (fileId: string) => string {
-  return (fileId) => `${request.protocol}://${request.host}/files/${platformId}/${fileId}`;
+  const base = publicBaseOf(request);
+  return (fileId) => `${base}/files/${platformId}/${fileId}`;
 }

@@ -1,6 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 
-/** The public base address of the links a reply carries: the address the request came to. */
+/**
+ * The public base address of the links a reply carries (`PUBLIC_URL`, DESIGN.md section 10): the
+ * same for every request and for the worker's mails, so a link opens from where the buyer reads it.
+ */
 export function publicBaseOf(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+  return request.server.publicUrl;
 }

@@ -16,7 +16,8 @@ export function trustProxyFrom(value: string | undefined): boolean | string {
   if (text === 'true') return true;
   return text;
 }
-export const DEFAULT_PUBLIC_API_URL = 'http://127.0.0.1:3000';
+/** The public base address when none is configured and the API's own is not known (tests building the app). */
+export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:3000';
 
 /** Process configuration, parsed once at boot from the environment (see .env.example). */
 const configSchema = z.object({
@@ -45,7 +46,7 @@ const configSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
-  /** Base of the shop's download links (`{base}/downloads/<token>`), e.g. the public address behind a proxy; unset: the request's address. */
+  /** Older name of PUBLIC_URL (the download links' base); read only when PUBLIC_URL and PUBLIC_API_URL are unset. */
   SHOP_DOWNLOAD_BASE_URL: z.url().optional(),
   /** The Stripe API's address for shops in `stripe` mode (a local stripe-mock); Stripe's own when unset. */
   STRIPE_API_URL: z.url().optional(),
@@ -53,7 +54,13 @@ const configSchema = z.object({
   GA4_MP_URL: z.url().optional(),
   /** Mailchimp's Marketing API base (a local stand-in, e.g. `http://127.0.0.1:9000/3.0`); `https://<dc>.api.mailchimp.com/3.0` from the key when unset. */
   MAILCHIMP_API_URL: z.url().optional(),
-  /** Where integrators reach the API (the OpenAPI document's `servers`); unset: `http://<HOST>:<PORT>`. */
+  /**
+   * The public base address of every link a mail or a reply carries (downloads, invoices, images)
+   * and the OpenAPI documents' `servers`, for api and worker alike (DESIGN.md section 10); unset:
+   * `http://<HOST>:<PORT>` (npm start sets it to the API's address).
+   */
+  PUBLIC_URL: z.url().optional(),
+  /** Older name of PUBLIC_URL; read only when PUBLIC_URL is unset. */
   PUBLIC_API_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `off` disables the request limits (load tests). */
@@ -118,4 +125,15 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`invalid environment:\n  ${lines.join('\n  ')}`);
   }
   return result.data;
+}
+
+/**
+ * The public base address (no trailing slash): `PUBLIC_URL`, or its older names, or the API's own
+ * address on HOST and PORT (a wildcard HOST as the loopback address).
+ */
+export function publicUrlOf(config: Pick<Config, 'PUBLIC_URL' | 'PUBLIC_API_URL' | 'SHOP_DOWNLOAD_BASE_URL' | 'HOST' | 'PORT'>): string {
+  const configured = config.PUBLIC_URL ?? config.PUBLIC_API_URL ?? config.SHOP_DOWNLOAD_BASE_URL;
+  if (configured) return configured.replace(/\/+$/, '');
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
 }

@@ -13,3 +13,8 @@ export function operatorInvoiceLink(base: string, orderId: number, invoiceId: nu
 export function buyerInvoiceLink(base: string, subdomain: string, uuid: string, invoiceId: number): string {
   return `${trimmed(base)}/store/v1/${encodeURIComponent(subdomain)}/orders/${uuid}/invoices/${invoiceId}`;
 }
+
+/** A download code's link (the public route `GET /downloads/:token`). */
+export function downloadLink(base: string, token: string): string {
+  return `${trimmed(base)}/downloads/${token}`;
+}

@@ -5,7 +5,7 @@ import type { EffectOutcome } from './effects.ts';
  * delivery, signing, SSRF rules and retries are the platform's (domain/shared/webhooks.ts,
  * activities/webhooks/); only the events and the tables differ.
  */
-export const SHOP_WEBHOOK_EVENTS = ['order_cleared', 'order_status_changed', 'customer_erased'] as const;
+export const SHOP_WEBHOOK_EVENTS = ['order_placed', 'order_cleared', 'order_status_changed', 'customer_erased'] as const;
 export type ShopWebhookEvent = (typeof SHOP_WEBHOOK_EVENTS)[number];
 
 /**

@@ -121,7 +121,7 @@ export function runLauncher(main: () => Promise<void>, lifecycle: ReturnType<typ
 }
 
 /** The environment the api and worker processes of a launcher share. */
-export function appEnvironment(o: { databaseUrl: string; temporalAddress: string; adminToken: string; host: string; smtpUrl: string | null; say: Log }): NodeJS.ProcessEnv {
+export function appEnvironment(o: { databaseUrl: string; temporalAddress: string; adminToken: string; host: string; apiUrl: string; smtpUrl: string | null; say: Log }): NodeJS.ProcessEnv {
   return {
     ...process.env,
     DATABASE_URL: o.databaseUrl,
@@ -130,6 +130,8 @@ export function appEnvironment(o: { databaseUrl: string; temporalAddress: string
     ADMIN_TOKEN: o.adminToken,
     SECRETS_KEY: loadSecretsKey(o.say),
     HOST: o.host,
+    // Links in mails and replies open where the launcher prints the API (DESIGN.md section 10).
+    PUBLIC_URL: process.env.PUBLIC_URL ?? o.apiUrl,
     ...(o.smtpUrl && { DEFAULT_SMTP_URL: o.smtpUrl }),
     // Sandbox twins' mail reaches only a catcher (never DEFAULT_SMTP_URL, which may be a real relay).
     ...(o.smtpUrl && !process.env.SANDBOX_SMTP_URL && { SANDBOX_SMTP_URL: o.smtpUrl }),

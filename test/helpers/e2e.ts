@@ -4,14 +4,18 @@ import { createActivities } from '../../activities/index.ts';
 import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
 import { parseCidrList } from '../../domain/shared/ip-ranges.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
+import { findFreePort } from '../../scripts/stack/lifecycle.ts';
 import { httpClient } from './http.ts';
 import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type TestStack } from './stack.ts';
 import { loopbackOnlyTransport, startWebhookReceiver } from './webhook-receiver.ts';
 
 export async function startEndToEnd(name: string, { mailEndpoints, integrationEndpoints }: { mailEndpoints?: MailEndpoints; integrationEndpoints?: IntegrationEndpoints } = {}) {
-  const stack: TestStack = await startTestApp(name, { mailEndpoints });
-  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm, mailEndpoints, integrationEndpoints });
-  const baseUrl = await stack.app.listen({ port: 0, host: '127.0.0.1' });
+  // The API's address is its PUBLIC_URL (as under npm start): links in mails and replies open here.
+  const port = await findFreePort(0);
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const stack: TestStack = await startTestApp(name, { mailEndpoints, publicUrl });
+  const worker = await startTestWorker({ taskQueue: stack.taskQueue, orm: stack.orm, mailEndpoints, integrationEndpoints, publicUrl });
+  const baseUrl = await stack.app.listen({ port, host: '127.0.0.1' });
   const http = httpClient(baseUrl);
 
   /** The operator's view of a participant once `check` holds for it. */

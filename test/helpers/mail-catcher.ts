@@ -27,3 +27,12 @@ export function caughtMailTo(uiUrl: string, address: string): Promise<CaughtMail
     return mails[0]!;
   }, { timeoutMs: 60_000, intervalMs: 250 });
 }
+
+/** The `count` messages the catcher holds for `address`, oldest first, once they are all there. */
+export function caughtMailsTo(uiUrl: string, address: string, count: number): Promise<CaughtMail[]> {
+  return eventually(async () => {
+    const mails = (await caughtMails(uiUrl)).filter((m) => m.to.some((t) => t.address === address));
+    expect(mails).toHaveLength(count);
+    return mails;
+  }, { timeoutMs: 60_000, intervalMs: 250 });
+}

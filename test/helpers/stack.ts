@@ -51,14 +51,16 @@ export interface TestAppOptions {
   storefrontUrlTemplate?: string;
   /** `STRIPE_API_URL` and the other tools' addresses (stripe-mock, local receivers). */
   integrationEndpoints?: IntegrationEndpoints;
+  /** `PUBLIC_URL` of the app (DEFAULT_PUBLIC_URL when unset; the e2e stack's own address). */
+  publicUrl?: string;
 }
 
 /** The API as `npm run api` builds it, on the real database and Temporal, for `app.inject`. */
-export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream, logLevel = 'error', trustProxy, storefrontUrlTemplate, integrationEndpoints }: TestAppOptions = {}): Promise<TestStack> {
+export async function startTestApp(name: string, { rateLimits = { enabled: false }, mailEndpoints, logStream, logLevel = 'error', trustProxy, storefrontUrlTemplate, integrationEndpoints, publicUrl }: TestAppOptions = {}): Promise<TestStack> {
   const orm = await openTestOrm();
   const temporal = await connectTemporal();
   const taskQueue = uniqueTaskQueue(name);
-  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, trustProxy, storefrontUrlTemplate, integrationEndpoints, ...(logStream && { logLevel, logStream }) });
+  const app = await buildApp({ orm, temporal, taskQueue, adminToken: ADMIN_TOKEN, rateLimits, mailEndpoints, trustProxy, storefrontUrlTemplate, integrationEndpoints, publicUrl, ...(logStream && { logLevel, logStream }) });
   return {
     app,
     orm,
@@ -81,7 +83,7 @@ export interface RunningWorker {
 }
 
 /** A worker on the real server; real activities unless `activities` replaces them. */
-export async function startTestWorker(opts: { taskQueue: string; orm?: Orm; activities?: Partial<Activities>; mailEndpoints?: MailEndpoints; integrationEndpoints?: IntegrationEndpoints }): Promise<RunningWorker> {
+export async function startTestWorker(opts: { taskQueue: string; orm?: Orm; activities?: Partial<Activities>; mailEndpoints?: MailEndpoints; integrationEndpoints?: IntegrationEndpoints; publicUrl?: string }): Promise<RunningWorker> {
   if (!runtimeInstalled) {
     Runtime.install({ logger: new DefaultLogger('WARN') });
     runtimeInstalled = true;
@@ -89,7 +91,7 @@ export async function startTestWorker(opts: { taskQueue: string; orm?: Orm; acti
   bundle ??= bundleWorkflows();
   const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
   // Fakes get the clearing's one step made of them (test/helpers/clearing-step-fake.ts).
-  const activities = opts.activities ? withClearingStep(opts.activities) : createActivities({ orm: opts.orm!, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: opts.mailEndpoints, integrationEndpoints: opts.integrationEndpoints });
+  const activities = opts.activities ? withClearingStep(opts.activities) : createActivities({ orm: opts.orm!, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: opts.mailEndpoints, integrationEndpoints: opts.integrationEndpoints, publicUrl: opts.publicUrl });
   const worker = await createWorker({ connection, namespace: 'default', taskQueue: opts.taskQueue, activities, workflowBundle: await bundle });
   const running = worker.run();
   return {

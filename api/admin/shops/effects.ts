@@ -13,7 +13,14 @@ import { ShopParams } from './schemas.ts';
 
 const OrderEffectParams = ShopParams.extend({ order_id: z.coerce.number().int().positive().max(2_147_483_647) });
 
-const EffectReply = z.object({ effect: z.enum(ORDER_EFFECTS), status: z.enum(['done', 'failed', 'skipped']), detail: z.string(), at: z.string() });
+const EffectReply = z.object({
+  effect: z.enum(ORDER_EFFECTS),
+  /** The transition that ran it: `placed` (placing at New), `clear`, `clear:paid` (the Paid status the clearing set) or `status:<change id>`. */
+  source: z.string(),
+  status: z.enum(['done', 'failed', 'skipped']),
+  detail: z.string(),
+  at: z.string(),
+});
 const ShopMailReply = z.object({ to: z.string(), subject: z.string(), html: z.string(), kind: z.string(), sent_at: z.string() });
 
 /** What happened to a shop's orders, mail and configuration: the order effect log, the mail log (DESIGN.md section 8) and the audit log. */
@@ -25,7 +32,7 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const shop = await shopOf(request.em, request.params.shop_id);
       await ownedOr404(request.em, Order, { id: request.params.order_id }, 'order');
       const rows = await listOrderEffects(request.em, shop.id, request.params.order_id);
-      return { data: rows.map((r) => ({ effect: r.effect, status: r.status, detail: r.detail, at: new Date(r.at).toISOString() })) };
+      return { data: rows.map((r) => ({ effect: r.effect, source: r.source, status: r.status, detail: r.detail, at: new Date(r.at).toISOString() })) };
     },
   );
 

@@ -46,7 +46,8 @@ const orderIdOf = (d: IShopWebhookDelivery) => Number((d.payload.order as { id?:
 const webhookView = (w: IShopWebhook): z.input<typeof ShopWebhookReply> => ({ id: w.id, url: w.url, events: w.events, active: w.active, created_at: w.createdAt.toISOString() });
 
 /**
- * A shop's own webhooks (DESIGN.md section 8): `order_cleared` and `order_status_changed`,
+ * A shop's own webhooks (DESIGN.md sections 8 and 10): `order_placed`, `order_cleared`,
+ * `order_status_changed` and `customer_erased`,
  * delivered and signed as the platform's webhooks. The secret is sealed with `SECRETS_KEY` and
  * never returned.
  */

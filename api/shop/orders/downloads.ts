@@ -5,7 +5,8 @@ import { notFound } from '../../shared/errors.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { AS_SENT_422, fieldErrors, unprocessable } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
-import { downloadBaseOf, downloadLink } from '../downloads/link.ts';
+import { downloadLink } from '../../../domain/shared/public-links.ts';
+import { publicBaseOf } from '../../shared/public-base.ts';
 import { OrderParams } from './schemas.ts';
 
 /** The body is optional: a POST without one (and without a Content-Type) resets every code. */
@@ -54,7 +55,7 @@ export const orderDownloadRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!code) throw unprocessable({ code_id: ['is not a download code of this order'] });
         if (code.deleted) throw unprocessable({ code_id: ['the file of this download code was deleted'] });
       }
-      const base = downloadBaseOf(request);
+      const base = publicBaseOf(request);
       const codes = await resetDownloadCodes(request.em, shopId, orderId, codeId);
       return {
         data: {

@@ -8,8 +8,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IShop } from '../../../db/entities/shop/index.ts';
-import { automaticRulesAfterIn } from '../../../domain/shop/automatic-status.ts';
-import { needsNoClearing, storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
+import { storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
 import { insertOrder, ProductPricesChanged, ProductsUnavailable } from '../../../db/repositories/shop/order-placement.ts';
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
 import { AutomaticDiscountUsedUp } from '../../../db/repositories/shop/checkout.ts';
@@ -150,11 +149,10 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
   // is stored: a 503 would invite a repeat that places it twice, so sequences that could not be
   // started are only logged (signing up again through the endpoint starts them).
   if (body.newsletter) await signUpWithSequences(deps.workflows, em, deps.log, shop.id, email).catch(unlessSequencesUnstarted);
-  // The statuses set automatically after New, when the shop has any, and a zero-total order's
-  // fulfilment (no clearing needed); likewise only logged when Temporal is away.
+  // The order confirmation (the New status's own effects, DESIGN.md section 10), the statuses set
+  // automatically after New and a zero-total order's fulfilment; likewise only logged when
+  // Temporal is away.
   const orderId = placed.id;
-  if (needsNoClearing(total) || automaticRulesAfterIn(prepared.reads.statuses, newStatus.id).length > 0) {
-    await deps.workflows.shop.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (automatic statuses, zero-total fulfilment) could not be started"));
-  }
+  await deps.workflows.shop.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (confirmation, automatic statuses, zero-total fulfilment) could not be started"));
   return { ...placed, total, stripeGateway: prepared.reads.stripeGateway };
 }

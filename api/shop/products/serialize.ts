@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { IProduct } from '../../../db/entities/shop/index.ts';
+import { publicBaseOf } from '../../shared/public-base.ts';
 import type { ProductPatch, ProductReply } from './schemas.ts';
 
 /** Write fields (as sent) and the product properties they set; `photo` is handled apart. */
@@ -46,8 +47,8 @@ export function productValues(body: ProductPatch): Partial<IProduct> {
   return values as Partial<IProduct>;
 }
 
-/** Public address of a product photo (GET /shop_files/:file_id, no key), on the host the request came to. */
-export const photoUrlFor = (request: FastifyRequest) => (fileId: string) => `${request.protocol}://${request.host}/shop_files/${fileId}`;
+/** Public address of a product photo (GET /shop_files/:file_id, no key), under `PUBLIC_URL`. */
+export const photoUrlFor = (request: FastifyRequest) => (fileId: string) => `${publicBaseOf(request)}/shop_files/${fileId}`;
 
 /**
  * The spec's Product (reply). `category` and `category_id` name the first main category

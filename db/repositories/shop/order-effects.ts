@@ -41,6 +41,8 @@ export async function recordEffects(em: EntityManager, entries: { key: EffectKey
 
 export interface EffectLogRow {
   effect: OrderEffectName;
+  /** The transition: `placed`, `clear`, `clear:paid` or `status:<change id>`. */
+  source: string;
   status: EffectOutcome['status'];
   detail: string;
   at: Date;
@@ -48,5 +50,5 @@ export interface EffectLogRow {
 
 /** An order's effect log, oldest first. */
 export function listOrderEffects(em: EntityManager, shopId: string, orderId: number): Promise<EffectLogRow[]> {
-  return em.execute<EffectLogRow[]>('select effect, status, detail, at from shop_order_effects where shop_id = ? and order_id = ? order by at, id', [shopId, orderId]);
+  return em.execute<EffectLogRow[]>('select effect, source, status, detail, at from shop_order_effects where shop_id = ? and order_id = ? order by at, id', [shopId, orderId]);
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { orderMailTags } from '../../../domain/shop/mail-tags.ts';
 import { composeStatusMail, downloadLinksList, type StatusMailTemplate } from '../../../domain/shop/status-mail.ts';
-import { buyerInvoiceLink } from '../../../domain/shared/public-links.ts';
+import { buyerInvoiceLink, downloadLink } from '../../../domain/shared/public-links.ts';
 import { DownloadCode, Order, OrderItem, Sender, type IOrder, type IOrderStatus } from '../../entities/shop/index.ts';
 
 export interface ComposedStatusMail {
@@ -15,7 +15,7 @@ const FALLBACK_SENDER = { address: 'no-reply@shop.invalid', name: '' };
 /** The order's download links as an HTML list (`{{LINKI_DO_POBRANIA}}`); links of deleted files are left out. */
 async function downloadLinksHtml(em: EntityManager, orderId: number, downloadBase: string): Promise<string> {
   const codes = await em.find(DownloadCode, { order: orderId, content: { $ne: null } }, { orderBy: { id: 'asc' } });
-  return downloadLinksList(codes.map((c) => ({ href: `${downloadBase}/downloads/${c.token}`, name: c.fileName })));
+  return downloadLinksList(codes.map((c) => ({ href: downloadLink(downloadBase, c.token), name: c.fileName })));
 }
 
 export const INVOICE_LINK_TAG = 'LINK_DO_FAKTURY';

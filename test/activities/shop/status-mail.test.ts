@@ -47,7 +47,7 @@ describe('sendStatusMail', () => {
     });
     expect(configured.statusCode, configured.body).toBe(200);
     const order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'reader@example.com', items: [{ product_id: ebookId }] });
-    const effects = orderEffectActivities({ orm: stack.orm, platformUrlTemplate: '', shopDownloadBaseUrl: 'https://shop.example.com' });
+    const effects = orderEffectActivities({ orm: stack.orm, platformUrlTemplate: '', publicUrl: 'https://shop.example.com' });
     await effects.createDownloadCodes({ shopId: shop.id, orderId: order.id, source: 'clear' });
     const [code] = await stack.orm.em.fork().getConnection().execute<{ token: string }[]>('select token from shop_download_codes where order_id = ?', [order.id]);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderEffectActivities } from '../../../activities/shop/order-effects.ts';
-import { downloadBaseOf } from '../../../api/shop/downloads/link.ts';
+import { publicUrlOf } from '../../../domain/shared/config.ts';
 import { epubBytes } from '../../helpers/ebooks.ts';
 import { makePdf, pageTexts } from '../../helpers/pdf.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -63,7 +63,7 @@ const usagesOf = async (codeId: number) =>
   Number((await stack.orm.em.fork().getConnection().execute('select usages from shop_download_codes where id = ?', [codeId]))[0]!.usages);
 
 describe('POST /api/v1/orders/:id/reset_download_limit', () => {
-  it('answers every code of the order with a link on the request\'s address, usages back at 0', async () => {
+  it('answers every code of the order with a link under PUBLIC_URL, usages back at 0', async () => {
     const { productId } = await ebook([{ file: fileOf(await makePdf(1), 'guide.pdf', 'application/pdf') }, { file: fileOf(epubBytes(), 'guide.epub', 'application/epub+zip'), usages_to_expire: 5 }]);
     const orderId = await paidOrder(productId);
     const res = await reset(orderId, undefined, { 'x-api-key': shop.key });
@@ -73,7 +73,7 @@ describe('POST /api/v1/orders/:id/reset_download_limit', () => {
       data: {
         order_id: orderId,
         reset_codes: [
-          { id: expect.any(Number), file_name: 'guide.pdf', link: expect.stringMatching(/^http:\/\/localhost(:80)?\/downloads\/[A-Za-z0-9_-]{32}$/), usages: 0, usages_to_expire: 3 },
+          { id: expect.any(Number), file_name: 'guide.pdf', link: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/downloads\/[A-Za-z0-9_-]{32}$/), usages: 0, usages_to_expire: 3 },
           { id: expect.any(Number), file_name: 'guide.epub', link: expect.stringMatching(/\/downloads\//), usages: 0, usages_to_expire: 5 },
         ],
       },
@@ -230,10 +230,13 @@ describe('GET /downloads/:token', () => {
   });
 });
 
-describe('the base of download links', () => {
-  it('is SHOP_DOWNLOAD_BASE_URL when set (trailing slashes dropped), else the request\'s protocol and host', () => {
-    const request = (downloadBaseUrl: string | null) => ({ server: { downloadBaseUrl }, protocol: 'http', host: 'api.internal:3000' }) as never;
-    expect(downloadBaseOf(request('https://shop.example.com/files/'))).toBe('https://shop.example.com/files');
-    expect(downloadBaseOf(request(null))).toBe('http://api.internal:3000');
+describe('the public base address (PUBLIC_URL)', () => {
+  const config = { HOST: '127.0.0.1', PORT: 3000 };
+  it('is PUBLIC_URL (trailing slashes dropped), else its older names, else the API on HOST and PORT', () => {
+    expect(publicUrlOf({ ...config, PUBLIC_URL: 'https://shop.example.com/', PUBLIC_API_URL: 'https://old.example.com' })).toBe('https://shop.example.com');
+    expect(publicUrlOf({ ...config, PUBLIC_API_URL: 'https://api.example.com' })).toBe('https://api.example.com');
+    expect(publicUrlOf({ ...config, SHOP_DOWNLOAD_BASE_URL: 'https://files.example.com/base/' })).toBe('https://files.example.com/base');
+    expect(publicUrlOf(config)).toBe('http://127.0.0.1:3000');
+    expect(publicUrlOf({ HOST: '0.0.0.0', PORT: 8080 })).toBe('http://127.0.0.1:8080');
   });
 });

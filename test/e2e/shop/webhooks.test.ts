@@ -23,7 +23,7 @@ let http: WebhookEndToEnd['http'];
 let guard: WebhookEndToEnd['guard'];
 let shop: TestShop;
 let productId: number;
-const hooks: Record<'both' | 'statusOnly' | 'flaky' | 'private', string> = { both: '', statusOnly: '', flaky: '', private: '' };
+const hooks: Record<'both' | 'statusOnly' | 'flaky' | 'private' | 'placed', string> = { both: '', statusOnly: '', flaky: '', private: '', placed: '' };
 
 beforeAll(async () => {
   e2e = await startWebhookEndToEnd('e2e-shop-webhooks', [200, 200, 200]);
@@ -35,6 +35,7 @@ beforeAll(async () => {
   hooks.statusOnly = await create(receiver.url('/status-only'), ['order_status_changed'], WHSEC);
   hooks.flaky = await create(receiver.url('/flaky'), ['order_cleared'], SECRET);
   hooks.private = await create(PRIVATE_URL, ['order_cleared'], SECRET);
+  hooks.placed = await create(receiver.url('/placed'), ['order_placed'], SECRET);
   // The first request to /flaky fails: the platform's retry schedule sends it again.
   receiver.on('/flaky', (_request, nth) => (nth === 1 ? { status: 503 } : { status: 200 }));
 });
@@ -46,9 +47,14 @@ const deliveries = async (webhookId: string) => {
   expect(res.status).toBe(200);
   return res.body.data as { event_id: string; event_type: string; order_id: number; status: string; attempts: { status_code: number | null; error: string | null }[] }[];
 };
+/** The `webhook` lines of the order's effect log after placing (placing's own line is checked apart). */
 const webhookEffects = async (orderId: number) => {
   const res = await http('GET', `/admin/v1/shops/${shop.id}/orders/${orderId}/effects`, { operator: true });
-  return (res.body.data as { effect: string; status: string; detail: string }[]).filter((e) => e.effect === 'webhook');
+  return (res.body.data as { effect: string; source: string; status: string; detail: string }[]).filter((e) => e.effect === 'webhook' && e.source !== 'placed');
+};
+const placingWebhookEffects = async (orderId: number) => {
+  const res = await http('GET', `/admin/v1/shops/${shop.id}/orders/${orderId}/effects`, { operator: true });
+  return (res.body.data as { effect: string; source: string; status: string; detail: string }[]).filter((e) => e.effect === 'webhook' && e.source === 'placed');
 };
 
 describe('shop webhooks', () => {
@@ -56,6 +62,15 @@ describe('shop webhooks', () => {
 
   it('clearing sends order_cleared to every subscribed webhook, signed as the platform signs, and order_status_changed for the Paid status', async () => {
     order = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'ann@example.com', items: [{ product_id: productId, quantity: 2 }] });
+    // Placing raised `order_placed` (DESIGN.md section 10): signed, to the one webhook subscribed to it, logged once.
+    const placed = await eventually(async () => {
+      const requests = receiver.requests('/placed');
+      expect(requests).toHaveLength(1);
+      return requests[0]!;
+    });
+    expect(verifySignatures(placed, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
+    expect(placed.json).toMatchObject({ type: 'order_placed', data: { order: { id: order.id, order_status_id: shop.statuses.New } } });
+    await eventually(async () => expect(await placingWebhookEffects(order.id)).toEqual([expect.objectContaining({ status: 'done', detail: expect.stringMatching(new RegExp(`^order_placed delivered to webhook ${hooks.placed} .*\\(HTTP 200\\)$`)) })]));
     expect((await shopApi('PATCH', `/api/v1/orders/${order.id}/clear`)).status).toBe(200);
 
     const cleared = await eventually(async () => {

@@ -4,13 +4,15 @@ import type { Activities } from '../../../activities/index.ts';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { automaticStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { orderPlaced, sendOrderStatusTestMails } from '../../../workflows/index.ts';
+import { quietClearing } from '../../../scripts/histories/quiet-clearing.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { uniqueTaskQueue } from '../../helpers/stack.ts';
 import { commandsOf, starter } from '../../helpers/workflow-commands.ts';
 
 /**
- * Two shop workflows with fake activities (issue 42 item 6): a placed order (its automatic statuses
- * and, at a zero total, the fulfilment a clearing would give) and an operator's status test mails.
+ * Two shop workflows with fake activities (issue 42 item 6): a placed order (the New status's own
+ * effects, its automatic statuses and, at a zero total, first the fulfilment a clearing would give)
+ * and an operator's status test mails. No webhook, club or sequence here (quietClearing).
  */
 const taskQueue = uniqueTaskQueue('shop-order-placed-wf');
 const shopId = `s-${randomUUID()}`;
@@ -20,14 +22,21 @@ const recorded: { orderId: number; effect: string; outcome: EffectOutcome }[] = 
 const done = (detail: string): EffectOutcome => ({ status: 'done', detail });
 const dueInAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
+const NEW_STATUS = 1;
+
 const fakeActivities: Partial<Activities> = {
+  ...quietClearing,
+  async placingFacts({ orderId }) {
+    calls.push(`placingFacts ${orderId}`);
+    return { newStatusId: NEW_STATUS, needsNoClearing: orderId === ZERO_TOTAL };
+  },
+  async sendStatusMail({ orderId, statusId, source }) {
+    calls.push(`sendStatusMail ${orderId} ${statusId} ${source}`);
+    return done('mail to buyer@example.com sent');
+  },
   async planAutomaticStatuses({ orderId, source }) {
     calls.push(`planAutomaticStatuses ${orderId} ${source}`);
     return orderId === ZERO_TOTAL ? [] : [{ fromStatusId: 1, expectedChangeId: null, toStatusId: 4, dueAt: dueInAnHour() }];
-  },
-  async needsNoClearing({ orderId }) {
-    calls.push(`needsNoClearing ${orderId}`);
-    return orderId === ZERO_TOTAL;
   },
   async recordOrderEffect({ orderId, effect, outcome, source }) {
     expect(source).toBe('placed');
@@ -53,29 +62,36 @@ afterAll(async () => {
 });
 
 describe('orderPlaced', () => {
-  it('an order with a total: plans its automatic statuses (one timer workflow each) and fulfils nothing', async () => {
+  /** The New status's own effects and the automatic statuses, started together (workflows/shop/steps/status-effects.ts). */
+  const placingEffects = ['activity sendStatusMail', 'activity shopWebhookTargets', 'activity openClubWebhookDelivery', 'activity orderMailSequences', 'activity planAutomaticStatuses'];
+
+  it('an order with a total: the confirmation (New\'s own effects) beside its automatic statuses (one timer workflow each); nothing fulfilled', async () => {
     const handle = await run<typeof orderPlaced>('orderPlaced', [{ shopId, orderId: 1 }]);
     await handle.result();
-    expect(await commandsOf(handle)).toEqual(['activity planAutomaticStatuses', 'activity needsNoClearing', `child automaticOrderStatus ${timer}`]);
-    expect(calls).toEqual(expect.arrayContaining(['planAutomaticStatuses 1 placed', 'needsNoClearing 1']));
+    const commands = await commandsOf(handle);
+    expect(commands.slice(0, 1 + placingEffects.length)).toEqual(['activity placingFacts', ...placingEffects]);
+    expect(commands).toContain(`child automaticOrderStatus ${timer}`);
+    expect(calls).toEqual(expect.arrayContaining(['placingFacts 1', `sendStatusMail 1 ${NEW_STATUS} placed`, 'planAutomaticStatuses 1 placed']));
     expect((await temporal.client().workflow.getHandle(timer).describe()).status.name).toBe('RUNNING');
-    expect(recorded.filter((r) => r.orderId === 1)).toEqual([]);
+    // Each hook point once in the effect log (the mail records its own in its activity).
+    expect(recorded.filter((r) => r.orderId === 1).map((r) => r.effect).sort()).toEqual(['club_webhook', 'mail_sequence', 'webhook']);
   });
 
-  it('a zero-total order: the paid effects that make sense at 0.00, under source placed; no invoice, no purchase event', async () => {
+  it('a zero-total order: first the paid effects that make sense at 0.00 (no invoice, no purchase event), then the confirmation with its links', async () => {
     const handle = await run<typeof orderPlaced>('orderPlaced', [{ shopId, orderId: ZERO_TOTAL }]);
     await handle.result();
     const commands = await commandsOf(handle);
-    expect(commands.slice(0, 2)).toEqual(['activity planAutomaticStatuses', 'activity needsNoClearing']);
-    // The effects start together once the order is known to need no clearing; each records its outcome.
-    expect(commands.slice(2).filter((c) => c !== 'activity recordOrderEffect').sort()).toEqual([
+    expect(commands[0]).toBe('activity placingFacts');
+    // The fulfilment's effects start together; each records its outcome; the New mail comes after them.
+    const mailAt = commands.indexOf('activity sendStatusMail');
+    expect(commands.slice(1, mailAt).filter((c) => c !== 'activity recordOrderEffect').sort()).toEqual([
       'activity activateSubscriptions',
       'activity createDownloadCodes',
       'activity registerCourseAccessOrder',
       'activity tagCustomer',
     ]);
-    expect(commands.filter((c) => c === 'activity recordOrderEffect')).toHaveLength(4);
-    expect(recorded.filter((r) => r.orderId === ZERO_TOTAL).sort((a, b) => a.effect.localeCompare(b.effect))).toEqual([
+    expect(commands.slice(mailAt, mailAt + placingEffects.length)).toEqual(placingEffects);
+    expect(recorded.filter((r) => r.orderId === ZERO_TOTAL && ['analytics_purchase', 'course_access', 'invoice', 'subscription'].includes(r.effect)).sort((a, b) => a.effect.localeCompare(b.effect))).toEqual([
       { orderId: ZERO_TOTAL, effect: 'analytics_purchase', outcome: { status: 'skipped', detail: 'a zero-total order: no purchase event' } },
       { orderId: ZERO_TOTAL, effect: 'course_access', outcome: { status: 'skipped', detail: 'no course products' } },
       { orderId: ZERO_TOTAL, effect: 'invoice', outcome: { status: 'skipped', detail: 'a zero-total order: no invoice' } },

@@ -12,6 +12,11 @@ import { outsideEffect, runEffect, skipEffect, type OrderRef } from './run-effec
  */
 export async function fulfilZeroTotalOrder(ref: OrderRef): Promise<void> {
   if (!(await orderEffect.needsNoClearing(ref))) return;
+  await zeroTotalFulfilment(ref);
+}
+
+/** The fulfilment of an order known to need no clearing (as fulfilZeroTotalOrder describes). */
+export async function zeroTotalFulfilment(ref: OrderRef): Promise<void> {
   await Promise.all([
     skipEffect(ref, 'invoice', 'a zero-total order: no invoice'),
     skipEffect(ref, 'analytics_purchase', 'a zero-total order: no purchase event'),

@@ -11,7 +11,7 @@ import { unknownIds } from '../../../../domain/shop/product-rules.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../../shared/schemas.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../../shared/validation-errors.ts';
 import { shopKeyOf } from '../../auth.ts';
-import { downloadBaseOf } from '../../downloads/link.ts';
+import { publicBaseOf } from '../../../shared/public-base.ts';
 import { statusOr404 } from './lookup.ts';
 import { OrderStatusParams, TestEmailBody, TestEmailReply, TestEmailsBody, TestEmailsReply } from './schemas.ts';
 
@@ -35,7 +35,7 @@ async function startTestMails(request: FastifyRequest, statusIds: number[], orde
   if (statusIds.length === 0) return;
   const { shopId } = shopKeyOf(request);
   const requestId = randomUUID();
-  const input: StatusTestMailsInput = { shopId, requestId, statusIds, orderId: order?.id ?? null, to, downloadBase: downloadBaseOf(request) };
+  const input: StatusTestMailsInput = { shopId, requestId, statusIds, orderId: order?.id ?? null, to, downloadBase: publicBaseOf(request) };
   await request.server.workflows.shop.sendOrderStatusTestMails(input);
 }
 
