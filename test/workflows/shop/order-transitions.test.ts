@@ -93,4 +93,3 @@ describe('changeOrderStatus', () => {
     expect(recorded.map((r) => r.effect).sort()).toEqual(['club_webhook', 'course_access', 'mail_sequence', 'webhook']);
   });
 });
-
