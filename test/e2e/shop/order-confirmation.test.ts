@@ -3,7 +3,7 @@
  * `npm start` runs it (the API on its port, a worker with real activities, MailDev as the SMTP
  * server), PUBLIC_URL the API's own address. Placing sends the New status's mail (the order
  * confirmation); clearing sends the Paid one; every link is followed exactly as the delivered mail
- * holds it: a download and an invoice PDF.
+ * holds it: a download and an invoice PDF. Canceling the invoiced order issues its correction.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
@@ -101,6 +101,19 @@ describe('what a buyer receives', () => {
       ['placed', 'done'],
       ['clear:paid', 'done'],
     ]);
+
+    // Canceled through the API: the status change's workflow issues the correction once, and it
+    // opens at its own url as the invoice does.
+    expect((await e2e.http('PATCH', `/api/v1/orders/${order.id}/status`, { ...key(), body: { order_status_id: shop.statuses.Canceled } })).status).toBe(200);
+    const invoices = await eventually(async () => {
+      const list = (await e2e.http('GET', `/api/v1/orders/${order.id}/invoices`, key())).body.data as { kind: string; number: string; total: string; corrects: string | null; url: string }[];
+      expect(list.map((i) => i.kind)).toEqual(['invoice', 'correction']);
+      return list;
+    });
+    expect(invoices[1]).toMatchObject({ number: expect.stringMatching(/^KOR\/\d{4}\/1$/), corrects: invoices[0]!.number, total: '-49.00' });
+    const correction = await fetch(invoices[1]!.url, { headers: { 'x-api-key': shop.key } });
+    expect(correction.status).toBe(200);
+    expect(Buffer.from(await correction.arrayBuffer()).subarray(0, 4).toString()).toBe('%PDF');
   });
 
   it('a zero-total e-book buyer gets the download link in the confirmation, and it opens as delivered', async () => {
