@@ -1,10 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Order, Sender, Shop, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
+import { Order, Sender, Shop, SubscriberCharge, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { paidStatusId } from '../../db/repositories/shop/orders.ts';
-import { insertOrder } from '../../db/repositories/shop/order-placement.ts';
+import { newStatusId, paidStatusId } from '../../db/repositories/shop/orders.ts';
+import { insertOrder, type NewOrder } from '../../db/repositories/shop/order-placement.ts';
+import { linkChargeToOrder, openRenewalOrder, payRenewalOrder, renewalCarry, type RenewalCarry } from '../../db/repositories/shop/renewal-orders.ts';
+import { NO_GATEWAY } from '../../domain/shop/payment-gateway.ts';
 import {
   activateFromOrder,
   chargeByKey,
@@ -50,6 +52,8 @@ export interface RenewalFacts extends RenewalSchedule {
 
 export type ChargeOutcome =
   | { status: 'approved'; chargeId: number }
+  /** No gateway: the renewal order `orderId` awaits payment (placed by the first attempt); clearing it renews. */
+  | { status: 'unpaid'; chargeId: number; orderId: number }
   | { status: 'declined'; chargeId: number; reason: string }
   /** Not charged: the subscriber is paused or no longer active, or the period was renewed meanwhile. */
   | { status: 'skipped'; reason: string };
@@ -77,10 +81,49 @@ async function subscriberName(em: EntityManager, orderId: number | null): Promis
   return { firstName: address.first_name ?? '', lastName: address.last_name ?? '' };
 }
 
+/** A renewal order as placed from the charge's cart: the first order's addresses and types, paid or (no gateway) awaiting payment. */
+function renewalOrder(shopId: string, state: SubscriberState, carry: RenewalCarry, o: { cart: PricedCart; currency: string; statusId: number; at: Date; paid: boolean }): NewOrder {
+  return {
+    shopId,
+    currency: o.currency,
+    statusId: o.statusId,
+    email: state.subscriber.email,
+    cart: o.cart,
+    delivery: carry.delivery && { id: carry.delivery.id, name: carry.delivery.name, vatRate: carry.delivery.vatRate },
+    payment: carry.payment && { id: carry.payment.id, name: carry.payment.name, vatRate: carry.payment.vatRate, cashOnDelivery: carry.payment.cashOnDelivery },
+    newsletter: false,
+    ...carry.order,
+    comment: '',
+    ref: null,
+    placedIp: null,
+    placedAt: o.at,
+    alreadyPaid: o.paid,
+  };
+}
+
+/** Marks a renewal order as the subscriber's (`subscriber_identifier`, one identifier per unit, numbered per line as on the first order). */
+async function markRenewalOrder(tx: EntityManager, shopId: string, orderId: number, serviceRef: string): Promise<void> {
+  await tx.execute('update shop_orders set subscriber_identifier = ? where shop_id = ? and id = ?', [serviceRef, shopId, orderId]);
+  const lines = await tx.execute<{ id: number; quantity: number }[]>('select id, quantity from shop_order_items where shop_id = ? and order_id = ? order by id', [shopId, orderId]);
+  for (const line of lines) {
+    await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where id = ?', [textArray(unitIdentifiers(serviceRef, line.quantity)), line.id]);
+  }
+}
+
+/** The period a renewal paid at `paidAt` buys (the plan's extension strategy, the subscriber's or the link's interval). */
+function renewalPeriod(state: SubscriberState, paidAt: Date): { start: Date; end: Date } {
+  const days = renewalIntervalDays(state.subscriber.renewalIntervalDays, state.link?.interval ?? 30);
+  const next = nextPeriod({ strategy: state.plan.extensionStrategy, paidAt: paidAt.getTime(), previousEnd: state.period?.endsAt.getTime() ?? null, intervalMs: days * DAY_MS });
+  return { start: new Date(next.start), end: new Date(next.end) };
+}
+
 const notFound = (id: number) => ApplicationFailure.nonRetryable(`subscriber ${id} not found`, 'SubscriberNotFound');
 
-/** The renewal items priced for a renewal order (override or catalogue price); a refusal names why. */
-function renewalCart(state: SubscriberState, products: Map<number, IProduct>): { cart: PricedCart } | { refused: string } {
+/**
+ * The renewal items priced for a renewal order (override or catalogue price), with the first
+ * order's delivery and payment types at their current price; a refusal names why.
+ */
+function renewalCart(state: SubscriberState, products: Map<number, IProduct>, carry: RenewalCarry): { cart: PricedCart } | { refused: string } {
   const items = state.subscriber.renewalItems;
   if (items.length === 0) return { refused: 'the subscriber has no renewal items' };
   const gone = items.filter((item) => !products.has(item.product_id)).map((item) => item.product_id);
@@ -107,6 +150,8 @@ function renewalCart(state: SubscriberState, products: Map<number, IProduct>): {
         quantity: item.quantity,
       };
     }),
+    delivery: carry.delivery,
+    payment: carry.payment,
   });
   return priced.ok ? { cart: priced.cart } : { refused: priced.errors.map((e) => `${e.field} ${e.message}`).join('; ') };
 }
@@ -141,6 +186,37 @@ export function subscriberRenewalActivities(
     };
   }
 
+  /**
+   * No gateway (DESIGN.md section 10): nothing is charged. The period's first attempt places the
+   * renewal order unpaid at New (its confirmation asks for payment); later attempts find it still
+   * unpaid. Each is an `unpaid` attempt linked to that order, written with it in one transaction.
+   */
+  function awaitPayment(em: EntityManager, input: SubscriberRef & { periodId: number; attempt: number }, key: string, o: { state: SubscriberState; carry: RenewalCarry; cart: PricedCart; currency: string }) {
+    return em.transactional(async (tx) => {
+      const at = now();
+      let orderId = await openRenewalOrder(tx, input.subscriberId, input.periodId);
+      if (orderId === null) {
+        ({ id: orderId } = await insertOrder(tx, renewalOrder(input.shopId, o.state, o.carry, { cart: o.cart, currency: o.currency, statusId: await newStatusId(tx, input.shopId), at, paid: false })));
+        await markRenewalOrder(tx, input.shopId, orderId, o.state.subscriber.serviceRef);
+      }
+      const charge = await recordCharge(tx, {
+        shopId: input.shopId,
+        subscriberId: input.subscriberId,
+        periodId: input.periodId,
+        attempt: input.attempt,
+        key,
+        amount: o.cart.total,
+        currency: o.currency,
+        cart: o.cart,
+        result: { status: 'unpaid', reason: `no payment gateway: renewal order ${orderId} awaits payment` },
+        at,
+      });
+      await linkChargeToOrder(tx, charge.id, orderId);
+      renewalCharges.inc({ outcome: 'unpaid' });
+      return tx.findOneOrFail(SubscriberCharge, charge.id, { refresh: true });
+    });
+  }
+
   return {
     async loadRenewalSchedule({ shopId, subscriberId }: SubscriberRef): Promise<RenewalFacts> {
       return facts(shopEm(orm, shopId), subscriberId);
@@ -155,7 +231,11 @@ export function subscriberRenewalActivities(
       const em = shopEm(orm, input.shopId);
       const key = chargeKey(input);
       const answer = (charge: ISubscriberCharge): ChargeOutcome =>
-        charge.status === 'approved' ? { status: 'approved', chargeId: charge.id } : { status: 'declined', chargeId: charge.id, reason: charge.declineReason ?? '' };
+        charge.status === 'approved'
+          ? { status: 'approved', chargeId: charge.id }
+          : charge.status === 'unpaid'
+            ? { status: 'unpaid', chargeId: charge.id, orderId: charge.order!.id }
+            : { status: 'declined', chargeId: charge.id, reason: charge.declineReason ?? '' };
       const existing = await chargeByKey(em, key);
       if (existing) return answer(existing);
       const state = await loadSubscriberState(em, input.subscriberId);
@@ -170,8 +250,10 @@ export function subscriberRenewalActivities(
       if (state.period.endsAt.getTime() !== input.periodEnd) return skip('the period end moved');
       const shop = await em.findOneOrFail(Shop, input.shopId);
       const products = new Map((await soldProducts(em, state.subscriber.renewalItems.map((i) => i.product_id))).map((p) => [p.id, p]));
-      const priced = renewalCart(state, products);
+      const carry = await renewalCarry(em, state);
+      const priced = renewalCart(state, products, carry);
       const cart = 'cart' in priced ? priced.cart : null;
+      if ((await gatewaySettings(em)).mode === NO_GATEWAY && cart) return answer(await awaitPayment(em, input, key, { state, carry, cart, currency: shop.currency }));
       const reference = state.subscriber.paymentReference;
       const result =
         'refused' in priced
@@ -203,7 +285,8 @@ export function subscriberRenewalActivities(
 
     /**
      * What an approved charge buys: the renewal order (priced lines of the charge, paid, at the
-     * Paid status, `subscriber_identifier` = the subscriber's service_ref, no placing address) and
+     * Paid status, `subscriber_identifier` = the subscriber's service_ref, the first order's
+     * addresses and types) and
      * the next period, from the payment (`immediate`) or from the previous end (`continuous`).
      */
     async renewSubscriber({ shopId, subscriberId, chargeId }: SubscriberRef & { chargeId: number }): Promise<{ orderId: number; periodId: number }> {
@@ -213,39 +296,19 @@ export function subscriberRenewalActivities(
         {
           subscriberId,
           chargeId,
-          nextPeriod: (state, charge) => {
-            const days = renewalIntervalDays(state.subscriber.renewalIntervalDays, state.link?.interval ?? 30);
-            const next = nextPeriod({ strategy: state.plan.extensionStrategy, paidAt: charge.at.getTime(), previousEnd: state.period?.endsAt.getTime() ?? null, intervalMs: days * DAY_MS });
-            return { start: new Date(next.start), end: new Date(next.end) };
-          },
+          nextPeriod: (state, charge) => renewalPeriod(state, charge.at),
         },
         async (tx, state, charge) => {
-          const { id: orderId } = await insertOrder(tx, {
+          const carry = await renewalCarry(tx, state);
+          const { id: orderId } = await insertOrder(tx, renewalOrder(shopId, state, carry, { cart: charge.cart!, currency: charge.currency, statusId: await paidStatusId(tx, shopId), at: charge.at, paid: true }));
+          await tx.execute('update shop_orders set paid = true, paid_at = ?, cleared_at = ?, transaction_id = ? where shop_id = ? and id = ?', [
+            charge.at,
+            charge.at,
+            charge.gatewayReference ?? null,
             shopId,
-            currency: charge.currency,
-            statusId: await paidStatusId(tx, shopId),
-            email: state.subscriber.email,
-            cart: charge.cart!,
-            delivery: null,
-            payment: null,
-            newsletter: false,
-            deliveryAddress: null,
-            invoiceAddress: null,
-            comment: '',
-            ref: null,
-            placedIp: null,
-            placedAt: charge.at,
-            alreadyPaid: true,
-          });
-          await tx.execute(
-            'update shop_orders set paid = true, paid_at = ?, cleared_at = ?, subscriber_identifier = ?, transaction_id = ? where shop_id = ? and id = ?',
-            [charge.at, charge.at, state.subscriber.serviceRef, charge.gatewayReference ?? null, shopId, orderId],
-          );
-          // One identifier per unit, numbered per line as on the first order (domain/shop/order-lifecycle.ts).
-          const lines = await tx.execute<{ id: number; quantity: number }[]>('select id, quantity from shop_order_items where shop_id = ? and order_id = ? order by id', [shopId, orderId]);
-          for (const line of lines) {
-            await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where id = ?', [textArray(unitIdentifiers(state.subscriber.serviceRef, line.quantity)), line.id]);
-          }
+            orderId,
+          ]);
+          await markRenewalOrder(tx, shopId, orderId, state.subscriber.serviceRef);
           return orderId;
         },
       );
@@ -319,7 +382,12 @@ export function subscriberRenewalActivities(
       const facts = await orderFacts(em, input.orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
       const { order, items } = facts;
-      if (order.subscriberIdentifier) return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [], extendedIds: [] };
+      if (order.subscriberIdentifier) {
+        // An unpaid renewal order (no gateway) cleared: its period starts now; the run reads it.
+        const paid = await em.transactional((tx) => payRenewalOrder(tx, order.id, order.paidAt ?? now(), (id) => loadSubscriberState(tx, id, true), renewalPeriod));
+        if (paid) return { outcome: done(`subscriber ${paid.subscriberId} renewed by this order (period ${paid.periodId})`), subscriberIds: [], endedIds: [], extendedIds: [paid.subscriberId] };
+        return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [], extendedIds: [] };
+      }
       const links = await subscriptionLinksOf(em, items.flatMap((item) => (item.productId ? [item.productId] : [])));
       if (links.length === 0) return { outcome: skipped('no product of a subscription plan'), subscriberIds: [], endedIds: [], extendedIds: [] };
       const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });

@@ -6,11 +6,16 @@
 
 /** The built-in test gateway's modes. */
 export const TEST_GATEWAY_MODES = ['approve', 'decline'] as const;
-/** Every mode: the test gateway's, and `stripe` (adapters/payments/stripe.ts). */
-export const GATEWAY_MODES = [...TEST_GATEWAY_MODES, 'stripe'] as const;
+/**
+ * Every mode: the test gateway's, `stripe` (adapters/payments/stripe.ts), and `none`, a shop that
+ * never set one: nothing is charged; a due renewal places its order unpaid (DESIGN.md section 10).
+ */
+export const GATEWAY_MODES = [...TEST_GATEWAY_MODES, 'stripe', 'none'] as const;
 export type GatewayMode = (typeof GATEWAY_MODES)[number];
+export const NO_GATEWAY: GatewayMode = 'none';
 
-export type ChargeStatus = 'approved' | 'declined';
+/** A renewal attempt: charged, refused, or (no gateway) its renewal order awaiting payment. */
+export type ChargeStatus = 'approved' | 'declined' | 'unpaid';
 
 /**
  * The saved payment of a subscriber charged by Stripe, as kept in `payment_reference`:

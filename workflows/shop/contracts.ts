@@ -67,6 +67,7 @@ export interface DeliverClubWebhookInput {
 /** The shop workflows other workflows start as children: type name -> arguments. */
 export interface ShopChildWorkflows {
   clearOrder: [ClearOrderInput];
+  orderPlaced: [OrderPlacedInput];
   changeOrderStatus: [ChangeOrderStatusInput];
   automaticOrderStatus: [AutomaticOrderStatusInput];
   subscriberRenewal: [SubscriberRenewalInput];

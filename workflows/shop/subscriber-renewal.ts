@@ -1,9 +1,9 @@
-import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.ts';
 import type { RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
 import type { SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
 import { nextChargeAt, nextRenewalStep, type ReminderKind } from '../../domain/shop/subscription-periods.ts';
-import { clearOrderWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { clearOrderWorkflowId, orderPlacedWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
 import type { SubscriberRenewalInput } from './contracts.ts';
 import {
@@ -47,6 +47,8 @@ const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toIS
  * Steps come from `nextRenewalStep`: reminders before the end, the charge at the end, dunning
  * retries after a decline (a notice on the first), expiry when the retries are spent, the end
  * when the renewal limit is reached. A renewal order's clearing runs as a child of its own. A paused subscriber is neither reminded nor charged.
+ * A shop without a gateway is never charged: the renewal order is placed unpaid (its placing's
+ * effects a child), and the period starts when the owner clears it.
  */
 export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<SubscriberRenewalResult> {
   const { shopId, subscriberId } = input;
@@ -118,6 +120,15 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
           });
           await mail('renewal', renewed.periodId);
           await continueAsNew<typeof subscriberRenewal>({ shopId, subscriberId });
+        }
+        // No gateway: the renewal order awaits payment at New; placing's effects (its confirmation)
+        // run once; clearing it renews (the clearing signals this run), the dunning days end it.
+        if (charge.status === 'unpaid' && patched('renewal-unpaid-order')) {
+          await startChildOnce('orderPlaced', {
+            workflowId: orderPlacedWorkflowId({ shopId, orderId: charge.orderId }),
+            args: [{ shopId, orderId: charge.orderId }],
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          });
         }
         if (charge.status === 'declined' && next.attempt === 1) await mail('payment_failed');
         // Declined (the failed attempt is counted in the database) or not charged (paused or

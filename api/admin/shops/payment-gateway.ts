@@ -26,7 +26,7 @@ const PaymentGatewayReply = z
   .meta({ id: 'ShopPaymentGateway' });
 
 const PaymentGatewayBody = z.discriminatedUnion('mode', [
-  z.strictObject({ mode: z.enum(TEST_GATEWAY_MODES), dunning_days: DunningDays.optional() }),
+  z.strictObject({ mode: z.enum([...TEST_GATEWAY_MODES, 'none']), dunning_days: DunningDays.optional() }),
   z.strictObject({
     mode: z.literal('stripe'),
     secret_key: z.string().regex(/^(sk|rk)_[A-Za-z0-9_]{1,250}$/, 'must be a Stripe secret or restricted key (sk_... or rk_...)').describe('write-only, sealed'),
@@ -48,8 +48,8 @@ const reply = (shopId: string, settings: GatewaySettings) => ({
 });
 
 /**
- * The shop's payment gateway (DESIGN.md section 8): the built-in test gateway approves or declines
- * every renewal charge as set here; `stripe` charges through the shop's own Stripe account (order
+ * The shop's payment gateway (DESIGN.md sections 8 and 10): `none` (never set) charges nothing; the
+ * built-in test gateway approves or declines every renewal charge as set here; `stripe` charges through the shop's own Stripe account (order
  * payments, off-session renewals, signed payment webhooks). `dunning_days` is the retry schedule.
  * The Stripe keys are sealed with `SECRETS_KEY` and never shown.
  */
@@ -72,7 +72,7 @@ export const shopPaymentGatewayAdminRoutes: FastifyPluginAsyncZod = async (app) 
         operationId: 'admin.shops.payment_gateway.replace',
         summary: 'Sets the payment gateway (test gateway or Stripe) and the dunning schedule',
         description:
-          'A shop never set approves, with retries after 1, 3 and 5 days. `dunning_days` left out keeps the schedule it had. `stripe` takes the secret key and the webhook signing secret (both write-only); a test-gateway mode drops them.',
+          'A shop never set has none (`none`): nothing is charged, and a due renewal places its order unpaid at New, its period starting when the order is cleared; retries after 1, 3 and 5 days. `dunning_days` left out keeps the schedule it had. `stripe` takes the secret key and the webhook signing secret (both write-only); a test-gateway mode drops them.',
         params: ShopParams,
         body: PaymentGatewayBody,
         response: { 200: data(PaymentGatewayReply), 404: ErrorBody, 422: ValidationErrorBody },

@@ -16,10 +16,10 @@ const ChargeReply = z.object({
   period_id: z.int(),
   amount: z.string(),
   currency: z.string(),
-  status: z.enum(['approved', 'declined']),
+  status: z.enum(['approved', 'declined', 'unpaid']),
   gateway_reference: z.string().nullable(),
   decline_reason: z.string().nullable(),
-  order_id: z.int().nullable().describe('the renewal order an approved charge paid for'),
+  order_id: z.int().nullable().describe('the renewal order an approved charge paid for, or (no gateway) the unpaid renewal order an attempt waits for'),
   at: z.string(),
 });
 const BillingReply = z

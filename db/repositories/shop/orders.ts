@@ -21,9 +21,18 @@ export function activePaymentType(em: EntityManager, id: number) {
 }
 
 /** The id of the shop's built-in Paid status (set by clearing and by a paid renewal). */
-export async function paidStatusId(em: EntityManager, shopId: string): Promise<number> {
-  const [row] = await em.execute<{ id: number }[]>("select id from shop_order_statuses where shop_id = ? and kind = 'PaidDefaultOrderStatus'", [shopId]);
-  if (!row) throw new Error(`shop ${shopId} has no Paid status`);
+export function paidStatusId(em: EntityManager, shopId: string): Promise<number> {
+  return builtInStatusId(em, shopId, 'PaidDefaultOrderStatus');
+}
+
+/** The shop's New status (where placing puts an order). */
+export function newStatusId(em: EntityManager, shopId: string): Promise<number> {
+  return builtInStatusId(em, shopId, 'NewDefaultOrderStatus');
+}
+
+async function builtInStatusId(em: EntityManager, shopId: string, kind: 'PaidDefaultOrderStatus' | 'NewDefaultOrderStatus'): Promise<number> {
+  const [row] = await em.execute<{ id: number }[]>('select id from shop_order_statuses where shop_id = ? and kind = ?', [shopId, kind]);
+  if (!row) throw new Error(`shop ${shopId} has no ${kind}`);
   return row.id;
 }
 

@@ -21,7 +21,7 @@ import {
   type ISubscriberPeriod,
   type ISubscriptionPlan,
 } from '../../entities/shop/index.ts';
-import { stripePaymentReference, type ChargeResult, type GatewayMode } from '../../../domain/shop/payment-gateway.ts';
+import { NO_GATEWAY, stripePaymentReference, type ChargeResult, type GatewayMode } from '../../../domain/shop/payment-gateway.ts';
 import { DEFAULT_DUNNING_DAYS, nextPeriod } from '../../../domain/shop/subscription-periods.ts';
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { lineIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
@@ -38,12 +38,12 @@ export interface GatewaySettings {
   webhookSecretSealed: string | null;
 }
 
-/** The shop's gateway settings; the defaults (approve; retries after 1, 3, 5 days) when never set. */
+/** The shop's gateway settings; the defaults (no gateway: nothing charged; retries after 1, 3, 5 days) when never set. */
 export async function gatewaySettings(em: EntityManager): Promise<GatewaySettings> {
   const row = await em.findOne(ShopPaymentGateway, {}, { refresh: true });
   return row
     ? { mode: row.mode, dunningDays: row.dunningDays, secretKeySealed: row.secretKeySealed ?? null, webhookSecretSealed: row.webhookSecretSealed ?? null }
-    : { mode: 'approve', dunningDays: [...DEFAULT_DUNNING_DAYS], secretKeySealed: null, webhookSecretSealed: null };
+    : { mode: NO_GATEWAY, dunningDays: [...DEFAULT_DUNNING_DAYS], secretKeySealed: null, webhookSecretSealed: null };
 }
 
 /** Whether the shop (`:shop`) has Stripe as its gateway, with a secret key; also a part of the placement's read (checkout-reads.ts). */
@@ -89,7 +89,8 @@ export async function loadSubscriberState(em: EntityManager, id: number, lock = 
 
 /** Declined charges of one period end (their keys start with `keyPrefix`): the dunning position. */
 export function failedAttempts(em: EntityManager, subscriberId: number, keyPrefix: string): Promise<number> {
-  return em.count(SubscriberCharge, { subscriber: subscriberId, key: { $like: `${keyPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }, status: 'declined' });
+  // An unpaid renewal order's attempts count as declined ones: the dunning schedule ends both alike.
+  return em.count(SubscriberCharge, { subscriber: subscriberId, key: { $like: `${keyPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }, status: { $in: ['declined', 'unpaid'] } });
 }
 
 export function chargeByKey(em: EntityManager, key: string): Promise<ISubscriberCharge | null> {
@@ -106,7 +107,8 @@ export interface ChargeRow {
   currency: string;
   /** Null when the attempt was declined before pricing (no renewal item still sold). */
   cart: PricedCart | null;
-  result: ChargeResult;
+  /** `unpaid`: no gateway; the attempt waits for its renewal order (`reason` says which). */
+  result: ChargeResult | { status: 'unpaid'; reason: string };
   at: Date;
 }
 
@@ -127,7 +129,7 @@ export async function recordCharge(em: EntityManager, row: ChargeRow): Promise<I
       row.cart && JSON.stringify(row.cart),
       result.status,
       result.status === 'approved' ? result.reference : null,
-      result.status === 'declined' ? result.reason : null,
+      result.status === 'approved' ? null : result.reason,
       row.at,
     ],
   );

@@ -6,8 +6,8 @@ import { gatewaySettings, saveGatewaySettings } from '../../../db/repositories/s
 import type { ChargeRequest, PaymentGateway } from '../../../domain/shop/payment-gateway.ts';
 import { testGateway } from '../../../adapters/payments/test-gateway.ts';
 import { DAY_MS } from '../../../domain/shop/subscription-periods.ts';
-import { insertProduct } from '../../helpers/shop-catalogue.ts';
-import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
+import { createDeliveryType, createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
+import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 /** The renewal's database steps against PostgreSQL (the orchestration: test/workflows). */
@@ -44,7 +44,8 @@ beforeAll(async () => {
   ref.manualNow = await insertProduct(stack.orm, shop.id, { name: 'Day pass', price: '9.00' });
   ref.manualPlan = await plan({ name: 'Pass', automatic_renewal: false, extension_strategy: 'continuous', superseded_subscription_plan_id: ref.immediatePlan, products: [{ product_id: ref.manual, interval: 10 }] });
   ref.manualNowPlan = await plan({ name: 'Day', automatic_renewal: false, extension_strategy: 'immediate', products: [{ product_id: ref.manualNow, interval: 10 }] });
-  // The built-in test gateway, counted.
+  // The built-in test gateway, set to approve (a shop never set has none: the last describe), counted.
+  await saveGatewaySettings(shopEm(stack.orm, shop.id), shop.id, { mode: 'approve', dunningDays: [1, 3, 5] });
   activities = subscriberRenewalActivities({ orm: stack.orm, platformUrlTemplate: '' }, async (em) => {
     const gateway = testGateway((await gatewaySettings(em)).mode as 'approve' | 'decline');
     return { charge: (request) => (gatewayCalls.push(request), gateway.charge(request)) } satisfies PaymentGateway;
@@ -254,6 +255,61 @@ describe('chargeRenewal and renewSubscriber', () => {
     const calls = gatewayCalls.length;
     expect(await activities.chargeRenewal({ shopId: shop.id, subscriberId, periodId, periodEnd, attempt: 1 })).toMatchObject({ status: 'declined', reason: `products ${gone} are no longer sold` });
     expect(gatewayCalls.length).toBe(calls);
+  });
+});
+
+describe('a shop without a payment gateway (DESIGN.md section 10)', () => {
+  it('charges nothing: the first attempt places the renewal order unpaid at New with the first order\'s addresses and types (delivery at its current price); clearing it starts the next period once', async () => {
+    const courier = await createDeliveryType(stack.app, shop.id, { name: 'Courier', default_price: '12.00', vat_rate: 23 });
+    const transfer = await createPaymentType(stack.app, shop.id, { name: 'Bank transfer', default_price: '0.00' });
+    const address = { first_name: 'Zofia', last_name: 'Żak', address: 'ul. Żurawia 3', postcode: '00-515', city: 'Warszawa', country: 'Polska' };
+    const first = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, {
+      email: 'no-gateway@example.com',
+      items: [{ product_id: ref.product }],
+      delivery_type_id: courier,
+      payment_type_id: transfer,
+      delivery_address: address,
+      invoice_address: { ...address, company: 'Żak sp. z o.o.', nip: '1234563218' },
+    });
+    await markOrderCleared(shopEm(stack.orm, shop.id), shop.id, first.id, new Date());
+    const subscriberId = (await activities.activateSubscriptions(input(first.id))).subscriberIds[0]!;
+    await saveGatewaySettings(shopEm(stack.orm, shop.id), shop.id, { mode: 'none', dunningDays: [1, 3] });
+    try {
+      // The courier costs more now: the renewal pays today's price.
+      expect((await stack.app.inject({ method: 'PATCH', url: `/admin/v1/shops/${shop.id}/delivery_types/${courier}`, headers: operator, payload: { default_price: '15.00' } })).statusCode).toBe(200);
+      const { periodId, period } = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+      const calls = gatewayCalls.length;
+      const attempt = { shopId: shop.id, subscriberId, periodId, periodEnd: period.end };
+      const unpaid = await activities.chargeRenewal({ ...attempt, attempt: 1 });
+      expect(unpaid).toMatchObject({ status: 'unpaid', orderId: expect.any(Number) });
+      expect(await activities.chargeRenewal({ ...attempt, attempt: 1 })).toEqual(unpaid);
+      expect(gatewayCalls.length).toBe(calls);
+      const orderId = (unpaid as { orderId: number }).orderId;
+      const [order] = await sql<Record<string, unknown>>(
+        'select o.paid, o.invoice_number, o.total, o.delivery_type_id, o.delivery_method, o.payment_type_id, o.delivery_address, o.invoice_address, o.subscriber_identifier, s.kind from shop_orders o join shop_order_statuses s on s.id = o.order_status_id where o.id = ?',
+        [orderId],
+      );
+      expect(order).toMatchObject({ paid: false, invoice_number: null, total: '45.00', delivery_type_id: courier, delivery_method: 'Courier', payment_type_id: transfer, kind: 'NewDefaultOrderStatus' });
+      expect(order!.delivery_address).toMatchObject(address);
+      expect(order!.invoice_address).toMatchObject({ nip: '1234563218' });
+      expect(order!.subscriber_identifier).toEqual(expect.stringMatching(/^sub_/));
+
+      // Still unpaid at the next attempt: the same order, the attempt counted for dunning.
+      expect(await activities.chargeRenewal({ ...attempt, attempt: 2 })).toMatchObject({ status: 'unpaid', orderId });
+      expect(await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId })).toMatchObject({ periodId, failedAttempts: 2 });
+      expect(await sql('select id from shop_orders where subscriber_identifier = ?', [order!.subscriber_identifier])).toHaveLength(1);
+
+      // The owner clears it: the next period starts (continuous: at the old end), once.
+      await markOrderCleared(shopEm(stack.orm, shop.id), shop.id, orderId, new Date());
+      const paid = await activities.activateSubscriptions(input(orderId));
+      expect(paid).toMatchObject({ outcome: { status: 'done' }, subscriberIds: [], extendedIds: [subscriberId] });
+      expect((await activities.activateSubscriptions(input(orderId))).extendedIds).toEqual([subscriberId]);
+      const renewed = await activities.loadRenewalSchedule({ shopId: shop.id, subscriberId });
+      expect(renewed).toMatchObject({ failedAttempts: 0, renewalsDone: 1, period: { start: period.end, end: period.end + 30 * DAY_MS } });
+      expect(await sql('select count(*)::int as n from shop_subscriber_periods where subscriber_id = ?', [subscriberId])).toEqual([{ n: 2 }]);
+    } finally {
+      await saveGatewaySettings(shopEm(stack.orm, shop.id), shop.id, { mode: 'approve', dunningDays: [1, 3, 5] });
+    }
   });
 });
 

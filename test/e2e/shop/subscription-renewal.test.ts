@@ -15,12 +15,11 @@ let e2e: EndToEnd;
 let shop: TestShop;
 let productId: number;
 
-beforeAll(async () => {
-  e2e = await startEndToEnd('shop-subscription-renewal');
-  shop = await createTestShop(e2e.stack.app, 'renewals');
-  productId = await insertProduct(e2e.stack.orm, shop.id, { name: 'Monthly box', price: '39.00' });
+/** A shop's "Box club" plan (automatic, continuous, 30 days) of its product "Monthly box" at 39.00. */
+async function boxClub(of: TestShop): Promise<number> {
+  const product = await insertProduct(e2e.stack.orm, of.id, { name: 'Monthly box', price: '39.00' });
   const plan = await e2e.http('POST', '/api/v1/subscription_plans', {
-    key: shop.key,
+    key: of.key,
     body: {
       subscription_plan: {
         name: 'Box club',
@@ -28,30 +27,37 @@ beforeAll(async () => {
         extension_strategy: 'continuous',
         send_email_about_activation: true,
         send_email_about_renewal: true,
-        products: [{ product_id: productId, interval: 30 }],
+        products: [{ product_id: product, interval: 30 }],
       },
     },
   });
   expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+  return product;
+}
+
+beforeAll(async () => {
+  e2e = await startEndToEnd('shop-subscription-renewal');
+  shop = await createTestShop(e2e.stack.app, 'renewals');
+  productId = await boxClub(shop);
 });
 afterAll(() => e2e?.close());
 
-const subscribersOf = async (email: string) =>
-  (await e2e.http('GET', `/api/v1/subscribers?email=${encodeURIComponent(email)}`, { key: shop.keys.write_subscriptions })).body.data as { id: number; service_ref: string }[];
-const detail = async (id: number) => (await e2e.http('GET', `/api/v1/subscribers/${id}`, { key: shop.keys.write_subscriptions })).body.data;
-const mails = async (email: string) =>
-  ((await e2e.http('GET', `/admin/v1/shops/${shop.id}/emails?to=${encodeURIComponent(email)}`, { operator: true })).body.data as { subject: string; kind: string }[]).map((m) => m.subject);
+const subscribersOf = async (email: string, of = shop) =>
+  (await e2e.http('GET', `/api/v1/subscribers?email=${encodeURIComponent(email)}`, { key: of.keys.write_subscriptions })).body.data as { id: number; service_ref: string }[];
+const detail = async (id: number, of = shop) => (await e2e.http('GET', `/api/v1/subscribers/${id}`, { key: of.keys.write_subscriptions })).body.data;
+const mails = async (email: string, of = shop) =>
+  ((await e2e.http('GET', `/admin/v1/shops/${of.id}/emails?to=${encodeURIComponent(email)}`, { operator: true })).body.data as { subject: string; kind: string }[]).map((m) => m.subject);
 
-async function activatedSubscriber(email: string) {
-  const order = await adminPost(e2e.stack.app, `/admin/v1/shops/${shop.id}/orders`, { email, items: [{ product_id: productId }], placed_ip: '203.0.113.7' });
-  const cleared = await e2e.http('PATCH', `/api/v1/orders/${order.id}/clear`, { key: shop.key });
+async function activatedSubscriber(email: string, of = shop, product = productId) {
+  const order = await adminPost(e2e.stack.app, `/admin/v1/shops/${of.id}/orders`, { email, items: [{ product_id: product }], placed_ip: '203.0.113.7' });
+  const cleared = await e2e.http('PATCH', `/api/v1/orders/${order.id}/clear`, { key: of.key });
   expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
   const [subscriber] = await eventually(async () => {
-    const found = await subscribersOf(email);
+    const found = await subscribersOf(email, of);
     expect(found).toHaveLength(1);
     return found;
   });
-  const handle = e2e.stack.temporal.workflow.getHandle(subscriberWorkflowId({ shopId: shop.id, subscriberId: subscriber!.id }));
+  const handle = e2e.stack.temporal.workflow.getHandle(subscriberWorkflowId({ shopId: of.id, subscriberId: subscriber!.id }));
   return { order, subscriber: subscriber!, handle };
 }
 
@@ -134,4 +140,49 @@ describe('a subscription bought in the shop', () => {
     await handle.terminate('test over');
     expect((await e2e.http('PUT', `/admin/v1/shops/${shop.id}/payment_gateway`, { operator: true, body: { mode: 'approve' } })).body.data).toEqual({ mode: 'approve', dunning_days: [1, 2] });
   }, 150_000);
+});
+
+describe('a shop without a payment gateway (DESIGN.md section 10)', () => {
+  it('takes no money: the renewal order waits unpaid at New with its confirmation, and the next period starts when the owner clears it', async () => {
+    const own = await createTestShop(e2e.stack.app, 'renewals-none');
+    const product = await boxClub(own);
+    const email = 'transfer-fan@example.com';
+    const { subscriber, handle } = await activatedSubscriber(email, own, product);
+    const initial = await detail(subscriber.id, own);
+    // From now on placing at New mails the buyer what to pay.
+    const newMail = await e2e.http('PATCH', `/api/v1/configuration/order_statuses/${own.statuses.New}`, {
+      key: own.key,
+      body: { send_email_on_status_change: true, email: { subject: 'Do zapłaty: zamówienie {{NUMER_ZAMOWIENIA}}', content: '<p>Kwota: {{KWOTA}}</p>' } },
+    });
+    expect(newMail.status, JSON.stringify(newMail.body)).toBe(200);
+
+    const soon = new Date(Date.now() + 3000).toISOString();
+    expect((await e2e.http('PATCH', `/api/v1/subscribers/${subscriber.id}/period`, { key: own.keys.write_subscriptions, body: { active_until: soon } })).status).toBe(200);
+    const charge = await eventually(
+      async () => {
+        const billing = (await e2e.http('GET', `/admin/v1/shops/${own.id}/subscribers/${subscriber.id}/billing`, { operator: true })).body.data;
+        expect(billing.charges).toEqual([expect.objectContaining({ attempt: 1, status: 'unpaid', amount: '39.00', gateway_reference: null, order_id: expect.any(Number) })]);
+        return billing.charges[0];
+      },
+      { timeoutMs: 60_000 },
+    );
+    const unpaid = (await e2e.http('GET', `/api/v1/orders/${charge.order_id}`, { key: own.key })).body.data;
+    expect(unpaid).toMatchObject({ paid: false, paid_at: null, invoice_number: null, order_status_id: own.statuses.New, subscriber_identifier: subscriber.service_ref, total: '39.00' });
+    await eventually(async () => expect(await mails(email, own)).toContain(`Do zapłaty: zamówienie ${unpaid.ordinal_number}`));
+    // Unpaid: no new period, still active, in dunning until paid.
+    expect((await detail(subscriber.id, own)).periods).toHaveLength(1);
+    await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'dunning', renewalsDone: 0 }));
+
+    // The transfer arrived: the owner clears the order, and the period it pays starts.
+    expect((await e2e.http('PATCH', `/api/v1/orders/${charge.order_id}/clear`, { key: own.key })).status).toBe(200);
+    const renewed = await eventually(async () => {
+      const data = await detail(subscriber.id, own);
+      expect(data.periods).toHaveLength(2);
+      return data;
+    });
+    expect(renewed.periods[1]).toMatchObject({ kind: 'renewal', order_id: charge.order_id, starts_at: soon, ends_at: new Date(Date.parse(soon) + 30 * 86_400_000).toISOString() });
+    expect(renewed.renewals_done).toBe(1);
+    await eventually(async () => expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'active', renewalsDone: 1, nextChargeAt: renewed.active_until }));
+    expect(initial.periods).toHaveLength(1);
+  });
 });

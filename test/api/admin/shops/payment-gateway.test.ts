@@ -19,8 +19,8 @@ const put = (payload: unknown, shopId = shop.id, headers: Record<string, string>
 const get = (shopId = shop.id) => stack.app.inject({ method: 'GET', url: `/admin/v1/shops/${shopId}/payment_gateway`, headers: operator });
 
 describe('PUT /admin/v1/shops/:shop_id/payment_gateway', () => {
-  it('starts approving with retries after 1, 3 and 5 days', async () => {
-    expect((await get(other.id)).json()).toEqual({ data: { mode: 'approve', dunning_days: [1, 3, 5] } });
+  it('starts without a gateway (nothing is charged), with retries after 1, 3 and 5 days', async () => {
+    expect((await get(other.id)).json()).toEqual({ data: { mode: 'none', dunning_days: [1, 3, 5] } });
   });
 
   it('sets the mode (200), keeps the dunning schedule when not sent, and only for this shop', async () => {
@@ -30,7 +30,9 @@ describe('PUT /admin/v1/shops/:shop_id/payment_gateway', () => {
     expect((await put({ mode: 'approve', dunning_days: [2, 7] })).json().data).toEqual({ mode: 'approve', dunning_days: [2, 7] });
     expect((await put({ mode: 'decline' })).json().data).toEqual({ mode: 'decline', dunning_days: [2, 7] });
     expect((await get()).json().data).toEqual({ mode: 'decline', dunning_days: [2, 7] });
-    expect((await get(other.id)).json().data.mode).toBe('approve');
+    expect((await get(other.id)).json().data.mode).toBe('none');
+    // Back to no gateway, keeping the schedule.
+    expect((await put({ mode: 'none' })).json().data).toEqual({ mode: 'none', dunning_days: [2, 7] });
   });
 
   it('keeps one row per shop under concurrent writes', async () => {
