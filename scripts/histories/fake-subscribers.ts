@@ -8,7 +8,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Activities } from '../../activities/index.ts';
 import type { ChargeOutcome, RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
 
-type Answer = 'approve' | 'decline';
+/** What the gateway does with an attempt; `none`: the shop has none, the attempt waits for its unpaid renewal order. */
+type Answer = 'approve' | 'decline' | 'none';
 
 export interface FakeSubscriber extends RenewalFacts {
   intervalMs: number;
@@ -26,6 +27,9 @@ export interface FakeSubscriber extends RenewalFacts {
 }
 
 type RenewalActivities = Pick<Activities, 'loadRenewalSchedule' | 'chargeRenewal' | 'renewSubscriber' | 'endSubscriber' | 'sendSubscriberMail'>;
+
+/** The unpaid renewal order of a subscriber's period (no gateway). */
+export const unpaidOrderId = (subscriberId: number, periodId: number) => 2000 + subscriberId * 100 + periodId;
 
 export function fakeSubscribers() {
   const all = new Map<number, FakeSubscriber>();
@@ -80,8 +84,15 @@ export function fakeSubscribers() {
       if (known) return known;
       if (s.status !== 'active' || s.paused || periodId !== s.periodId) return { status: 'skipped', reason: 'not chargeable now' };
       const chargeId = nextChargeId++;
-      const outcome: ChargeOutcome = (s.gateway.shift() ?? s.gatewayAfter) === 'approve' ? { status: 'approved', chargeId } : { status: 'declined', chargeId, reason: 'declined by the fake gateway' };
-      if (outcome.status === 'declined') s.failedAttempts += 1;
+      const answer = s.gateway.shift() ?? s.gatewayAfter;
+      // No gateway: one unpaid renewal order per period, every attempt of the period waits for it.
+      const outcome: ChargeOutcome =
+        answer === 'approve'
+          ? { status: 'approved', chargeId }
+          : answer === 'none'
+            ? { status: 'unpaid', chargeId, orderId: unpaidOrderId(subscriberId, periodId) }
+            : { status: 'declined', chargeId, reason: 'declined by the fake gateway' };
+      if (outcome.status !== 'approved') s.failedAttempts += 1;
       s.charges.set(`${periodId}/${attempt}`, { ...outcome, at: Date.now(), attempt, periodId, periodEnd: s.period.end });
       s.events.push({ what: `charge ${attempt} ${outcome.status}`, at: Date.now(), periodId });
       return outcome;
@@ -113,5 +124,5 @@ export function fakeSubscribers() {
     },
   };
 
-  return { all, get, add, activities };
+  return { all, get, add, activities, unpaidOrderId };
 }

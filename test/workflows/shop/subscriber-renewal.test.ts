@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
 import type { SubscriptionActivation } from '../../../activities/shop/subscriber-renewal.ts';
 import { REMINDER_KINDS } from '../../../domain/shop/subscription-periods.ts';
-import { clearOrderWorkflowId, subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { clearOrderWorkflowId, orderPlacedWorkflowId, subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { clearOrder, subscriberRenewal } from '../../../workflows/index.ts';
 import {
   subscriberPausedSignal,
@@ -32,7 +32,13 @@ const subscribers = fakeSubscribers();
 const sub = subscribers.get;
 
 // The renewal orders' clearing runs as a child (workflows/shop/clear-order.ts); its effects have nothing to do here.
-const fakeActivities: Partial<Activities> = { ...subscribers.activities, ...quietClearing, activateSubscriptions: async () => nextActivation() };
+// An unpaid renewal order's placing (workflows/shop/order-placed.ts) likewise.
+const fakeActivities: Partial<Activities> = {
+  ...subscribers.activities,
+  ...quietClearing,
+  activateSubscriptions: async () => nextActivation(),
+  placingFacts: async () => ({ newStatusId: 1, needsNoClearing: false }),
+};
 let nextActivation = (): SubscriptionActivation => ({ outcome: { status: 'skipped', detail: 'a renewal order' }, subscriberIds: [], endedIds: [] });
 
 const newSubscriber = (over: Parameters<typeof subscribers.add>[0]) => subscribers.add(over);
@@ -204,6 +210,22 @@ describe('subscriberRenewal', { concurrent: true, timeout: 240_000 }, () => {
     const attempts = [...sub(id).charges.values()].map((c) => c.at - end);
     [0, 1000, 2000, 3000].forEach((offset, i) => expect(attempts[i]).toBeGreaterThanOrEqual(offset));
     expect(await handle.query(subscriberStateQuery)).toMatchObject({ status: 'expired', failedAttempts: 4 });
+  });
+
+  it('without a gateway: places the renewal order once (its placing a child), sends no payment notice, and expires when it stays unpaid through the dunning days', async () => {
+    const id = newSubscriber({ intervalMs: 300, gatewayAfter: 'none', dunningMs: [1000, 2000] });
+    const handle = await start(id, false);
+    await expect(handle.result()).resolves.toBe('expired');
+    expect(what(id)).toEqual(['charge 1 unpaid', 'charge 2 unpaid', 'charge 3 unpaid', 'end expired', 'mail expired']);
+    // One placing run for the one renewal order (every attempt asks; REJECT_DUPLICATE keeps one).
+    const placed = orderPlacedWorkflowId({ shopId, orderId: subscribers.unpaidOrderId(id, 1) });
+    started.push(placed);
+    const history = await handle.fetchHistory();
+    const children = (history.events ?? []).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name === 'orderPlaced');
+    expect(children.map((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId)).toEqual([placed, placed, placed]);
+    const runs: string[] = [];
+    for await (const run of client.workflow.list({ query: `WorkflowId = "${placed}"` })) runs.push(run.runId);
+    expect(runs).toHaveLength(1);
   });
 });
 
