@@ -16,6 +16,10 @@
  * `npm run bench -- shop-reports` runs (c) alone, `-- courses` (a) alone, `-- noop` (b) alone,
  * `-- grants` (b) and (b') (the grants beside the no-op rate of the same run); naming one or more
  * shop parts runs those (and the no-op baseline when one of them needs it).
+ * (e) `--temporal=dev|cluster|both` (scripts/bench/topologies.ts): `noop`, `grants`, `shop-clearing`
+ *     and `shop-checkout` (those named, else all four) on a stack with a Temporal dev server of the
+ *     run, on one with the cluster topology (the server built from go.temporal.io/server on fresh
+ *     PostgreSQL databases), or on both one after the other, in one table.
  * BENCH_QUICK=1 shortens every part (fewer and smaller rounds, 10 s of steady load, 5 s ladder
  * steps) to check that the bench works; its figures are not the issue's.
  * DATABASE_URL and TEMPORAL_ADDRESS: running servers to use instead of embedded ones.
@@ -35,6 +39,8 @@ import { startBenchStack, StopList, type BenchStack } from './bench/stack.ts';
 import { round } from './bench/stats.ts';
 import { measureTemporalNoop } from './bench/temporal-noop.ts';
 import { measureShopParts, SHOP_PARTS } from './bench/shop-parts.ts';
+import { formatTopologies, measureTopology, topologiesOf, topologiesSummary, topologyPartsOf, type TopologyFigures } from './bench/topologies.ts';
+import type { TemporalTopology } from './bench/stack.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const CONCURRENCY = 32;
@@ -45,6 +51,7 @@ const LADDER = { rates: [10, 15, 20, 25, 30, 40], lower: [5, 2], stepS: QUICK ? 
 const NOOP = QUICK ? { n: 50, warmupN: 8, rounds: 1 } : { n: 200, warmupN: 16, rounds: 3 };
 const SHOP_REPORTS = QUICK ? { orders: 100_000, warmups: 1, runs: 3 } : { orders: 1_000_000, warmups: 2, runs: 7 };
 const ARGS = process.argv.slice(2);
+const TOPOLOGIES = topologiesOf(ARGS);
 const ONLY_SHOP_REPORTS = ARGS.includes('shop-reports');
 const ONLY = (['courses', 'noop', 'grants'] as const).find((part) => ARGS.includes(part));
 /** Issue 26's parts, named on the command line (scripts/bench/shop-parts.ts); all of them in a full run. */
@@ -64,6 +71,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 async function main(): Promise<void> {
+  if (TOPOLOGIES) return measureTopologies(TOPOLOGIES);
   const stack = await startBenchStack(log, stops);
   const measureReports = () => measureShopReports({ apiUrl: stack.apiUrl, adminToken: stack.adminToken, databaseUrl: stack.databaseUrl, log, ...SHOP_REPORTS });
   if (SHOP_ONLY.length > 0) {
@@ -106,6 +114,23 @@ async function main(): Promise<void> {
   if (reports) console.log(formatShopReports(reports));
   if (shop) console.log(shop.text);
   console.log(`bench ${JSON.stringify({ ...summary(results), ...(reports && { shop_reports: shopReportsSummary(reports) }), ...shop?.summary })}`);
+}
+
+/** (e): each topology's stack in turn, then one table. */
+async function measureTopologies(topologies: TemporalTopology[]): Promise<void> {
+  const parts = topologyPartsOf(ARGS);
+  const http = startHttpLoadThread();
+  stops.add('HTTP load thread', () => http.close());
+  const results: Partial<Record<TemporalTopology, TopologyFigures>> = {};
+  for (const topology of topologies) {
+    log(`Temporal topology ${topology}: ${parts.join(', ')}`);
+    results[topology] = await measureTopology({ topology, parts, quick: QUICK, concurrency: CONCURRENCY, http, log, stops });
+  }
+  await stops.run();
+  console.log(formatTopologies(results, parts));
+  const machine = { cores: os.availableParallelism(), loadavg_1m_start: round(loadAtStart, 2), loadavg_1m_end: round(os.loadavg()[0] ?? 0, 2) };
+  console.log(`machine: ${machine.cores} cores, load average (1 min) ${machine.loadavg_1m_start} at the start, ${machine.loadavg_1m_end} at the end`);
+  console.log(`bench ${JSON.stringify({ topologies: topologiesSummary(results), machine, duration_s: round((performance.now() - started) / 1000, 1) })}`);
 }
 
 /** Bursts with one worker process, then two; then the steady load and the ladder with one. */

@@ -1,19 +1,23 @@
 /**
  * The stack the bench measures, run as `npm start` runs it: PostgreSQL (DATABASE_URL, else an
  * embedded server on .data/bench-postgres) with a fresh database migrated for this run, Temporal
- * (TEMPORAL_ADDRESS, else an in-memory dev server), and the api (`api/main.ts`) and the worker
+ * (TEMPORAL_ADDRESS, else an in-memory dev server; `temporal: 'cluster'`: the Temporal server users
+ * deploy, scripts/stack/temporal-server.ts, on two fresh PostgreSQL databases of this run, dropped
+ * at the end, as `npm run test:cluster` runs it), and the api (`api/main.ts`) and the worker
  * (`worker/main.ts`, the real activities) each in a child process of its own, configured through
  * the environment as in production (rate limits off, log level warn, a task queue of this run).
  * The bench process keeps a Temporal client of its own (no-op starts, workflow histories) and can
  * start further worker processes on the same task queue.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { migrate, openOrm } from '../../db/orm.ts';
 import { findFreePort, sleep, type Log } from '../stack/lifecycle.ts';
 import { createFreshDatabase, DATA_DIR, startEmbeddedPostgres } from '../stack/postgres.ts';
 import { startTemporalDevServer } from '../stack/temporal.ts';
+import { startTemporalCluster } from '../stack/temporal-server.ts';
 import { commandLines, postgresBackendsOf, treesOf, type CpuGroups, type ProcessSelector } from './cpu-usage.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
@@ -82,8 +86,14 @@ export class StopList {
   }
 }
 
-/** Starts the stack, registering each part on `stops` as soon as it runs (bench.ts stops them). */
-export async function startBenchStack(log: Log, stops: StopList): Promise<BenchStack> {
+/** Which Temporal server the stack runs on: the dev server (`temporal server start-dev`) or the cluster topology. */
+export type TemporalTopology = 'dev' | 'cluster';
+
+/**
+ * Starts the stack, registering each part on `stops` as soon as it runs (bench.ts stops them).
+ * `topology` given: a Temporal server of this run of that topology (TEMPORAL_ADDRESS is not used).
+ */
+export async function startBenchStack(log: Log, stops: StopList, topology?: TemporalTopology): Promise<BenchStack> {
   let serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     log('PostgreSQL: DATABASE_URL');
@@ -99,9 +109,18 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
   await migrate(migrator).finally(() => migrator.close());
   log(`database ${database.name} created and migrated`);
 
-  let temporalAddress = process.env.TEMPORAL_ADDRESS;
+  let temporalAddress = topology ? undefined : process.env.TEMPORAL_ADDRESS;
+  let temporalServer: ProcessSelector | undefined;
+  let temporalDatabases: ProcessSelector | undefined;
   if (temporalAddress) {
     log(`Temporal: TEMPORAL_ADDRESS ${temporalAddress}`);
+  } else if (topology === 'cluster') {
+    const cluster = await startCluster(serverUrl, log, stops);
+    temporalAddress = cluster.address;
+    temporalServer = (processes) => treesOf([cluster.pid() ?? undefined])(processes);
+    const [persistence, visibility] = cluster.databases.map(postgresBackendsOf);
+    temporalDatabases = (processes) => [...persistence!(processes), ...visibility!(processes)];
+    log(`Temporal: server on PostgreSQL (cluster topology) on ${temporalAddress}`);
   } else {
     // Its complaints about work cut short while we stop (pollers, open workflows) are noise.
     const server = await startTemporalDevServer({ log: (line) => stops.started || log(line) });
@@ -171,11 +190,33 @@ export async function startBenchStack(log: Log, stops: StopList): Promise<BenchS
     cpuGroups: (worker = treesOf(workerPids)) => ({
       api: treesOf([api.pid]),
       worker,
-      temporal: commandLines(new RegExp(`temporal.* server start-dev .*--port ${temporalPort}\\b`)),
+      temporal: temporalServer ?? commandLines(new RegExp(`temporal.* server start-dev .*--port ${temporalPort}\\b`)),
       postgres: postgresBackendsOf(database.name),
       bench: () => [process.pid],
+      // The cluster's own PostgreSQL work (its persistence and visibility databases); the dev server keeps its state in memory.
+      ...(temporalDatabases && { temporal_db: temporalDatabases }),
     }),
   };
+}
+
+/** The Temporal server built from go.temporal.io/server, on fresh persistence and visibility databases of this run (dropped when stopped). */
+async function startCluster(serverUrl: string, log: Log, stops: StopList) {
+  const persistence = await createFreshDatabase(serverUrl, 'coursehub_bench_temporal');
+  stops.add('bench Temporal database', persistence.drop);
+  const visibility = await createFreshDatabase(serverUrl, 'coursehub_bench_temporal_vis');
+  stops.add('bench Temporal visibility database', visibility.drop);
+  const stateDir = path.join(DATA_DIR, 'bench-cluster', persistence.name);
+  stops.add('bench Temporal configuration', () => rm(stateDir, { recursive: true, force: true }));
+  const cluster = await startTemporalCluster({
+    postgresUrl: serverUrl,
+    databases: { persistence: persistence.name, visibility: visibility.name },
+    stateDir,
+    port: 0,
+    uiPort: 0,
+    log: (line) => stops.started || log(line),
+  });
+  stops.add('Temporal server (cluster)', cluster.stop);
+  return { address: cluster.address, pid: cluster.pid, databases: [persistence.name, visibility.name] };
 }
 
 /** Until GET /health answers 200 (PostgreSQL and Temporal reachable from the api). */
