@@ -3,14 +3,13 @@
  * (or on an embedded PostgreSQL), migrated, and a Temporal dev server (or TEMPORAL_ADDRESS).
  * Test files receive the addresses through `inject()`.
  */
-import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { migrate, openOrm } from '../db/orm.ts';
 import { createFreshDatabase, startEmbeddedPostgres } from '../scripts/stack/postgres.ts';
 import { startStripeMock } from '../scripts/stack/stripe-mock.ts';
 import { startTemporalDevServer } from '../scripts/stack/temporal.ts';
-import { startTemporalCluster } from '../scripts/stack/temporal-server.ts';
+import { startThrowawayCluster } from '../scripts/stack/throwaway-cluster.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -46,22 +45,8 @@ export default async function setup(project: TestProject) {
     let temporalAddress = process.env.TEMPORAL_ADDRESS;
     if (!temporalAddress && process.env.TEST_TEMPORAL === 'cluster') {
       // `npm run test:cluster`: the Temporal server users deploy, on PostgreSQL databases of its own.
-      const persistence = await createFreshDatabase(baseUrl, 'coursehub_temporal');
-      stops.push(persistence.drop);
-      const visibility = await createFreshDatabase(baseUrl, 'coursehub_temporal_vis');
-      stops.push(visibility.drop);
-      log('starting a Temporal server on PostgreSQL');
-      const stateDir = fileURLToPath(new URL(`../.data/test-cluster/${persistence.name}`, import.meta.url));
-      const cluster = await startTemporalCluster({
-        postgresUrl: baseUrl,
-        databases: { persistence: persistence.name, visibility: visibility.name },
-        stateDir,
-        port: 0,
-        uiPort: 0,
-        log,
-      });
+      const cluster = await startThrowawayCluster({ postgresUrl: baseUrl, prefix: 'coursehub_temporal', stateRoot: fileURLToPath(new URL('../.data/test-cluster', import.meta.url)), log });
       stops.push(cluster.stop);
-      stops.push(() => rm(stateDir, { recursive: true, force: true }));
       temporalAddress = cluster.address;
     }
     if (!temporalAddress) {

@@ -10,14 +10,13 @@
  * start further worker processes on the same task queue.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { migrate, openOrm } from '../../db/orm.ts';
 import { findFreePort, sleep, type Log } from '../stack/lifecycle.ts';
 import { createFreshDatabase, DATA_DIR, startEmbeddedPostgres } from '../stack/postgres.ts';
 import { startTemporalDevServer } from '../stack/temporal.ts';
-import { startTemporalCluster } from '../stack/temporal-server.ts';
+import { startThrowawayCluster } from '../stack/throwaway-cluster.ts';
 import { commandLines, postgresBackendsOf, treesOf, type CpuGroups, type ProcessSelector } from './cpu-usage.ts';
 import { startServiceProcess, type ServiceProcess } from './service-process.ts';
 
@@ -201,22 +200,9 @@ export async function startBenchStack(log: Log, stops: StopList, topology?: Temp
 
 /** The Temporal server built from go.temporal.io/server, on fresh persistence and visibility databases of this run (dropped when stopped). */
 async function startCluster(serverUrl: string, log: Log, stops: StopList) {
-  const persistence = await createFreshDatabase(serverUrl, 'coursehub_bench_temporal');
-  stops.add('bench Temporal database', persistence.drop);
-  const visibility = await createFreshDatabase(serverUrl, 'coursehub_bench_temporal_vis');
-  stops.add('bench Temporal visibility database', visibility.drop);
-  const stateDir = path.join(DATA_DIR, 'bench-cluster', persistence.name);
-  stops.add('bench Temporal configuration', () => rm(stateDir, { recursive: true, force: true }));
-  const cluster = await startTemporalCluster({
-    postgresUrl: serverUrl,
-    databases: { persistence: persistence.name, visibility: visibility.name },
-    stateDir,
-    port: 0,
-    uiPort: 0,
-    log: (line) => stops.started || log(line),
-  });
-  stops.add('Temporal server (cluster)', cluster.stop);
-  return { address: cluster.address, pid: cluster.pid, databases: [persistence.name, visibility.name] };
+  const cluster = await startThrowawayCluster({ postgresUrl: serverUrl, prefix: 'coursehub_bench_temporal', stateRoot: path.join(DATA_DIR, 'bench-cluster'), log: (line) => stops.started || log(line) });
+  stops.add('Temporal server (cluster) and its databases', cluster.stop);
+  return { address: cluster.address, pid: cluster.pid, databases: cluster.databases };
 }
 
 /** Until GET /health answers 200 (PostgreSQL and Temporal reachable from the api). */

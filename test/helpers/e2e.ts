@@ -3,7 +3,8 @@ import { expect } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
 import { parseCidrList } from '../../domain/shared/ip-ranges.ts';
-import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
+import { DEFAULT_MAIL_ENDPOINTS, type MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
+import { startMailCatcher, type MailCatcher } from '../../scripts/stack/mail-catcher.ts';
 import { findFreePort } from '../../scripts/stack/lifecycle.ts';
 import { httpClient } from './http.ts';
 import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type TestStack } from './stack.ts';
@@ -49,6 +50,27 @@ export async function startEndToEnd(name: string, { mailEndpoints, integrationEn
 }
 
 export type EndToEnd = Awaited<ReturnType<typeof startEndToEnd>>;
+
+/**
+ * The stack as `npm start` runs it for mail: MailDev (scripts/stack/mail-catcher.ts) as every
+ * platform's and shop's default SMTP server, read back through its REST API (helpers/mail-catcher.ts).
+ * On a fresh machine the first start installs MailDev with npm (about a minute, more under load).
+ */
+export async function startEndToEndWithMailCatcher(name: string): Promise<{ e2e: EndToEnd; catcher: MailCatcher; close(): Promise<void> }> {
+  const catcher = await startMailCatcher({ log: () => undefined });
+  const e2e = await startEndToEnd(name, { mailEndpoints: { ...DEFAULT_MAIL_ENDPOINTS, defaultSmtpUrl: catcher.smtpUrl } }).catch(async (error: unknown) => {
+    await catcher.stop();
+    throw error;
+  });
+  return {
+    e2e,
+    catcher,
+    async close() {
+      await e2e.close();
+      await catcher.stop();
+    },
+  };
+}
 
 /**
  * The stack for webhook end-to-end tests: the API listening, a receiver on loopback, and a worker

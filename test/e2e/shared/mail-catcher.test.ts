@@ -4,27 +4,23 @@
  * read back through the catcher's REST API, headers and HTML included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
-import { startMailCatcher, type MailCatcher } from '../../../scripts/stack/mail-catcher.ts';
-import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
+import type { MailCatcher } from '../../../scripts/stack/mail-catcher.ts';
+import { startEndToEndWithMailCatcher, type EndToEnd } from '../../helpers/e2e.ts';
 import { createCourse, createPlatform, uniqueEmail } from '../../helpers/fixtures.ts';
 import { caughtMailTo } from '../../helpers/mail-catcher.ts';
 import { createDeliveryType, insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop } from '../../helpers/shop.ts';
 import { eventually } from '../../helpers/stack.ts';
 
+let stack: Awaited<ReturnType<typeof startEndToEndWithMailCatcher>>;
 let catcher: MailCatcher;
 let e2e: EndToEnd;
 
-// On a fresh machine the first start installs MailDev with npm (about a minute, more under load).
 beforeAll(async () => {
-  catcher = await startMailCatcher({ log: () => undefined });
-  e2e = await startEndToEnd('e2e-mail-catcher', { mailEndpoints: { ...DEFAULT_MAIL_ENDPOINTS, defaultSmtpUrl: catcher.smtpUrl } });
+  stack = await startEndToEndWithMailCatcher('e2e-mail-catcher');
+  ({ e2e, catcher } = stack);
 }, 600_000);
-afterAll(async () => {
-  await e2e?.close();
-  await catcher?.stop();
-});
+afterAll(() => stack?.close());
 
 describe('the mail catcher', () => {
   it('shows its web UI', async () => {

@@ -6,9 +6,8 @@
  * holds it: a download and an invoice PDF. Canceling the invoiced order issues its correction.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
-import { startMailCatcher, type MailCatcher } from '../../../scripts/stack/mail-catcher.ts';
-import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
+import type { MailCatcher } from '../../../scripts/stack/mail-catcher.ts';
+import { startEndToEndWithMailCatcher, type EndToEnd } from '../../helpers/e2e.ts';
 import { uniqueEmail } from '../../helpers/fixtures.ts';
 import { caughtMailsTo, caughtMailTo } from '../../helpers/mail-catcher.ts';
 import { makePdf } from '../../helpers/pdf.ts';
@@ -16,6 +15,7 @@ import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { eventually } from '../../helpers/stack.ts';
 
+let stack: Awaited<ReturnType<typeof startEndToEndWithMailCatcher>>;
 let catcher: MailCatcher;
 let e2e: EndToEnd;
 let shop: TestShop;
@@ -43,10 +43,9 @@ async function configureMail(statusId: number, subject: string, content: string)
 }
 let sender: number;
 
-// On a fresh machine the first start installs MailDev with npm (about a minute, more under load).
 beforeAll(async () => {
-  catcher = await startMailCatcher({ log: () => undefined });
-  e2e = await startEndToEnd('e2e-order-confirmation', { mailEndpoints: { ...DEFAULT_MAIL_ENDPOINTS, defaultSmtpUrl: catcher.smtpUrl } });
+  stack = await startEndToEndWithMailCatcher('e2e-order-confirmation');
+  ({ e2e, catcher } = stack);
   shop = await createTestShop(e2e.stack.app, 'confirmation');
   const invoicing = await e2e.http('PATCH', `/admin/v1/shops/${shop.id}`, {
     operator: true,
@@ -61,10 +60,7 @@ beforeAll(async () => {
   await configureMail(shop.statuses.New!, 'Przyjęliśmy zamówienie {{NUMER_ZAMOWIENIA}}', '<p>Dziękujemy. Do zapłaty: {{KWOTA}}.</p>{{LINKI_DO_POBRANIA}}');
   await configureMail(shop.statuses.Paid!, 'Zamówienie {{NUMER_ZAMOWIENIA}} opłacone', '<p>Pliki:</p>{{LINKI_DO_POBRANIA}}<p><a href="{{LINK_DO_FAKTURY}}">Faktura</a></p>');
 }, 600_000);
-afterAll(async () => {
-  await e2e?.close();
-  await catcher?.stop();
-});
+afterAll(() => stack?.close());
 
 describe('what a buyer receives', () => {
   it('a bank-transfer buyer gets the confirmation at placing, then the Paid mail whose download and invoice links open as delivered', async () => {
