@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('a worker killed during a delivery', () => {
-  it('is retried by another worker with the same webhook-id, in the same delivery', async () => {
+  it('is retried by another worker with the same webhook-id, in the same delivery, recorded once', async () => {
     const platform = await createPlatform(stack.app, 'Durable hooks');
     const course = await createCourse(stack.app, platform.id);
     const { token } = await createConfigurationKey(stack.app, platform.id);
@@ -78,11 +78,15 @@ describe('a worker killed during a delivery', () => {
       return data[0];
     });
     expect(delivery.event_id).toBe(first!.headers['webhook-id']);
-    const handle = stack.temporal.workflow.getHandle(webhookDeliveryWorkflowId({ platformId: platform.id, webhookId, eventId: delivery.event_id }));
-    expect(await handle.result()).toEqual({ deliveryId: delivery.id, status: 'succeeded' });
+    // The first attempt is the grant's own activity (DESIGN.md section 4, "Deliveries"), retried on
+    // the second worker. Finding the killed attempt's claim still held (10 s), it sends nothing and
+    // hands the delivery to its one delivery workflow, which sends once the claim ran out; on a slow
+    // machine the claim may have run out already and the retried activity sends itself.
+    const workflowId = webhookDeliveryWorkflowId({ platformId: platform.id, webhookId, eventId: delivery.event_id });
     const deliveryWorkflows: string[] = [];
     for await (const execution of stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "${platformPrefix(platform.id)}/webhook/"` })) deliveryWorkflows.push(execution.workflowId);
-    expect(deliveryWorkflows).toEqual([handle.workflowId]);
+    expect([[], [workflowId]]).toContainEqual(deliveryWorkflows);
+    if (deliveryWorkflows.length > 0) expect(await stack.temporal.workflow.getHandle(workflowId).result()).toEqual({ deliveryId: delivery.id, status: 'succeeded' });
     const [{ n }]: any[] = await stack.orm.em.fork().getConnection().execute('select count(*)::int as n from webhook_deliveries where webhook_id = ?', [webhookId]);
     expect(n).toBe(1);
   });

@@ -248,8 +248,7 @@ describe('retries, Retry-After, timeouts, 410, redirects, redelivery', () => {
     const [after] = await settled(t, id, 1);
     expect(after.attempts.map((a: any) => [a.status_code, a.manual])).toEqual([[200, true], [200, false]]);
     expect(receiver.requests('/again').map((r) => r.headers['webhook-id'])).toEqual([delivery.event_id, delivery.event_id]);
-    // Only one automatic delivery workflow per (event, webhook).
-    const handle = stack.temporal.workflow.getHandle(webhookDeliveryWorkflowId({ platformId: t.platform.id, webhookId: id, eventId: delivery.event_id }));
-    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    // Delivered by its first attempt, the grant's own: no automatic delivery workflow, only the redelivery's.
+    await expect(stack.temporal.workflow.getHandle(webhookDeliveryWorkflowId({ platformId: t.platform.id, webhookId: id, eventId: delivery.event_id })).describe()).rejects.toThrow(WorkflowNotFoundError);
   });
 });
