@@ -5,7 +5,7 @@ import type { IMailSequence } from '../../db/entities/shop/index.ts';
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { findMailSequence, firstPlanEntries, hasEarlierOrder, mailSequenceItem, mailSequenceOf, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { findSender } from '../../db/repositories/shop/reference.ts';
-import { shopOf } from '../../db/repositories/shop/shops.ts';
+import { loadShop } from '../../db/repositories/shop/shops.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import type { OrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { erasedSince } from '../../db/repositories/shared/personal-data/erasures.ts';
@@ -108,7 +108,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const found = await findMailSequence(em, run.sequenceId);
       if (!found) return [];
       const { sequence, items } = found;
-      const shop = await shopOf(em, run.shopId);
+      const shop = await loadShop(em, run.shopId);
       const triggeredAt = new Date(run.triggeredAt);
       return items
         .map((item) => ({ itemId: item.id, sendAt: sendInstant(triggeredAt, item, sequence.sendingTime, shop.timeZone).toISOString() }))

@@ -6,7 +6,7 @@ import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { newStatusId, orderAddresses, paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
 import { firstSender } from '../../db/repositories/shop/reference.ts';
-import { shopOf } from '../../db/repositories/shop/shops.ts';
+import { loadShop } from '../../db/repositories/shop/shops.ts';
 import { subscriberPeriod } from '../../db/repositories/shop/subscribers.ts';
 import { insertOrder, type NewOrder } from '../../db/repositories/shop/order-placement.ts';
 import { linkChargeToOrder, markRenewalOrder, markRenewalOrderPaid, openRenewalOrder, payRenewalOrder, renewalCarry, type RenewalCarry } from '../../db/repositories/shop/renewal-orders.ts';
@@ -242,7 +242,7 @@ export function subscriberRenewalActivities(
       if (state.subscriber.renewalPaused) return skip('renewal is paused');
       if (state.period.id !== input.periodId) return skip('the period was renewed already');
       if (state.period.endsAt.getTime() !== input.periodEnd) return skip('the period end moved');
-      const shop = await shopOf(em, input.shopId);
+      const shop = await loadShop(em, input.shopId);
       const products = new Map((await soldProducts(em, state.subscriber.renewalItems.map((i) => i.product_id))).map((p) => [p.id, p]));
       const carry = await renewalCarry(em, state);
       const priced = renewalCart(state, products, carry);
@@ -323,7 +323,7 @@ export function subscriberRenewalActivities(
       if (!planSends(state.plan, kind)) return `the plan does not send ${kind} mails`;
       const period = await subscriberPeriod(em, subscriberId, periodId);
       const until = period?.endsAt ?? state.period?.endsAt ?? now();
-      const shop = await shopOf(em, shopId);
+      const shop = await loadShop(em, shopId);
       const sender = await firstSender(em);
       const planKind = planEmailKindOf(kind);
       const planText = planKind ? await planEmail(em, state.plan.id, planKind) : null;

@@ -110,6 +110,6 @@ export async function shopKeyByHash(em: EntityManager, keyHash: string): Promise
 }
 
 /** The shop; fails when there is none. */
-export function shopOf(em: EntityManager, shopId: string): Promise<IShop> {
+export function loadShop(em: EntityManager, shopId: string): Promise<IShop> {
   return em.findOneOrFail(Shop, shopId);
 }
