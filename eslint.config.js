@@ -6,11 +6,18 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 const ENTITY_MANAGER_CALLS =
   'find|findOne|findOneOrFail|findAndCount|findAll|count|nativeUpdate|nativeDelete|execute|getConnection|getKnex|persist|persistAndFlush|flush|create|assign|remove|upsert|upsertMany|insert|insertMany|getReference|refresh|lock|populate|createQueryBuilder|qb|getUnitOfWork';
-const REPOSITORIES_ONLY = 'Queries and writes go through db/repositories (a route composes them, in em.transactional when they belong together).';
-/** An entity manager's data calls in api/: on `em`/`tx`, or on `request.em` and the like. */
-const apiDataAccess = [
-  { selector: `CallExpression[callee.object.name=/^(em|tx)$/][callee.property.name=/^(${ENTITY_MANAGER_CALLS})$/]`, message: REPOSITORIES_ONLY },
-  { selector: `CallExpression[callee.object.property.name='em'][callee.property.name=/^(${ENTITY_MANAGER_CALLS})$/]`, message: REPOSITORIES_ONLY },
+const REPOSITORIES_ONLY = 'Queries and writes go through db/repositories (the caller composes them, in em.transactional when they belong together).';
+const EM_DATA_CALL = `[callee.property.name=/^(${ENTITY_MANAGER_CALLS})$/]`;
+/**
+ * An entity manager's data calls outside db/ (issues 25 and 42): on `em`/`tx`, on `request.em`,
+ * `orm.em` and the like, or on a manager made in place (`shopEm(...)`, `tenantEm(...)`, `....fork()`).
+ * The api and activities/ keep it; `em.transactional` and `em.fork()` stay allowed.
+ */
+const directDataAccess = [
+  { selector: `CallExpression[callee.object.name=/^(em|tx)$/]${EM_DATA_CALL}`, message: REPOSITORIES_ONLY },
+  { selector: `CallExpression[callee.object.property.name='em']${EM_DATA_CALL}`, message: REPOSITORIES_ONLY },
+  { selector: `CallExpression[callee.object.callee.name=/^(shopEm|tenantEm)$/]${EM_DATA_CALL}`, message: REPOSITORIES_ONLY },
+  { selector: `CallExpression[callee.object.callee.property.name='fork']${EM_DATA_CALL}`, message: REPOSITORIES_ONLY },
 ];
 /** Workflow modules are shared by every workflow run of a worker (preloaded once): no state of their own. */
 const MODULE_STATE = 'No module-level mutable state in workflow code: the module is loaded once and shared by every workflow run (keep state inside the workflow function).';
@@ -85,6 +92,9 @@ export default tseslint.config(
               message: 'The api imports workflow code as types only (values: the signal and query definitions in *-signals.ts and contracts.ts).',
             },
             { group: ['**/worker/**', '**/scripts/**'], message: 'The api does not import the worker or scripts.' },
+            // Issue 42: no entity class to hand to a generic ORM helper; a repository function named
+            // for what it returns reads the row (a 404 is the route's `if (!row) throw notFound(...)`).
+            { group: ['**/db/entities', '**/db/entities/**'], allowTypeImports: true, message: 'The api imports entities as types only: rows come from db/repositories functions named for what they return.' },
           ],
         },
       ],
@@ -95,11 +105,11 @@ export default tseslint.config(
     // compose them in em.transactional), and workflows are started and signalled through the typed
     // facade `app.workflows` (api/shared/workflow-starts/, the one place that calls the Temporal client).
     files: ['api/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...apiDataAccess, apiWorkflowClient] },
+    rules: { 'no-restricted-syntax': ['error', ...directDataAccess, apiWorkflowClient] },
   },
   {
     files: ['api/shared/workflow-starts/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...apiDataAccess] },
+    rules: { 'no-restricted-syntax': ['error', ...directDataAccess] },
   },
   {
     files: ['activities/**/*.ts'],
@@ -114,6 +124,9 @@ export default tseslint.config(
           ],
         },
       ],
+      // Activities decide, repositories run the statements (activities/README.md); an activity
+      // may open em.transactional and hand the transaction's manager to repository functions.
+      'no-restricted-syntax': ['error', ...directDataAccess],
     },
   },
   {

@@ -1,6 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Course, CourseMailTemplate, Enrolment, LessonCompletion, Participant, Platform } from '../../db/entities/index.ts';
-import { courseTemplateView, existingParticipantInvitation, platformTemplate, type EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
+import { findCourse } from '../../db/repositories/access/catalogue.ts';
+import { courseMailTriggersNotMailed } from '../../db/repositories/access/course-mail-recipients.ts';
+import { findActiveEnrolment } from '../../db/repositories/access/enrolments.ts';
+import { findLessonCompletion } from '../../db/repositories/access/lesson-completions.ts';
+import {
+  courseTemplatesTimedFrom,
+  courseTemplateView,
+  existingParticipantInvitation,
+  findActiveCourseTemplate,
+  findCourseTemplate,
+  platformTemplate,
+  type EffectiveTemplate,
+} from '../../db/repositories/access/mail-templates.ts';
+import { participantOf } from '../../db/repositories/access/participants.ts';
+import { platformOf } from '../../db/repositories/access/platforms.ts';
 import { invitationAnswer } from '../../db/repositories/access/participant-activity.ts';
 import { courseMailPlan, DAY_MS, type PlannedMail } from '../../domain/access/course-mail-schedule.ts';
 import { isCourseInvitationSlug } from '../../domain/access/mail-template-rules.ts';
@@ -63,9 +76,9 @@ interface TagSource {
 
 /** The values of a mail's tags; a test mail has no participant and uses sample values. */
 async function tagsFor(em: EntityManager, urlTemplate: string, { platformId, participantId, courseId }: TagSource): Promise<MailTags> {
-  const platform = await em.findOneOrFail(Platform, platformId);
-  const participant = participantId ? await em.findOneOrFail(Participant, participantId) : null;
-  const course = courseId ? await em.findOne(Course, courseId) : null;
+  const platform = await platformOf(em, platformId);
+  const participant = participantId ? await participantOf(em, participantId) : null;
+  const course = courseId ? await findCourse(em, courseId) : null;
   return {
     loginLink: platformLoginUrl(urlTemplate, platform.subdomain),
     participantName: participant ? (participant.name ?? participant.email) : 'Test participant',
@@ -78,7 +91,7 @@ async function tagsFor(em: EntityManager, urlTemplate: string, { platformId, par
 /** Course mails: the course's own reinvitation, timed mails after enrolment or a lesson, test mails. */
 export function courseMailActivities({ orm, platformUrlTemplate, now = () => new Date() }: ActivityDeps) {
   const mailParticipant = async (em: EntityManager, target: CourseMailTarget, template: EffectiveTemplate, dedupeKey: string) => {
-    const participant = await em.findOneOrFail(Participant, target.participantId);
+    const participant = await participantOf(em, target.participantId);
     const tags = await tagsFor(em, platformUrlTemplate, target);
     return sendMail(em, { platformId: target.platformId, to: participant.email, template, tags, dedupeKey, now: now() });
   };
@@ -87,14 +100,11 @@ export function courseMailActivities({ orm, platformUrlTemplate, now = () => new
     /** The course's active timed mails for this trigger, with the delay until each is due. */
     async planCourseMails({ platformId, courseId, participantId, lessonId }: PlanCourseMailsInput): Promise<PlannedMail[]> {
       const em = tenantEm(orm, platformId);
-      const enrolment = await em.findOne(Enrolment, { participant: participantId, course: courseId, active: true });
+      const enrolment = await findActiveEnrolment(em, participantId, courseId);
       if (!enrolment) return [];
-      const completion = lessonId ? await em.findOne(LessonCompletion, { participant: participantId, lesson: lessonId }) : null;
+      const completion = lessonId ? await findLessonCompletion(em, participantId, lessonId) : null;
       if (lessonId && !completion) return [];
-      const templates = await em.find(
-        CourseMailTemplate,
-        lessonId ? { course: courseId, sendAfterLesson: lessonId } : { course: courseId, sendAfterLesson: null, sendAfter: { $ne: null } },
-      );
+      const templates = await courseTemplatesTimedFrom(em, courseId, lessonId ?? null);
       const timed = templates
         .filter((t) => !isCourseInvitationSlug(t.slug))
         .map((t) => ({ id: t.id, active: t.active, sendAfterDays: t.sendAfter ?? null }));
@@ -109,23 +119,11 @@ export function courseMailActivities({ orm, platformUrlTemplate, now = () => new
      */
     async courseMailRecipients({ platformId, courseId, templateId, notifyPrevious }: CourseMailRolloutInput): Promise<{ lessonId: string | null; recipients: RolloutRecipient[] }> {
       const em = tenantEm(orm, platformId);
-      const template = await em.findOne(CourseMailTemplate, { id: templateId, course: courseId, active: true });
+      const template = await findActiveCourseTemplate(em, courseId, templateId);
       const lessonId = template?.sendAfterLesson?.id ?? null;
       if (!template || isCourseInvitationSlug(template.slug) || (!lessonId && template.sendAfter == null)) return { lessonId, recipients: [] };
       const since = notifyPrevious ? new Date(0) : template.createdAt;
-      const notMailed = `not exists (select 1 from mail_log m where m.platform_id = e.platform_id and m.dedupe_key = 'course-mail/' || ?::text || '/' || e.participant_id::text)`;
-      const rows: { participant_id: string; triggered_at: Date }[] = lessonId
-        ? await em.execute(
-            `select e.participant_id, c.completed_at as triggered_at from enrolments e
-               join lesson_completions c on c.participant_id = e.participant_id and c.lesson_id = ?
-              where e.platform_id = ? and e.course_id = ? and e.active and c.completed_at >= ? and ${notMailed}`,
-            [lessonId, platformId, courseId, since, templateId],
-          )
-        : await em.execute(
-            `select e.participant_id, e.started_at as triggered_at from enrolments e
-              where e.platform_id = ? and e.course_id = ? and e.active and e.started_at >= ? and ${notMailed}`,
-            [platformId, courseId, since, templateId],
-          );
+      const rows = await courseMailTriggersNotMailed(em, { platformId, courseId, templateId, lessonId, since });
       const dueIn = (at: Date) => Math.max(0, new Date(at).getTime() + (template.sendAfter ?? 0) * DAY_MS - now().getTime());
       return { lessonId, recipients: rows.map((r) => ({ participantId: r.participant_id, delayMs: dueIn(r.triggered_at) })).sort((a, b) => a.delayMs - b.delayMs) };
     },
@@ -137,11 +135,11 @@ export function courseMailActivities({ orm, platformUrlTemplate, now = () => new
      */
     async sendCourseMail({ platformId, courseId, participantId, templateId, lessonId }: CourseMailTarget & { templateId: string; lessonId?: string | null }): Promise<MailOutcome> {
       const em = tenantEm(orm, platformId);
-      const template = await em.findOne(CourseMailTemplate, { id: templateId, course: courseId, active: true });
-      const enrolment = await em.findOne(Enrolment, { participant: participantId, course: courseId, active: true });
+      const template = await findActiveCourseTemplate(em, courseId, templateId);
+      const enrolment = await findActiveEnrolment(em, participantId, courseId);
       if (!template || !enrolment) return { sent: false, mailId: null };
       if (lessonId !== undefined && (template.sendAfterLesson?.id ?? null) !== (lessonId ?? null)) return { sent: false, mailId: null };
-      const completion = lessonId ? await em.findOne(LessonCompletion, { participant: participantId, lesson: lessonId }) : null;
+      const completion = lessonId ? await findLessonCompletion(em, participantId, lessonId) : null;
       const triggeredAt = lessonId ? completion?.completedAt : enrolment.startedAt;
       // A second of slack: the workflow's timer and this clock are not the same clock.
       if (!triggeredAt || triggeredAt.getTime() + (template.sendAfter ?? 0) * DAY_MS > now().getTime() + 1000) return { sent: false, mailId: null };
@@ -168,7 +166,7 @@ export function courseMailActivities({ orm, platformUrlTemplate, now = () => new
     /** `send_test`: the template as saved, with sample values, to the administrator's address. */
     async sendTestMail({ platformId, courseId, slug, to, requestId }: SendTestMailInput): Promise<MailOutcome> {
       const em = tenantEm(orm, platformId);
-      const own = courseId ? await em.findOne(CourseMailTemplate, { course: courseId, slug }) : null;
+      const own = courseId ? await findCourseTemplate(em, courseId, slug) : null;
       const template: EffectiveTemplate = own ? courseTemplateView(own) : await platformTemplate(em, slug);
       const queued = await sendMail(em, {
         platformId,

@@ -1,14 +1,14 @@
-import { LockMode } from '@mikro-orm/core';
 import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
 import type { LoginLinkTemplate } from '../../domain/access/mail-template-rules.ts';
-import { MailLogEntry, Participant, Platform } from '../../db/entities/index.ts';
 import { newParticipantInvitation, platformTemplate } from '../../db/repositories/access/mail-templates.ts';
 import { lockInvitationFacts, markInvitedWithFacts, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
-import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
+import { lockParticipant } from '../../db/repositories/access/participants.ts';
+import { platformOf } from '../../db/repositories/access/platforms.ts';
+import { hasMailUnderKey, mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
@@ -121,9 +121,9 @@ export async function mailFreshLoginLink(
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, dedupeKey, template = 'user_reinvitation' }: { platformId: string; participantId: string; dedupeKey: string; template?: LoginLinkTemplate },
 ): Promise<{ sent: boolean; mailId?: string | null }> {
-  const participant = await em.findOneOrFail(Participant, participantId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (await em.findOne(MailLogEntry, { dedupeKey })) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, dedupeKey) };
-  const platform = await em.findOneOrFail(Platform, platformId);
+  const participant = await lockParticipant(em, participantId);
+  if (await hasMailUnderKey(em, dedupeKey)) return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, dedupeKey) };
+  const platform = await platformOf(em, platformId);
   const token = randomBytes(24).toString('base64url');
   participant.invitedAt ??= now();
   participant.loginTokenHash = createHash('sha256').update(token).digest('hex');

@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { MailDeliveryProvider, type IMailDeliveryProvider } from '../../db/entities/index.ts';
+import type { IMailDeliveryProvider } from '../../db/entities/index.ts';
 import { isMailProvider } from '../../domain/shared/mail-delivery.ts';
 import { openSecret, sealSecret } from '../../adapters/secrets/secret-box.ts';
 import type { ProviderSettings } from '../../adapters/mail/index.ts';
@@ -15,9 +14,4 @@ export function openProvider(row: IMailDeliveryProvider, key: Buffer): ProviderS
 
 export function sealSecrets(secrets: Record<string, string>, key: Buffer): Record<string, string> {
   return Object.fromEntries(Object.entries(secrets).map(([name, plain]) => [name, sealSecret(plain, key)]));
-}
-
-/** The platform's saved providers (the entity manager is scoped to the platform). */
-export function providerRows(em: EntityManager): Promise<IMailDeliveryProvider[]> {
-  return em.find(MailDeliveryProvider, {});
 }

@@ -4,6 +4,7 @@ import { openSecret, sealSecret, secretsKeyFrom } from '../../adapters/secrets/s
 import type { PersonContext } from '../../db/repositories/shared/personal-data/context.ts';
 import { addErasureCount, completeErasure, findErasure, storeErasurePerson, type ErasureRow } from '../../db/repositories/shared/personal-data/erasures.ts';
 import { PERSONAL_DATA, personalDataEntry } from '../../db/repositories/shared/personal-data/registry.ts';
+import { participantIdByEmail, shopOrdersByEmails, shopSubscriberIdsByEmails } from '../../db/repositories/shared/personal-data/subjects.ts';
 import { openShopDelivery } from '../../db/repositories/shop/webhooks.ts';
 import { participantErased, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { erasedEmail, personalValues, type ErasureCounts, type PersonalDataTenant } from '../../domain/shared/personal-data.ts';
@@ -121,11 +122,10 @@ export function personalDataActivities({ orm, secretsKey, integrationEndpoints }
 async function subjectIds(em: EntityManager, ref: ErasureRef, email: string, marker: string, earlier: Record<string, unknown>): Promise<Record<string, unknown>> {
   const merge = (key: string, values: unknown[]) => [...new Set([...((earlier[key] as unknown[] | undefined) ?? []), ...values])];
   if (ref.tenant === 'platform') {
-    const [p]: { id: string }[] = await em.execute('select id from participants where platform_id = ? and lower(email) = ?', [ref.tenantId, email]);
-    return { participant_id: p?.id ?? earlier.participant_id ?? null };
+    return { participant_id: (await participantIdByEmail(em, ref.tenantId, email)) ?? earlier.participant_id ?? null };
   }
-  const orders: { id: number; ordinal_number: number }[] = await em.execute('select id, ordinal_number from shop_orders where shop_id = ? and lower(email) in (?, ?) order by id', [ref.tenantId, email, marker]);
-  const subscribers: { id: number }[] = await em.execute('select id from shop_subscribers where shop_id = ? and lower(email) in (?, ?) order by id', [ref.tenantId, email, marker]);
+  const orders = await shopOrdersByEmails(em, ref.tenantId, [email, marker]);
+  const subscribers = await shopSubscriberIdsByEmails(em, ref.tenantId, [email, marker]);
   return {
     order_ids: merge('order_ids', orders.map((o) => o.id)),
     ordinal_numbers: merge('ordinal_numbers', orders.map((o) => o.ordinal_number)),

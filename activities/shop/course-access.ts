@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { OrderStatus } from '../../db/entities/shop/index.ts';
+import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
 import { awaitsFulfilment, findOrderByExternalId, markOrderCancelled, registerOrder } from '../../db/repositories/access/orders.ts';
 import { courseLinesOf, linkedPlatformId, platformCourseIds } from '../../db/repositories/shop/course-access.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
@@ -89,7 +89,7 @@ export function shopCourseAccessActivities({ orm, reads: { orderFacts, recordedE
     async cancelCourseAccessOrder(input: OrderEffectInput & { statusId: number }): Promise<CourseAccessStep> {
       const { em, outcome } = await recorded(input);
       if (outcome) return { outcome };
-      const status = await em.findOne(OrderStatus, input.statusId);
+      const status = await findOrderStatus(em, input.statusId);
       if (!status || !withdrawsCourseAccess(status.kind)) return { outcome: skipped('this status does not withdraw course access') };
       const platformId = await linkedPlatformId(em, input.shopId);
       if (!platformId) return { outcome: skipped('the shop is not linked to a course platform') };

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MailSequence, MailSequenceItem, Sender, Shop, type IMailSequence } from '../../db/entities/shop/index.ts';
+import type { IMailSequence } from '../../db/entities/shop/index.ts';
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
-import { firstPlanEntries, hasEarlierOrder, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
+import { findMailSequence, firstPlanEntries, hasEarlierOrder, mailSequenceItem, mailSequenceOf, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
+import { findSender } from '../../db/repositories/shop/reference.ts';
+import { loadShop } from '../../db/repositories/shop/shops.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import type { OrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { erasedSince } from '../../db/repositories/shared/personal-data/erasures.ts';
@@ -103,9 +105,10 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
     /** When each message of the sequence goes for a run, in sending order (the shop's zone and `sending_time` for days). */
     async planMailSequence(run: MailSequenceRun): Promise<PlannedMessage[]> {
       const em = shopEm(orm, run.shopId);
-      const sequence = await em.findOne(MailSequence, run.sequenceId);
-      if (!sequence) return [];
-      const [shop, items] = await Promise.all([em.findOneOrFail(Shop, run.shopId), em.find(MailSequenceItem, { sequence: sequence.id }, { orderBy: { position: 'asc', id: 'asc' } })]);
+      const found = await findMailSequence(em, run.sequenceId);
+      if (!found) return [];
+      const { sequence, items } = found;
+      const shop = await loadShop(em, run.shopId);
       const triggeredAt = new Date(run.triggeredAt);
       return items
         .map((item) => ({ itemId: item.id, sendAt: sendInstant(triggeredAt, item, sequence.sendingTime, shop.timeZone).toISOString() }))
@@ -122,7 +125,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
     async sendMailSequenceItem(run: MailSequenceRun & { itemId: number }): Promise<SequenceSendOutcome> {
       const em = shopEm(orm, run.shopId);
       const key = sequenceMailKey(run);
-      const sequence = await em.findOne(MailSequence, run.sequenceId);
+      const sequence = await mailSequenceOf(em, run.sequenceId);
       if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), run.trigger)) return 'stopped';
       // The recipient's data was erased since the run began (issue 29): nothing more is sent.
       if (await erasedSince(em, 'shop', run.shopId, await personalEmailHash(em, run.email), new Date(run.triggeredAt))) return 'stopped';
@@ -130,9 +133,9 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       // An order's run goes on only while the order still meets the sequence's trigger as it is now
       // (product and discount code narrowing, first purchase may have changed since the start).
       if (run.trigger.kind === 'order_status' && (!facts || !startsFor(sequence, await triggerFacts(em, run.shopId, facts, run.trigger.statusId)))) return 'stopped';
-      const item = await em.findOne(MailSequenceItem, { id: run.itemId, sequence: sequence.id });
+      const item = await mailSequenceItem(em, sequence.id, run.itemId);
       if (!item) return 'skipped';
-      const sender = sequence.senderId ? await em.findOne(Sender, sequence.senderId) : null;
+      const sender = sequence.senderId ? await findSender(em, sequence.senderId) : null;
       const address = (facts?.order.deliveryAddress ?? facts?.order.invoiceAddress ?? {}) as Record<string, string | undefined>;
       const tags = {
         ...orderMailTags(

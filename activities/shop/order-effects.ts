@@ -5,7 +5,8 @@ import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { DEFAULT_PUBLIC_URL } from '../../domain/shared/config.ts';
 import { recordEffect as recordEffectNow, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
-import { OrderStatus } from '../../db/entities/shop/index.ts';
+import { findOrderStatus, findPaidOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
+import { newStatusId } from '../../db/repositories/shop/orders.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
 import { invoiceItemNames, invoiceOfKind, issueInvoiceDocument, shopTimeZone } from '../../db/repositories/shop/invoices.ts';
@@ -117,8 +118,7 @@ export function orderEffectActivities({
     async placingFacts(input: OrderEffectInput): Promise<{ newStatusId: number; needsNoClearing: boolean }> {
       const em = shopEm(orm, input.shopId);
       const { order } = await facts(em, input.orderId);
-      const newStatus = await em.findOneOrFail(OrderStatus, { kind: 'NewDefaultOrderStatus' }, { fields: ['id'] });
-      return { newStatusId: newStatus.id, needsNoClearing: needsNoClearing(order.total) };
+      return { newStatusId: await newStatusId(em, input.shopId), needsNoClearing: needsNoClearing(order.total) };
     },
 
     /** Whether the order's total is zero: it is then fulfilled at placing, without clearing. */
@@ -160,7 +160,7 @@ export function orderEffectActivities({
      * nothing (null).
      */
     async correctOrderInvoice(input: OrderEffectInput & { statusId: number }): Promise<EffectOutcome | null> {
-      const status = await shopEm(orm, input.shopId).findOne(OrderStatus, input.statusId);
+      const status = await findOrderStatus(shopEm(orm, input.shopId), input.statusId);
       if (!status || internalStatusAt(status.kind) === 'placed') return null;
       return once(input, 'invoice', async (em) => {
         const invoice = await invoiceOfKind(em, input.orderId, 'invoice');
@@ -249,7 +249,7 @@ export function orderEffectActivities({
     async sendStatusMail(input: OrderEffectInput & LocalFirst & { statusId: number | null }): Promise<EffectOutcome | HandOn> {
       return once<EffectOutcome | HandOn>(input, 'status_mail', async (em) => {
         // null: the shop's Paid status, which the clearing sets.
-        const status = await em.findOne(OrderStatus, input.statusId ?? { kind: 'PaidDefaultOrderStatus' });
+        const status = input.statusId == null ? await findPaidOrderStatus(em) : await findOrderStatus(em, input.statusId);
         const template = storedTemplate(status?.email);
         if (!status || !template) return skipped('the status has no mail');
         if (!status.sendEmailOnStatusChange) return skipped('sending on status change is off');

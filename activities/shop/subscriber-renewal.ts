@@ -1,11 +1,15 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Order, Sender, Shop, SubscriberCharge, SubscriberPeriod, type ISubscriberCharge, type IProduct } from '../../db/entities/shop/index.ts';
+import type { ISubscriberCharge, IProduct } from '../../db/entities/shop/index.ts';
 import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { newStatusId, paidStatusId } from '../../db/repositories/shop/orders.ts';
+import { newStatusId, orderAddresses, paidStatusId } from '../../db/repositories/shop/orders.ts';
+import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
+import { firstSender } from '../../db/repositories/shop/reference.ts';
+import { loadShop } from '../../db/repositories/shop/shops.ts';
+import { subscriberPeriod } from '../../db/repositories/shop/subscribers.ts';
 import { insertOrder, type NewOrder } from '../../db/repositories/shop/order-placement.ts';
-import { linkChargeToOrder, openRenewalOrder, payRenewalOrder, renewalCarry, type RenewalCarry } from '../../db/repositories/shop/renewal-orders.ts';
+import { linkChargeToOrder, markRenewalOrder, markRenewalOrderPaid, openRenewalOrder, payRenewalOrder, renewalCarry, type RenewalCarry } from '../../db/repositories/shop/renewal-orders.ts';
 import { NO_GATEWAY } from '../../domain/shop/payment-gateway.ts';
 import {
   activateFromOrder,
@@ -13,6 +17,7 @@ import {
   endSubscription,
   endSubscriptionsOfOrder,
   failedAttempts,
+  freshCharge,
   inactiveSubscribersOfOrder,
   gatewaySettings,
   loadSubscriberState,
@@ -20,7 +25,6 @@ import {
   renewFromCharge,
   soldProducts,
   subscriptionLinksOf,
-  textArray,
   type SubscriberState,
 } from '../../db/repositories/shop/subscriber-billing.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
@@ -36,8 +40,7 @@ import { shopGateway, type GatewayFor } from './shop-gateway.ts';
 import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import type { OrderEffectInput } from './order-effects.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
-import { OrderStatus } from '../../db/entities/shop/index.ts';
-import { internalStatusAt, isLive, unitIdentifiers } from '../../domain/shop/order-lifecycle.ts';
+import { internalStatusAt, isLive } from '../../domain/shop/order-lifecycle.ts';
 
 export interface SubscriberRef {
   shopId: string;
@@ -76,7 +79,7 @@ const NO_SENDER_ADDRESS = 'no-reply@shop.invalid';
 
 /** The buyer's first and last name from the subscription's first order (invoice address, else delivery address). */
 async function subscriberName(em: EntityManager, orderId: number | null): Promise<{ firstName: string; lastName: string }> {
-  const order = orderId ? await em.findOne(Order, orderId, { fields: ['invoiceAddress', 'deliveryAddress'] }) : null;
+  const order = orderId ? await orderAddresses(em, orderId) : null;
   const address = order?.invoiceAddress?.first_name ? order.invoiceAddress : (order?.deliveryAddress ?? {});
   return { firstName: address.first_name ?? '', lastName: address.last_name ?? '' };
 }
@@ -99,15 +102,6 @@ function renewalOrder(shopId: string, state: SubscriberState, carry: RenewalCarr
     placedAt: o.at,
     alreadyPaid: o.paid,
   };
-}
-
-/** Marks a renewal order as the subscriber's (`subscriber_identifier`, one identifier per unit, numbered per line as on the first order). */
-async function markRenewalOrder(tx: EntityManager, shopId: string, orderId: number, serviceRef: string): Promise<void> {
-  await tx.execute('update shop_orders set subscriber_identifier = ? where shop_id = ? and id = ?', [serviceRef, shopId, orderId]);
-  const lines = await tx.execute<{ id: number; quantity: number }[]>('select id, quantity from shop_order_items where shop_id = ? and order_id = ? order by id', [shopId, orderId]);
-  for (const line of lines) {
-    await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where id = ?', [textArray(unitIdentifiers(serviceRef, line.quantity)), line.id]);
-  }
 }
 
 /** The period a renewal paid at `paidAt` buys (the plan's extension strategy, the subscriber's or the link's interval). */
@@ -213,7 +207,7 @@ export function subscriberRenewalActivities(
       });
       await linkChargeToOrder(tx, charge.id, orderId);
       renewalCharges.inc({ outcome: 'unpaid' });
-      return tx.findOneOrFail(SubscriberCharge, charge.id, { refresh: true });
+      return freshCharge(tx, charge.id);
     });
   }
 
@@ -248,7 +242,7 @@ export function subscriberRenewalActivities(
       if (state.subscriber.renewalPaused) return skip('renewal is paused');
       if (state.period.id !== input.periodId) return skip('the period was renewed already');
       if (state.period.endsAt.getTime() !== input.periodEnd) return skip('the period end moved');
-      const shop = await em.findOneOrFail(Shop, input.shopId);
+      const shop = await loadShop(em, input.shopId);
       const products = new Map((await soldProducts(em, state.subscriber.renewalItems.map((i) => i.product_id))).map((p) => [p.id, p]));
       const carry = await renewalCarry(em, state);
       const priced = renewalCart(state, products, carry);
@@ -301,13 +295,7 @@ export function subscriberRenewalActivities(
         async (tx, state, charge) => {
           const carry = await renewalCarry(tx, state);
           const { id: orderId } = await insertOrder(tx, renewalOrder(shopId, state, carry, { cart: charge.cart!, currency: charge.currency, statusId: await paidStatusId(tx, shopId), at: charge.at, paid: true }));
-          await tx.execute('update shop_orders set paid = true, paid_at = ?, cleared_at = ?, transaction_id = ? where shop_id = ? and id = ?', [
-            charge.at,
-            charge.at,
-            charge.gatewayReference ?? null,
-            shopId,
-            orderId,
-          ]);
+          await markRenewalOrderPaid(tx, shopId, orderId, charge);
           await markRenewalOrder(tx, shopId, orderId, state.subscriber.serviceRef);
           return orderId;
         },
@@ -333,10 +321,10 @@ export function subscriberRenewalActivities(
       const state = await loadSubscriberState(em, subscriberId);
       if (!state) throw notFound(subscriberId);
       if (!planSends(state.plan, kind)) return `the plan does not send ${kind} mails`;
-      const period = await em.findOne(SubscriberPeriod, { id: periodId, subscriber: subscriberId });
+      const period = await subscriberPeriod(em, subscriberId, periodId);
       const until = period?.endsAt ?? state.period?.endsAt ?? now();
-      const shop = await em.findOneOrFail(Shop, shopId);
-      const sender = await em.findOne(Sender, {}, { orderBy: { id: 'asc' } });
+      const shop = await loadShop(em, shopId);
+      const sender = await firstSender(em);
       const planKind = planEmailKindOf(kind);
       const planText = planKind ? await planEmail(em, state.plan.id, planKind) : null;
       const buyer = await subscriberName(em, state.subscriber.order?.id ?? null);
@@ -360,7 +348,7 @@ export function subscriberRenewalActivities(
      */
     async stopOrderSubscriptions(input: OrderEffectInput & { statusId: number }): Promise<{ outcome: EffectOutcome | null; endedIds: number[] }> {
       const em = shopEm(orm, input.shopId);
-      const status = await em.findOne(OrderStatus, input.statusId);
+      const status = await findOrderStatus(em, input.statusId);
       if (!status || isLive(internalStatusAt(status.kind))) return { outcome: null, endedIds: [] };
       const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });
       const endedNow = await endSubscriptionsOfOrder(em, input.shopId, input.orderId, now());

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AccessOrder } from '../../db/entities/index.ts';
+import { findAccessOrder } from '../../db/repositories/access/orders.ts';
 import { filesOfOrder } from '../../domain/access/order-files.ts';
+import { notFound } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { ownedOr404 } from './owned.ts';
 import { usePlatform } from './platform-scope.ts';
 import { AccessOrderParams, AccessOrderReply, data } from './schemas.ts';
 
@@ -21,7 +21,8 @@ export const accessOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
-      const order = await ownedOr404(request.em, AccessOrder, { id: request.params.order_id }, 'order');
+      const order = await findAccessOrder(request.em, request.params.order_id);
+      if (!order) throw notFound('order');
       return {
         data: {
           id: order.id,

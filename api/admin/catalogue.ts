@@ -2,12 +2,10 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { Course } from '../../db/entities/index.ts';
-import { courseWithLessons, createAudiobook, createCourse, updateCourse } from '../../db/repositories/access/catalogue.ts';
+import { courseWithLessons, createAudiobook, createCourse, findCourse, updateCourse } from '../../db/repositories/access/catalogue.ts';
 import { slugify } from '../../domain/shared/slug.ts';
-import { HttpError } from '../shared/errors.ts';
+import { HttpError, notFound } from '../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { ownedOr404 } from './owned.ts';
 import { usePlatform } from './platform-scope.ts';
 import { AudiobookReply, CourseParams, CourseReply, CreateAudiobookBody, CreateCourseBody, PlatformParams, UpdateCourseBody, data } from './schemas.ts';
 
@@ -55,7 +53,8 @@ export const catalogueAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'admin.platforms.courses.update', summary: 'Updates a course', params: CourseParams, body: UpdateCourseBody, response: { 200: data(CourseReply), 400: ValidationErrorBody, 404: ErrorBody } } },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
-      const course = await ownedOr404(request.em, Course, { id: request.params.course_id }, 'course');
+      const course = await findCourse(request.em, request.params.course_id);
+      if (!course) throw notFound('course');
       await updateCourse(request.em, course, request.body);
       return { data: await courseReply(request.em, course.id) };
     },

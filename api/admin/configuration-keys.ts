@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ConfigurationKey } from '../../db/entities/index.ts';
 import { latestAuditLogEntries } from '../../db/repositories/access/audit-log.ts';
 import { auditLogRoute } from './audit-log-route.ts';
-import { createConfigurationKey, revokeConfigurationKey } from '../../db/repositories/access/configuration-keys.ts';
+import { createConfigurationKey, findConfigurationKey, revokeConfigurationKey } from '../../db/repositories/access/configuration-keys.ts';
 import { generateToken, hashToken, tokenPrefix } from '../shared/tokens.ts';
 import { ErrorBody, ValidationErrorBody } from '../shared/schemas.ts';
-import { ownedOr404 } from './owned.ts';
+import { notFound } from '../shared/errors.ts';
 import { usePlatform } from './platform-scope.ts';
 import { ConfigurationKeyParams, ConfigurationKeyReply, CreateConfigurationKeyBody, PlatformParams, RevokedKeyReply, data } from './schemas.ts';
 
@@ -54,7 +53,8 @@ export const configurationKeyAdminRoutes: FastifyPluginAsyncZod = async (app) =>
     },
     async (request) => {
       await usePlatform(request.em, request.params.platform_id);
-      const key = await ownedOr404(request.em, ConfigurationKey, { id: request.params.key_id }, 'configuration key');
+      const key = await findConfigurationKey(request.em, request.params.key_id);
+      if (!key) throw notFound('configuration key');
       const revokedAt = await revokeConfigurationKey(request.em, key);
       return { data: { id: key.id, revoked_at: revokedAt.toISOString() } };
     },

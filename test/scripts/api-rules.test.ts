@@ -55,3 +55,12 @@ describe('api rules in eslint.config.js', () => {
     expect(await messages(facade, 'await em.flush();')).toEqual([expect.stringMatching(/db\/repositories/)]);
   });
 });
+
+describe('entities in api/', () => {
+  it('are imported as types only: a row comes from a repository function, never from an entity class handed to the ORM', async () => {
+    const imports = ruleOnlyLinter('@typescript-eslint/no-restricted-imports');
+    const lint = async (code: string) => (await imports.lintText(code, { filePath: route }))[0]!.messages.map((m) => m.message);
+    expect(await lint("import { Order } from '../../../db/entities/shop/index.ts';\nexport const entity = Order;\n")).toEqual([expect.stringMatching(/entities as types only/)]);
+    expect(await lint("import type { IOrder } from '../../../db/entities/shop/index.ts';\nexport type Row = IOrder;\n")).toEqual([]);
+  });
+});

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Order } from '../../../db/entities/shop/index.ts';
+import { findOrder } from '../../../db/repositories/shop/orders.ts';
 import { latestShopAuditLogEntries } from '../../../db/repositories/shop/audit-log.ts';
 import { listOrderEffects } from '../../../db/repositories/shop/order-effects.ts';
 import { latestShopMails } from '../../../db/repositories/shop/shop-mails.ts';
 import { ORDER_EFFECTS } from '../../../domain/shop/effects.ts';
 import { auditLogRoute } from '../audit-log-route.ts';
 import { ErrorBody, data } from '../../shared/schemas.ts';
-import { ownedOr404 } from '../owned.ts';
+import { notFound } from '../../shared/errors.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 
@@ -30,7 +30,7 @@ export const shopEffectAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'admin.shops.orders.effects.list', summary: 'Lists an order\'s effects', description: "The order's effect log, oldest first; 404 for an order of another shop.", params: OrderEffectParams, response: { 200: data(z.array(EffectReply)), 404: ErrorBody } } },
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      await ownedOr404(request.em, Order, { id: request.params.order_id }, 'order');
+      if (!(await findOrder(request.em, request.params.order_id))) throw notFound('order');
       const rows = await listOrderEffects(request.em, shop.id, request.params.order_id);
       return { data: rows.map((r) => ({ effect: r.effect, source: r.source, status: r.status, detail: r.detail, at: new Date(r.at).toISOString() })) };
     },

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { chargesOf } from '../../../db/repositories/shop/subscriber-billing.ts';
-import { Subscriber } from '../../../db/entities/shop/index.ts';
+import { findSubscriber } from '../../../db/repositories/shop/subscribers.ts';
 import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { SubscriberRenewalState } from '../../../workflows/shop/subscription-signals.ts';
 import { ErrorBody, data } from '../../shared/schemas.ts';
-import { ownedOr404 } from '../owned.ts';
+import { notFound } from '../../shared/errors.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 
@@ -63,7 +63,8 @@ export const shopSubscriberBillingAdminRoutes: FastifyPluginAsyncZod = async (ap
     },
     async (request) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const subscriber = await ownedOr404(request.em, Subscriber, { id: request.params.subscriber_id }, 'subscriber');
+      const subscriber = await findSubscriber(request.em, request.params.subscriber_id);
+      if (!subscriber) throw notFound('subscriber');
       const workflowId = subscriberWorkflowId({ shopId: shop.id, subscriberId: subscriber.id });
       const [state, charges] = await Promise.all([
         app.workflows.shop.subscriberState({ shopId: shop.id, subscriberId: subscriber.id }),

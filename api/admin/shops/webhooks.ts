@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { ShopWebhook, type IShopWebhook, type IShopWebhookDelivery } from '../../../db/entities/shop/index.ts';
+import type { IShopWebhook, IShopWebhookDelivery } from '../../../db/entities/shop/index.ts';
 import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../../db/repositories/shared/webhook-deliveries.ts';
-import { createShopWebhook, deleteShopWebhook, findShopDelivery, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
+import { createShopWebhook, deleteShopWebhook, findLiveShopWebhook, findShopDelivery, findShopWebhook, listShopWebhooks, shopAttemptsOf, shopDeliveryPage } from '../../../db/repositories/shop/webhooks.ts';
 import { DELIVERIES_PER_PAGE } from '../../../domain/shared/webhooks.ts';
 import { SHOP_WEBHOOK_EVENTS } from '../../../domain/shop/webhooks.ts';
 import { webhookUrl } from '../../configuration/webhooks/schemas.ts';
@@ -13,7 +13,7 @@ import { redeliver } from '../../shared/redelivery.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { orderDeliveryReply, orderDeliveryViews } from '../../shop/shared/delivery-views.ts';
-import { ownedOr404 } from '../owned.ts';
+import { notFound } from '../../shared/errors.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 
@@ -56,7 +56,9 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const webhookOr404 = async (em: EntityManager, shopId: string, id: string) => {
     await shopOf(em, shopId);
-    return ownedOr404(em, ShopWebhook, { id: id.toLowerCase(), deletedAt: null }, 'webhook');
+    const webhook = await findLiveShopWebhook(em, id.toLowerCase());
+    if (!webhook) throw notFound('webhook');
+    return webhook;
   };
 
   app.post(
@@ -144,7 +146,8 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const { shop_id: shopId, id, delivery_id: deliveryId } = request.params;
       await shopOf(request.em, shopId);
       // A deleted webhook is still the shop's: its deliveries are a 409, not a 404.
-      const webhook = await ownedOr404(request.em, ShopWebhook, { id: id.toLowerCase() }, 'webhook');
+      const webhook = await findShopWebhook(request.em, id.toLowerCase());
+      if (!webhook) throw notFound('webhook');
       const view = await redeliver(request.em, {
         delivery: await findShopDelivery(request.em, webhook.id, deliveryId),
         tables: SHOP_WEBHOOK_TABLES,

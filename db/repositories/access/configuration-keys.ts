@@ -19,3 +19,8 @@ export async function revokeConfigurationKey(em: EntityManager, key: IConfigurat
   await em.flush();
   return revokedAt;
 }
+
+/** One key of the platform the manager is scoped to, or null (another platform's key too). */
+export function findConfigurationKey(em: EntityManager, id: string): Promise<IConfigurationKey | null> {
+  return em.findOne(ConfigurationKey, { id });
+}

@@ -34,7 +34,7 @@ export async function markCourseViewed(em: EntityManager, enrolmentId: string): 
 }
 
 /** The participant's active enrolment in the course, or null. */
-export function findActiveEnrolment(em: EntityManager, participant: IParticipant, courseId: string): Promise<IEnrolment | null> {
+export function findActiveEnrolment(em: EntityManager, participant: IParticipant | string, courseId: string): Promise<IEnrolment | null> {
   return em.findOne(Enrolment, { participant, course: courseId, active: true });
 }
 

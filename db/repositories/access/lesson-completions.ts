@@ -17,3 +17,8 @@ export async function recordLessonCompletion(
   );
   return em.findOneOrFail(LessonCompletion, { participant: c.participantId, lesson: c.lessonId });
 }
+
+/** The participant's completion of the lesson, or null when not completed. */
+export function findLessonCompletion(em: EntityManager, participantId: string, lessonId: string): Promise<ILessonCompletion | null> {
+  return em.findOne(LessonCompletion, { participant: participantId, lesson: lessonId });
+}

@@ -198,3 +198,13 @@ export async function deleteCourseTemplates(em: EntityManager, templates: readon
   templates.forEach((template) => em.remove(template));
   await em.flush();
 }
+
+/** The course's template with this id while it is active, or null. */
+export function findActiveCourseTemplate(em: EntityManager, courseId: string, templateId: string): Promise<ICourseMailTemplate | null> {
+  return em.findOne(CourseMailTemplate, { id: templateId, course: courseId, active: true });
+}
+
+/** The course's templates timed from a trigger: after `lessonId`, or (null) days after the enrolment. */
+export function courseTemplatesTimedFrom(em: EntityManager, courseId: string, lessonId: string | null): Promise<ICourseMailTemplate[]> {
+  return em.find(CourseMailTemplate, lessonId ? { course: courseId, sendAfterLesson: lessonId } : { course: courseId, sendAfterLesson: null, sendAfter: { $ne: null } });
+}

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AccessOrder, type IAccessOrder } from '../../entities/index.ts';
 import type { OrderInput, OrderItem } from '../../../domain/access/order-contents.ts';
 import { nextCommandSeqs } from './command-seq.ts';
 
@@ -66,4 +67,9 @@ export async function markOrderCancelled(em: EntityManager, platformId: string, 
     [orderId, platformId],
   );
   return rows.length > 0;
+}
+
+/** One order of the platform the manager is scoped to, as registered, or null (another platform's order too). */
+export function findAccessOrder(em: EntityManager, id: string): Promise<IAccessOrder | null> {
+  return em.findOne(AccessOrder, { id });
 }

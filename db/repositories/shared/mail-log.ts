@@ -119,3 +119,8 @@ export async function platformSenderFacts(em: EntityManager, platformId: string)
 export function latestMailLogEntries(em: EntityManager, to: string | undefined): Promise<IMailLogEntry[]> {
   return em.find(MailLogEntry, to ? { to } : {}, { orderBy: { sentAt: 'desc' }, limit: 500 });
 }
+
+/** Whether a mail was recorded under this dedupe key (the entity manager is scoped to the platform). */
+export async function hasMailUnderKey(em: EntityManager, dedupeKey: string): Promise<boolean> {
+  return (await em.findOne(MailLogEntry, { dedupeKey })) !== null;
+}

@@ -131,3 +131,13 @@ export function firstPlanEntries(em: EntityManager, shopId: string, subscriberId
     [shopId, [...subscriberIds]],
   );
 }
+
+/** The sequence alone (no items), or null for another shop's or an unknown id. */
+export function mailSequenceOf(em: EntityManager, id: number): Promise<IMailSequence | null> {
+  return em.findOne(MailSequence, id);
+}
+
+/** One item of the sequence, or null when the sequence has no such item (any more). */
+export function mailSequenceItem(em: EntityManager, sequenceId: number, itemId: number): Promise<IMailSequenceItem | null> {
+  return em.findOne(MailSequenceItem, { id: itemId, sequence: sequenceId });
+}

@@ -67,3 +67,8 @@ export async function createOrderStatus(em: EntityManager, shop: IShop, values: 
   await em.flush();
   return status;
 }
+
+/** The shop's built-in Paid status (the one the clearing sets), or null. */
+export function findPaidOrderStatus(em: EntityManager) {
+  return em.findOne(OrderStatus, { kind: 'PaidDefaultOrderStatus' });
+}

@@ -58,3 +58,13 @@ export function freshOrder(em: EntityManager, id: number): Promise<IOrder | null
 export async function recordOrderTransactionId(tx: EntityManager, shopId: string, orderId: number, transactionId: string): Promise<void> {
   await tx.execute('update shop_orders set transaction_id = ? where shop_id = ? and id = ? and paid = false', [transactionId, shopId, orderId]);
 }
+
+/** One order of the scoped shop, or null. */
+export function findOrder(em: EntityManager, id: number): Promise<IOrder | null> {
+  return em.findOne(Order, id);
+}
+
+/** The order's invoice and delivery addresses only, or null. */
+export function orderAddresses(em: EntityManager, id: number): Promise<Pick<IOrder, 'invoiceAddress' | 'deliveryAddress'> | null> {
+  return em.findOne(Order, id, { fields: ['invoiceAddress', 'deliveryAddress'] });
+}

@@ -69,3 +69,13 @@ export function createPaymentType(em: EntityManager, values: RequiredEntityData<
 export function createSender(em: EntityManager, values: RequiredEntityData<ISender>): Promise<ISender> {
   return insertRow(em, Sender, values);
 }
+
+/** One sender of the shop, or null. */
+export function findSender(em: EntityManager, id: number): Promise<ISender | null> {
+  return em.findOne(Sender, id);
+}
+
+/** The shop's first sender (lowest id), or null when it has none. */
+export function firstSender(em: EntityManager): Promise<ISender | null> {
+  return em.findOne(Sender, {}, { orderBy: { id: 'asc' } });
+}

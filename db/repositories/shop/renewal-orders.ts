@@ -8,7 +8,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeliveryType, Order, PaymentType, SubscriberCharge, SubscriberPeriod, type ISubscriberCharge } from '../../entities/shop/index.ts';
 import type { ChargeType } from '../../../domain/shop/pricing.ts';
 import type { NewOrder } from './order-placement.ts';
-import type { SubscriberState } from './subscriber-billing.ts';
+import { textArray, type SubscriberState } from './subscriber-billing.ts';
+import { unitIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
 
 export interface RenewalCarry {
   /** For pricing: the types at their current price (none when the first order had none, or it is gone). */
@@ -76,4 +77,24 @@ export async function payRenewalOrder(
   em.assign(state.subscriber, { renewalsDone: state.subscriber.renewalsDone + 1 });
   await em.flush();
   return { subscriberId, periodId: period.id };
+}
+
+/** Marks a renewal order as the subscriber's (`subscriber_identifier`, one identifier per unit, numbered per line as on the first order). */
+export async function markRenewalOrder(tx: EntityManager, shopId: string, orderId: number, serviceRef: string): Promise<void> {
+  await tx.execute('update shop_orders set subscriber_identifier = ? where shop_id = ? and id = ?', [serviceRef, shopId, orderId]);
+  const lines = await tx.execute<{ id: number; quantity: number }[]>('select id, quantity from shop_order_items where shop_id = ? and order_id = ? order by id', [shopId, orderId]);
+  for (const line of lines) {
+    await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where id = ?', [textArray(unitIdentifiers(serviceRef, line.quantity)), line.id]);
+  }
+}
+
+/** A renewal order paid by an approved charge: paid and cleared at the charge's time, with the gateway's reference. */
+export async function markRenewalOrderPaid(tx: EntityManager, shopId: string, orderId: number, charge: { at: Date; gatewayReference?: string | null }): Promise<void> {
+  await tx.execute('update shop_orders set paid = true, paid_at = ?, cleared_at = ?, transaction_id = ? where shop_id = ? and id = ?', [
+    charge.at,
+    charge.at,
+    charge.gatewayReference ?? null,
+    shopId,
+    orderId,
+  ]);
 }

@@ -108,3 +108,8 @@ export async function shopKeyByHash(em: EntityManager, keyHash: string): Promise
   );
   return row;
 }
+
+/** The shop; fails when there is none. */
+export function loadShop(em: EntityManager, shopId: string): Promise<IShop> {
+  return em.findOneOrFail(Shop, shopId);
+}

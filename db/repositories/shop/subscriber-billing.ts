@@ -333,3 +333,8 @@ export async function endSubscription(em: EntityManager, subscriberId: number, s
   const changed = await em.nativeUpdate(Subscriber, { id: subscriberId, status: 'active' }, { status, endedAt: now });
   return changed > 0;
 }
+
+/** The charge read anew from the database (past the identity map). */
+export function freshCharge(em: EntityManager, chargeId: number): Promise<ISubscriberCharge> {
+  return em.findOneOrFail(SubscriberCharge, chargeId, { refresh: true });
+}

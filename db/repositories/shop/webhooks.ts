@@ -112,3 +112,13 @@ export async function deleteShopWebhook(em: EntityManager, webhook: IShopWebhook
   webhook.active = false;
   await em.flush();
 }
+
+/** One webhook of the scoped shop by its (lower-case) id, deleted ones too; null for another shop's. */
+export function findShopWebhook(em: EntityManager, id: string): Promise<IShopWebhook | null> {
+  return em.findOne(ShopWebhook, { id });
+}
+
+/** One webhook of the scoped shop that was not deleted, or null. */
+export function findLiveShopWebhook(em: EntityManager, id: string): Promise<IShopWebhook | null> {
+  return em.findOne(ShopWebhook, { id, deletedAt: null });
+}

@@ -8,7 +8,8 @@ import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 /**
  * Every operator route that takes two ids (DESIGN.md section 8): the second id of another tenant is
- * a 404 like an unknown one (api/admin/owned.ts), and the same id under its own tenant works.
+ * a 404 like an unknown one (the repository read under the tenant filter finds no row), and the same
+ * id under its own tenant works.
  */
 let stack: TestStack;
 let shop: TestShop;
