@@ -403,3 +403,6 @@ export function subscriberRenewalActivities(
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<SubscriberRenewalActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type SubscriberRenewalActivities = ReturnType<typeof subscriberRenewalActivities>;
