@@ -1,8 +1,12 @@
 import type { RecordedDomainEvent } from '../../../domain/shared/events.ts';
 import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../../domain/shared/webhooks.ts';
 import { webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
-import { db } from '../activity-proxies.ts';
 import { startChildOnce } from '../start-child-once.ts';
+import type { WebhookActivities } from '../../../activities/webhooks/delivery.ts';
+import { activitiesOf } from '../activities-of.ts';
+import { DB_STEP } from '../activity-profiles.ts';
+
+const webhooks = activitiesOf<WebhookActivities>(DB_STEP);
 
 /**
  * The last step of every workflow that records domain events: one delivery workflow per (event,
@@ -12,7 +16,7 @@ import { startChildOnce } from '../start-child-once.ts';
  */
 export async function dispatchEvents(platformId: string, events: readonly RecordedDomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const targets = await db.webhookTargets({ platformId, types: [...new Set(events.map((e) => e.type))] });
+  const targets = await webhooks.webhookTargets({ platformId, types: [...new Set(events.map((e) => e.type))] });
   await startWebhookDeliveries(platformId, webhookDeliveriesFor(events, targets));
 }
 

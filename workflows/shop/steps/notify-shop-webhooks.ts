@@ -5,6 +5,9 @@ import { startChildOnce } from '../../shared/start-child-once.ts';
 import { noShopWebhookSubscribed, shopDeliveryUnderWay } from '../../../domain/shop/effect-outcomes.ts';
 import type { DeliverShopWebhookInput } from '../contracts.ts';
 import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts';
+import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
+import type { ShopWebhookActivities } from '../../../activities/webhooks/shop.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
 
 /**
  * The `webhook` effect of an order transition: one delivery workflow per active shop webhook
@@ -15,8 +18,8 @@ import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts'
  * transition's workflow (they may retry for days).
  */
 export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, steps: EffectSteps = activitySteps): Promise<void> {
-  const targets = await steps.db.shopWebhookTargets({ shopId: ref.shopId, type });
-  if (targets.length === 0) return steps.db.recordOrderEffect({ ...ref, effect: 'webhook', outcome: noShopWebhookSubscribed(type) });
+  const targets = await activitiesOf<ShopWebhookActivities>(steps.dbStep).shopWebhookTargets({ shopId: ref.shopId, type });
+  if (targets.length === 0) return activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'webhook', outcome: noShopWebhookSubscribed(type) });
   // Workflow code: uuid4 and the clock are deterministic (recorded in history), so a replay
   // passes every webhook the same event id and time.
   const eventId = uuid4();
@@ -25,7 +28,7 @@ export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, 
     targets.map(async ({ webhookId, host }) => {
       await startShopDelivery({ ...ref, webhookId, type, eventId, occurredAt });
       // Provisional: the delivery may be over (and its outcome recorded) before this is.
-      await steps.db.recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome: shopDeliveryUnderWay(type, webhookId, host), provisional: true });
+      await activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome: shopDeliveryUnderWay(type, webhookId, host), provisional: true });
     }),
   );
 }
