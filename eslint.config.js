@@ -44,18 +44,26 @@ export default tseslint.config(
   },
   {
     // Workflow code must stay deterministic: no Node built-ins, no I/O libraries, no ORM, and
-    // activities only as types (they run in the worker, proxied through proxyActivities).
+    // activities only as types (they run in the worker, proxied by workflows/shared/activities-of.ts,
+    // the one file that imports proxyActivities: a profile there says activity or local activity).
     files: ['workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
+          paths: [
+            ...nodeBuiltins.map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
+            {
+              name: '@temporalio/workflow',
+              importNames: ['proxyActivities', 'proxyLocalActivities'],
+              message: 'Call activities through activitiesOf<Group>(PROFILE) (workflows/shared/activities-of.ts, profiles in activity-profiles.ts).',
+            },
+          ],
           patterns: [
             { group: ['@mikro-orm/*', 'pg', 'ioredis', 'fastify', 'fastify-*', '@fastify/*', 'nodemailer', 'undici'], message: 'No I/O libraries in workflow code.' },
             // `**/` so the rule holds at any folder depth (workflows/shared/x.ts imports '../../db/...').
             { group: ['**/db', '**/db/**', '**/api/**', '**/adapters/**', '**/worker/**', '**/scripts/**'], message: 'Workflows reach the database and the outside world only through activities.' },
-            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activities as types only; call them through proxyActivities.' },
+            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activities as types only; call them through activitiesOf (workflows/shared/activities-of.ts).' },
           ],
         },
       ],

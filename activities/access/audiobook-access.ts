@@ -57,3 +57,6 @@ export async function applyAudiobookGrantIn(tx: Sql, { platformId, participant, 
   const events = access.active ? [] : [accessGranted({ participant, resource: { type: 'audiobook', id: audiobookId }, accessLevel: null, source: { kind: 'direct' } })];
   return { outcome: access.active ? 'unchanged' : 'applied', accessLevel: null, events: await recordEvents(tx, platformId, events, operationKey) };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<AudiobookAccessActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type AudiobookAccessActivities = ReturnType<typeof audiobookAccessActivities>;

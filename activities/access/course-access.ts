@@ -152,3 +152,6 @@ export async function applyCourseGrantIn(
     applied && ((await hasEnrolmentMails(tx, courseId)) || (!invitedNow && owesReinvitation({ ...(await invitationAnswer(tx, participant.id)), now })));
   return { outcome: applied ? 'applied' : 'unchanged', accessLevel: level, events: recorded, courseMails };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<CourseAccessActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type CourseAccessActivities = ReturnType<typeof courseAccessActivities>;

@@ -180,3 +180,6 @@ export function courseMailActivities({ orm, platformUrlTemplate, now = () => new
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<CourseMailActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type CourseMailActivities = ReturnType<typeof courseMailActivities>;

@@ -161,3 +161,6 @@ export function grantActivities(deps: ActivityDeps) {
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<GrantActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type GrantActivities = ReturnType<typeof grantActivities>;

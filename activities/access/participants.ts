@@ -143,3 +143,6 @@ export async function mailFreshLoginLink(
   });
   return { sent: true, mailId: queued.mailId };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<ParticipantActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type ParticipantActivities = ReturnType<typeof participantActivities>;

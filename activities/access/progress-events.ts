@@ -61,3 +61,6 @@ export function progressEventActivities({ orm }: ActivityDeps) {
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<ProgressEventActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type ProgressEventActivities = ReturnType<typeof progressEventActivities>;

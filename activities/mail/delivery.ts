@@ -219,3 +219,6 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
     return { status, provider: transport.name };
   }
 }
+
+/** What a workflow proxies of this file: `activitiesOf<MailDeliveryActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type MailDeliveryActivities = ReturnType<typeof mailDeliveryActivities>;

@@ -19,3 +19,6 @@ export function idempotencyKeyCleanupActivities({ orm }: ActivityDeps) {
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<IdempotencyKeyCleanupActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type IdempotencyKeyCleanupActivities = ReturnType<typeof idempotencyKeyCleanupActivities>;

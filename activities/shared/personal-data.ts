@@ -132,3 +132,6 @@ async function subjectIds(em: EntityManager, ref: ErasureRef, email: string, mar
     subscriber_ids: merge('subscriber_ids', subscribers.map((s) => s.id)),
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<PersonalDataActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type PersonalDataActivities = ReturnType<typeof personalDataActivities>;

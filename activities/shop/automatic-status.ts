@@ -68,3 +68,6 @@ export function automaticStatusActivities({ orm }: ActivityDeps) {
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<AutomaticStatusActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type AutomaticStatusActivities = ReturnType<typeof automaticStatusActivities>;

@@ -11,3 +11,6 @@ export function cartCleanupActivities({ orm, now = () => new Date() }: ActivityD
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<CartCleanupActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type CartCleanupActivities = ReturnType<typeof cartCleanupActivities>;

@@ -75,3 +75,6 @@ export function clearingStepActivities(deps: ActivityDeps) {
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<ClearingStepActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type ClearingStepActivities = ReturnType<typeof clearingStepActivities>;

@@ -90,3 +90,6 @@ export function clubWebhookActivities(activityDeps: ActivityDeps) {
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<ClubWebhookActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type ClubWebhookActivities = ReturnType<typeof clubWebhookActivities>;

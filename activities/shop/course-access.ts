@@ -102,3 +102,6 @@ export function shopCourseAccessActivities({ orm, reads: { orderFacts, recordedE
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<ShopCourseAccessActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type ShopCourseAccessActivities = ReturnType<typeof shopCourseAccessActivities>;

@@ -172,3 +172,6 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<MailSequenceActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type MailSequenceActivities = ReturnType<typeof mailSequenceActivities>;

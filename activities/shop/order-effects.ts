@@ -269,3 +269,6 @@ export function orderEffectActivities({
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<OrderEffectActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type OrderEffectActivities = ReturnType<typeof orderEffectActivities>;

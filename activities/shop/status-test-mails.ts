@@ -44,3 +44,6 @@ export function statusTestMailActivities({ orm, now = () => new Date(), mailEndp
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<StatusTestMailActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type StatusTestMailActivities = ReturnType<typeof statusTestMailActivities>;

@@ -391,3 +391,6 @@ export function subscriberRenewalActivities(
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<SubscriberRenewalActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type SubscriberRenewalActivities = ReturnType<typeof subscriberRenewalActivities>;

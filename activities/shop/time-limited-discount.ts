@@ -20,3 +20,6 @@ export function timeLimitedDiscountActivities({ orm, now = () => new Date() }: A
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<TimeLimitedDiscountActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type TimeLimitedDiscountActivities = ReturnType<typeof timeLimitedDiscountActivities>;

@@ -99,3 +99,6 @@ export function webhookActivities(activityDeps: ActivityDeps) {
     },
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<WebhookActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type WebhookActivities = ReturnType<typeof webhookActivities>;

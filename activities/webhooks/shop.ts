@@ -115,3 +115,6 @@ export function shopWebhookActivities(activityDeps: ActivityDeps) {
     recordShopWebhookOutcome: recordOutcome,
   };
 }
+
+/** What a workflow proxies of this file: `activitiesOf<ShopWebhookActivities>(profile)` (workflows/shared/activities-of.ts). */
+export type ShopWebhookActivities = ReturnType<typeof shopWebhookActivities>;

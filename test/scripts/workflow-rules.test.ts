@@ -46,3 +46,37 @@ describe('workflow module state in eslint.config.js', () => {
     expect(await messages('activities/access/probe.ts', 'let count = 0;')).toEqual([]);
   });
 });
+
+/**
+ * Issue 42 item 3: a workflow calls activities through `activitiesOf<Group>(PROFILE)`
+ * (workflows/shared/activities-of.ts), whose profile carries its kind; a `proxyActivities` of its
+ * own would bring back a private profile, and one given a local profile would issue another command.
+ */
+describe('activity proxies in eslint.config.js', () => {
+  const RULE = '@typescript-eslint/no-restricted-imports';
+  let imports: ESLint;
+
+  beforeAll(() => {
+    imports = ruleOnlyLinter(RULE);
+  });
+
+  async function refusals(filePath: string, code: string): Promise<string[]> {
+    const [result] = await imports.lintText(code, { filePath });
+    return result!.messages.map((m) => m.message);
+  }
+
+  it.each(['proxyActivities', 'proxyLocalActivities'])('refuses %s imported in a workflow', async (name) => {
+    expect(await refusals(workflow, `import { ${name} } from '@temporalio/workflow';\nexport const p = ${name}({ startToCloseTimeout: '1 second' });\n`)).toEqual([
+      expect.stringMatching(/activitiesOf<Group>\(PROFILE\)/),
+    ]);
+  });
+
+  it('allows the rest of @temporalio/workflow and the helper', async () => {
+    const code = "import { sleep } from '@temporalio/workflow';\nimport { activitiesOf } from '../shared/activities-of.ts';\nexport const used = [sleep, activitiesOf];\n";
+    expect(await refusals(workflow, code)).toEqual([]);
+  });
+
+  it('holds in workflows/ only', async () => {
+    expect(await refusals('test/workflows/probe.ts', "import { proxyActivities } from '@temporalio/workflow';\nexport const used = proxyActivities;\n")).toEqual([]);
+  });
+});

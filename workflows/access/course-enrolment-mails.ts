@@ -1,7 +1,11 @@
-import { db } from '../shared/activity-proxies.ts';
 import { deliverInBackground } from '../shared/steps/deliver-mail.ts';
 import type { CourseEnrolmentMailsInput } from './contracts.ts';
 import { sendPlannedMails } from './steps/send-planned-mails.ts';
+import type { CourseMailActivities } from '../../activities/access/course-mails.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { DB_STEP } from '../shared/activity-profiles.ts';
+
+const courseMails = activitiesOf<CourseMailActivities>(DB_STEP);
 
 export type { CourseEnrolmentMailsInput };
 
@@ -10,7 +14,7 @@ export async function courseEnrolmentMails(input: CourseEnrolmentMailsInput): Pr
   const { platformId, courseId, participantId } = input;
   const sent: string[] = [];
   if (input.existingParticipant) {
-    const reinvitation = await db.sendCourseReinvitation({ platformId, courseId, participantId });
+    const reinvitation = await courseMails.sendCourseReinvitation({ platformId, courseId, participantId });
     await deliverInBackground(platformId, reinvitation.mailId);
     if (reinvitation.sent) sent.push('course_reinvitation');
   }

@@ -1,8 +1,12 @@
 import type { RecordedDomainEvent } from '../../domain/shared/events.ts';
-import { localDb } from '../shared/activity-proxies.ts';
 import type { FulfilOrderInput } from './contracts.ts';
 import { handOn } from './steps/hand-on.ts';
 import { startEnrolmentMails } from './steps/start-enrolment-mails.ts';
+import type { GrantActivities } from '../../activities/access/grants.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { LOCAL_DB_STEP } from '../shared/activity-profiles.ts';
+
+const grants = activitiesOf<GrantActivities>(LOCAL_DB_STEP);
 
 export type { FulfilOrderInput };
 
@@ -13,7 +17,7 @@ export type { FulfilOrderInput };
  */
 export async function fulfilOrder(input: FulfilOrderInput): Promise<{ events: RecordedDomainEvent[] }> {
   const { platformId } = input;
-  const step = await localDb.fulfilOrderAccess(input);
+  const step = await grants.fulfilOrderAccess(input);
   const existingParticipant = !step.created;
   await Promise.all([
     handOn(platformId, step),

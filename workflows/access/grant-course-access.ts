@@ -1,8 +1,11 @@
-import type { CourseGrantInput } from '../../activities/access/grants.ts';
-import { localDb } from '../shared/activity-proxies.ts';
+import type { CourseGrantInput, GrantActivities } from '../../activities/access/grants.ts';
 import { grantResult, type GrantResult } from './steps/grant-result.ts';
 import { handOn } from './steps/hand-on.ts';
 import { startEnrolmentMails } from './steps/start-enrolment-mails.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { LOCAL_DB_STEP } from '../shared/activity-profiles.ts';
+
+const grants = activitiesOf<GrantActivities>(LOCAL_DB_STEP);
 
 /** One course entry of `POST /api/courses/subscribe`: the grant step's input as it is. */
 export type GrantCourseAccessInput = CourseGrantInput;
@@ -17,7 +20,7 @@ export type { GrantResult };
  */
 export async function grantCourseAccess(input: GrantCourseAccessInput): Promise<GrantResult> {
   const { platformId, courseId } = input;
-  const step = await localDb.grantCourse(input);
+  const step = await grants.grantCourse(input);
   await Promise.all([
     handOn(platformId, step),
     startEnrolmentMails({ platformId, courseId, participantId: step.participantId, existingParticipant: !step.created, applied: step.courseMails === true }),

@@ -1,7 +1,10 @@
-import type { DeliverMailInput, DeliveryOutcome } from '../../activities/mail/delivery.ts';
-import { mail } from './activity-proxies.ts';
+import type { DeliverMailInput, DeliveryOutcome, MailDeliveryActivities } from '../../activities/mail/delivery.ts';
+import { activitiesOf } from './activities-of.ts';
+import { MAIL_ATTEMPT } from './activity-profiles.ts';
 
-/** Delivers one recorded mail through the platform's transport (retries: the `mail` profile). */
+const mailDeliveries = activitiesOf<MailDeliveryActivities>(MAIL_ATTEMPT);
+
+/** Delivers one recorded mail through the platform's transport (retries: `MAIL_ATTEMPT`). */
 export async function mailDelivery(input: DeliverMailInput): Promise<DeliveryOutcome> {
-  return mail.deliverMail(input);
+  return mailDeliveries.deliverMail(input);
 }

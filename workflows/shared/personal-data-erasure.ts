@@ -1,11 +1,16 @@
 import { defineSignal, getExternalWorkflowHandle, setHandler, uuid4 } from '@temporalio/workflow';
-import type { ErasureRef } from '../../activities/shared/personal-data.ts';
+import type { ErasureRef, PersonalDataActivities } from '../../activities/shared/personal-data.ts';
 import type { ErasureCounts } from '../../domain/shared/personal-data.ts';
 import { customerErasedDeliveryWorkflowId, subscriberWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import { subscriberItemsChangedSignal } from '../shop/subscription-signals.ts';
-import { db, erasureStep } from './activity-proxies.ts';
 import { startChildOnce } from './start-child-once.ts';
 import { dispatchEvents } from './steps/dispatch-events.ts';
+import type { ShopWebhookActivities } from '../../activities/webhooks/shop.ts';
+import { activitiesOf } from './activities-of.ts';
+import { DB_STEP, ERASURE_STEP } from './activity-profiles.ts';
+
+const personalData = activitiesOf<PersonalDataActivities>(ERASURE_STEP);
+const shopWebhooks = activitiesOf<ShopWebhookActivities>(DB_STEP);
 
 /** A new request for the same person while the erasure runs (the API signals with start). */
 export const erasureRequestedSignal = defineSignal('erasureRequested');
@@ -31,12 +36,12 @@ export async function erasePersonalData(ref: ErasureRef): Promise<ErasureResult>
   });
   for (;;) {
     requested = false;
-    const { generation, kinds } = await erasureStep.beginErasure(ref);
+    const { generation, kinds } = await personalData.beginErasure(ref);
     let changed = 0;
-    for (const kind of kinds) changed += await erasureStep.erasePersonalDataKind({ ...ref, kind });
+    for (const kind of kinds) changed += await personalData.erasePersonalDataKind({ ...ref, kind });
     if (ref.tenant === 'shop') await stopSubscribers(ref);
     if (changed > 0) await announce(ref, generation);
-    const done = await erasureStep.completeErasure({ ...ref, generation });
+    const done = await personalData.completeErasure({ ...ref, generation });
     // A request after the last step raised the generation (not completed) or signalled: once more.
     if (done.completed && !requested) return { counts: done.counts };
   }
@@ -44,7 +49,7 @@ export async function erasePersonalData(ref: ErasureRef): Promise<ErasureResult>
 
 /** Each subscriber of the person is ended in the database already; its renewal workflow is woken to read that and end. */
 async function stopSubscribers(ref: ErasureRef): Promise<void> {
-  const ids = await erasureStep.erasedSubscriberIds(ref);
+  const ids = await personalData.erasedSubscriberIds(ref);
   await Promise.all(
     ids.map(async (subscriberId) => {
       try {
@@ -59,10 +64,10 @@ async function stopSubscribers(ref: ErasureRef): Promise<void> {
 /** `participant_erased` through the platform's event dispatch, or `customer_erased` to the shop's webhooks. */
 async function announce(ref: ErasureRef, generation: number): Promise<void> {
   if (ref.tenant === 'platform') {
-    await dispatchEvents(ref.tenantId, await erasureStep.recordParticipantErased({ ...ref, generation }));
+    await dispatchEvents(ref.tenantId, await personalData.recordParticipantErased({ ...ref, generation }));
     return;
   }
-  const targets = await db.shopWebhookTargets({ shopId: ref.tenantId, type: 'customer_erased' });
+  const targets = await shopWebhooks.shopWebhookTargets({ shopId: ref.tenantId, type: 'customer_erased' });
   const eventId = uuid4();
   const occurredAt = new Date().toISOString();
   await Promise.all(

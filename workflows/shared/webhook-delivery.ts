@@ -1,8 +1,12 @@
 import { sleep } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
-import { webhook } from './activity-proxies.ts';
 import type { DeliverWebhookInput } from './contracts.ts';
 import { attemptUntilSettled } from './steps/attempt-until-settled.ts';
+import type { WebhookActivities } from '../../activities/webhooks/delivery.ts';
+import { activitiesOf } from './activities-of.ts';
+import { WEBHOOK_ATTEMPT } from './activity-profiles.ts';
+
+const webhooks = activitiesOf<WebhookActivities>(WEBHOOK_ATTEMPT);
 
 export type { DeliverWebhookInput };
 
@@ -19,8 +23,8 @@ export async function deliverWebhook({ platformId, webhookId, eventId, manual = 
   if (first.deliveryId && first.nextAttemptInMs !== undefined) {
     const { deliveryId } = first;
     await sleep(first.nextAttemptInMs);
-    return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptWebhookDelivery({ platformId, deliveryId })) };
+    return { deliveryId, status: await attemptUntilSettled(() => webhooks.attemptWebhookDelivery({ platformId, deliveryId })) };
   }
-  const { deliveryId } = await webhook.openWebhookDelivery({ platformId, webhookId, eventId });
-  return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptWebhookDelivery({ platformId, deliveryId, manual })) };
+  const { deliveryId } = await webhooks.openWebhookDelivery({ platformId, webhookId, eventId });
+  return { deliveryId, status: await attemptUntilSettled(() => webhooks.attemptWebhookDelivery({ platformId, deliveryId, manual })) };
 }

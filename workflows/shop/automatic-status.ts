@@ -1,8 +1,12 @@
 import { sleep } from '@temporalio/workflow';
 import { orderStatusWorkflowId } from '../../domain/shop/workflow-ids.ts';
-import { db } from '../shared/activity-proxies.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
 import type { AutomaticOrderStatusInput } from './contracts.ts';
+import type { AutomaticStatusActivities } from '../../activities/shop/automatic-status.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { DB_STEP } from '../shared/activity-profiles.ts';
+
+const automaticStatuses = activitiesOf<AutomaticStatusActivities>(DB_STEP);
 
 export type { AutomaticOrderStatusInput };
 
@@ -18,7 +22,7 @@ export async function automaticOrderStatus(input: AutomaticOrderStatusInput): Pr
   const wait = Date.parse(input.dueAt) - Date.now();
   if (wait > 0) await sleep(wait);
   const { shopId, orderId, toStatusId } = input;
-  const applied = await db.applyAutomaticStatus({ shopId, orderId, toStatusId, fromStatusId: input.fromStatusId, expectedChangeId: input.expectedChangeId });
+  const applied = await automaticStatuses.applyAutomaticStatus({ shopId, orderId, toStatusId, fromStatusId: input.fromStatusId, expectedChangeId: input.expectedChangeId });
   if (!applied) return { changeId: null };
   const { changeId } = applied;
   await startChildOnce('changeOrderStatus', {

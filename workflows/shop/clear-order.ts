@@ -8,6 +8,8 @@ import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.t
 import { startOrderMailSequences } from './steps/start-mail-sequences.ts';
 import { clearInOneStep } from './steps/clear-in-one-step.ts';
 import { notifyShopWebhooks } from './steps/notify-shop-webhooks.ts';
+import type { OrderEffectActivities } from '../../activities/shop/order-effects.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
 
 export type { ClearOrderInput };
 
@@ -35,8 +37,8 @@ export async function clearOrder({ shopId, orderId }: ClearOrderInput): Promise<
   const steps = patched('clearing-local-steps') ? localSteps : activitySteps;
   const ref: OrderRef = { shopId, orderId, source: 'clear' };
   const paid: OrderRef = { shopId, orderId, source: 'clear:paid' };
-  const invoice = runEffect(ref, 'invoice', () => steps.orderEffect.issueInvoice(ref), steps);
-  const codes = runEffect(ref, 'download_codes', () => steps.orderEffect.createDownloadCodes(ref), steps);
+  const invoice = runEffect(ref, 'invoice', () => activitiesOf<OrderEffectActivities>(steps.orderEffect).issueInvoice(ref), steps);
+  const codes = runEffect(ref, 'download_codes', () => activitiesOf<OrderEffectActivities>(steps.orderEffect).createDownloadCodes(ref), steps);
   await Promise.all([
     // The webhooks (the club's too: clearing sets the Paid status) go once the invoice is settled, so their body carries its number.
     invoice.then(() => Promise.all([notifyShopWebhooks(ref, 'order_cleared', steps), notifyClub(ref, null, steps)])),

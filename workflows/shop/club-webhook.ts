@@ -1,7 +1,12 @@
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
-import { db, webhook } from '../shared/activity-proxies.ts';
 import { attemptUntilSettled } from '../shared/steps/attempt-until-settled.ts';
 import type { DeliverClubWebhookInput } from './contracts.ts';
+import type { ClubWebhookActivities } from '../../activities/shop/club-webhook.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { DB_STEP, WEBHOOK_ATTEMPT } from '../shared/activity-profiles.ts';
+
+const clubWebhookAttempts = activitiesOf<ClubWebhookActivities>(WEBHOOK_ATTEMPT);
+const clubWebhooks = activitiesOf<ClubWebhookActivities>(DB_STEP);
 
 export type { DeliverClubWebhookInput };
 
@@ -11,7 +16,7 @@ export type { DeliverClubWebhookInput };
  * address the SSRF rules refuse, or not sent).
  */
 export async function deliverClubWebhook({ shopId, deliveryId, manual = false }: DeliverClubWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
-  const status = await attemptUntilSettled(() => webhook.attemptClubWebhookDelivery({ shopId, deliveryId, manual }));
-  await db.recordClubWebhookOutcome({ shopId, deliveryId });
+  const status = await attemptUntilSettled(() => clubWebhookAttempts.attemptClubWebhookDelivery({ shopId, deliveryId, manual }));
+  await clubWebhooks.recordClubWebhookOutcome({ shopId, deliveryId });
   return { deliveryId, status };
 }

@@ -1,8 +1,14 @@
 import { patched, sleep } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
-import { db, localDb, webhook } from '../shared/activity-proxies.ts';
 import { attemptUntilSettled } from '../shared/steps/attempt-until-settled.ts';
 import type { DeliverShopWebhookInput } from './contracts.ts';
+import type { ShopWebhookActivities } from '../../activities/webhooks/shop.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { DB_STEP, LOCAL_DB_STEP, WEBHOOK_ATTEMPT } from '../shared/activity-profiles.ts';
+
+const shopWebhookAttempts = activitiesOf<ShopWebhookActivities>(WEBHOOK_ATTEMPT);
+const shopWebhooks = activitiesOf<ShopWebhookActivities>(DB_STEP);
+const localShopWebhooks = activitiesOf<ShopWebhookActivities>(LOCAL_DB_STEP);
 
 export type { DeliverShopWebhookInput };
 
@@ -24,22 +30,22 @@ export async function deliverShopWebhook(input: DeliverShopWebhookInput): Promis
     if (input.deliveryId && input.nextAttemptInMs !== undefined) {
       const { deliveryId } = input;
       await sleep(input.nextAttemptInMs);
-      return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })) };
+      return { deliveryId, status: await attemptUntilSettled(() => shopWebhookAttempts.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })) };
     }
     // A delivery the clearing's one step opened comes with its id: its first activity only attempts.
     const { deliveryId, ...first } = input.deliveryId
-      ? { deliveryId: input.deliveryId, ...(await webhook.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }
-      : await webhook.openAndAttemptShopWebhookDelivery(input);
+      ? { deliveryId: input.deliveryId, ...(await shopWebhookAttempts.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }
+      : await shopWebhookAttempts.openAndAttemptShopWebhookDelivery(input);
     if (first.nextAttemptInMs === null) return { deliveryId, status: first.status };
     await sleep(first.nextAttemptInMs);
-    return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })) };
+    return { deliveryId, status: await attemptUntilSettled(() => shopWebhookAttempts.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })) };
   }
   // Deliveries started before: open and record by local activities (`shop-webhook-local-steps`), or
   // by activities before that, as recorded.
   const local = patched('shop-webhook-local-steps');
-  const { deliveryId } = await (local ? localDb : webhook).openShopWebhookDelivery(input);
-  const status = await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId: input.shopId, deliveryId }));
+  const { deliveryId } = await (local ? localShopWebhooks : shopWebhookAttempts).openShopWebhookDelivery(input);
+  const status = await attemptUntilSettled(() => shopWebhookAttempts.attemptShopWebhookDelivery({ shopId: input.shopId, deliveryId }));
   // Deliveries started before the effect said what happened end without recording it.
-  if (local || patched('shop-webhook-effect-outcome')) await (local ? localDb : db).recordShopWebhookOutcome({ shopId: input.shopId, deliveryId });
+  if (local || patched('shop-webhook-effect-outcome')) await (local ? localShopWebhooks : shopWebhooks).recordShopWebhookOutcome({ shopId: input.shopId, deliveryId });
   return { deliveryId, status };
 }

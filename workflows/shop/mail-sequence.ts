@@ -1,7 +1,8 @@
-import { ActivityFailure, proxyActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.ts';
+import { ActivityFailure, sleep } from '@temporalio/workflow';
+import type { MailSequenceActivities } from '../../activities/shop/mail-sequences.ts';
 import type { MailSequenceRun } from './contracts.ts';
-import { db } from '../shared/activity-proxies.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { DB_STEP, SEQUENCE_MAIL } from '../shared/activity-profiles.ts';
 
 export interface MailSequenceResult {
   sent: number;
@@ -11,16 +12,8 @@ export interface MailSequenceResult {
   failedItemIds: number[];
 }
 
-/**
- * One message of a run, as the mail profile retries a delivery: a relay or provider down for hours
- * is waited out (back-off to 10 minutes, 30 attempts, about four hours) instead of the 20 minutes
- * of an order effect. The start-to-close timeout is far above the transport's own (15 s per SMTP
- * phase); a retry that meets an attempt still sending waits for it (activities/shop/shop-mail-send.ts).
- */
-const sequenceMail = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 30, nonRetryableErrorTypes: ['MailDeliveryRefused'] },
-});
+const mailSequences = activitiesOf<MailSequenceActivities>(DB_STEP);
+const mailSequenceSends = activitiesOf<MailSequenceActivities>(SEQUENCE_MAIL);
 
 /**
  * One recipient's run of one mail sequence (`shop/<s>/sequence/<id>/<email>`): each message at
@@ -31,14 +24,14 @@ const sequenceMail = proxyActivities<Activities>({
  * the run goes on with the next.
  */
 export async function mailSequence(run: MailSequenceRun): Promise<MailSequenceResult> {
-  const plan = await db.planMailSequence(run);
+  const plan = await mailSequences.planMailSequence(run);
   let sent = 0;
   const failedItemIds: number[] = [];
   for (const message of plan) {
     const wait = Date.parse(message.sendAt) - Date.now();
     if (wait > 0) await sleep(wait);
     try {
-      const outcome = await sequenceMail.sendMailSequenceItem({ ...run, itemId: message.itemId });
+      const outcome = await mailSequenceSends.sendMailSequenceItem({ ...run, itemId: message.itemId });
       if (outcome === 'stopped') return { sent, stopped: true, failedItemIds };
       if (outcome === 'sent') sent += 1;
     } catch (error) {

@@ -1,10 +1,14 @@
 import { patched } from '@temporalio/workflow';
-import { orderEffect } from '../shared/activity-proxies.ts';
 import type { OrderPlacedInput } from './contracts.ts';
 import { fulfilZeroTotalOrder, zeroTotalFulfilment } from './steps/fulfil-zero-total.ts';
 import type { OrderRef } from './steps/run-effect.ts';
 import { scheduleAutomaticStatuses } from './steps/schedule-automatic-statuses.ts';
 import { statusEffects } from './steps/status-effects.ts';
+import type { OrderEffectActivities } from '../../activities/shop/order-effects.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { ORDER_EFFECT } from '../shared/activity-profiles.ts';
+
+const orderEffects = activitiesOf<OrderEffectActivities>(ORDER_EFFECT);
 
 /**
  * A placed order (at New): a zero-total order's fulfilment first (workflows/shop/steps/fulfil-zero-total.ts),
@@ -20,7 +24,7 @@ export async function orderPlaced(p: OrderPlacedInput): Promise<void> {
     await Promise.all([scheduleAutomaticStatuses({ ...p, source: 'placed' }), fulfilZeroTotalOrder(ref)]);
     return;
   }
-  const { newStatusId, needsNoClearing } = await orderEffect.placingFacts(ref);
+  const { newStatusId, needsNoClearing } = await orderEffects.placingFacts(ref);
   if (needsNoClearing) await zeroTotalFulfilment(ref);
   await Promise.all([...statusEffects(ref, newStatusId, 'order_placed'), scheduleAutomaticStatuses({ ...p, source: 'placed' })]);
 }

@@ -1,6 +1,11 @@
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
-import { db, webhook } from '../shared/activity-proxies.ts';
 import { attemptUntilSettled } from '../shared/steps/attempt-until-settled.ts';
+import type { ShopWebhookActivities } from '../../activities/webhooks/shop.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { DB_STEP, WEBHOOK_ATTEMPT } from '../shared/activity-profiles.ts';
+
+const shopWebhookAttempts = activitiesOf<ShopWebhookActivities>(WEBHOOK_ATTEMPT);
+const shopWebhooks = activitiesOf<ShopWebhookActivities>(DB_STEP);
 
 export interface RedeliverShopWebhookInput {
   shopId: string;
@@ -12,7 +17,7 @@ export interface RedeliverShopWebhookInput {
  * attempt, marked manual, no retries; then the order's `webhook` effect says what happened.
  */
 export async function redeliverShopWebhook({ shopId, deliveryId }: RedeliverShopWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
-  const status = await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId, deliveryId, manual: true }));
-  await db.recordShopWebhookOutcome({ shopId, deliveryId });
+  const status = await attemptUntilSettled(() => shopWebhookAttempts.attemptShopWebhookDelivery({ shopId, deliveryId, manual: true }));
+  await shopWebhooks.recordShopWebhookOutcome({ shopId, deliveryId });
   return { deliveryId, status };
 }

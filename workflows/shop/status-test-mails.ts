@@ -1,4 +1,8 @@
-import { orderEffect } from '../shared/activity-proxies.ts';
+import type { StatusTestMailActivities } from '../../activities/shop/status-test-mails.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { ORDER_EFFECT } from '../shared/activity-profiles.ts';
+
+const statusTestMails = activitiesOf<StatusTestMailActivities>(ORDER_EFFECT);
 
 export interface StatusTestMailsInput {
   shopId: string;
@@ -16,6 +20,6 @@ export interface StatusTestMailsInput {
  */
 export async function sendOrderStatusTestMails({ requestId, statusIds, ...input }: StatusTestMailsInput): Promise<void> {
   for (const statusId of statusIds) {
-    await orderEffect.sendStatusTestMail({ ...input, statusId, key: `test/${requestId}/${statusId}` });
+    await statusTestMails.sendStatusTestMail({ ...input, statusId, key: `test/${requestId}/${statusId}` });
   }
 }

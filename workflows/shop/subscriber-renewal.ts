@@ -1,9 +1,10 @@
-import { ActivityFailure, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.ts';
-import type { RenewalFacts } from '../../activities/shop/subscriber-renewal.ts';
+import { ActivityFailure, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { RenewalFacts, SubscriberRenewalActivities } from '../../activities/shop/subscriber-renewal.ts';
 import type { SubscriberMailKind } from '../../domain/shop/subscription-mails.ts';
 import { nextChargeAt, nextRenewalStep, type ReminderKind } from '../../domain/shop/subscription-periods.ts';
 import { clearOrderWorkflowId, orderPlacedWorkflowId } from '../../domain/shop/workflow-ids.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { RENEWAL_STEP, SUBSCRIBER_MAIL } from '../shared/activity-profiles.ts';
 import { startChildOnce } from '../shared/start-child-once.ts';
 import type { SubscriberRenewalInput } from './contracts.ts';
 import {
@@ -15,21 +16,8 @@ import {
   type SubscriberRenewalState,
 } from './subscription-signals.ts';
 
-/**
- * Database steps of the renewal (schedule, renewal order, end): short and idempotent, retried until
- * they succeed. The charge is idempotent per attempt key at the gateway and in the charge table, so
- * its retries never charge twice.
- */
-const step = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['SubscriberNotFound'] },
-});
-
-/** A subscriber's mail: a lost reminder never stops billing, so the attempts are bounded. */
-const subscriberMail = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['SubscriberNotFound'] },
-});
+const renewals = activitiesOf<SubscriberRenewalActivities>(RENEWAL_STEP);
+const renewalMails = activitiesOf<SubscriberRenewalActivities>(SUBSCRIBER_MAIL);
 
 export type { SubscriberRenewalInput };
 
@@ -52,7 +40,7 @@ const isoOrNull = (at: number | null) => (at === null ? null : new Date(at).toIS
  */
 export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<SubscriberRenewalResult> {
   const { shopId, subscriberId } = input;
-  let facts: RenewalFacts = await step.loadRenewalSchedule({ shopId, subscriberId });
+  let facts: RenewalFacts = await renewals.loadRenewalSchedule({ shopId, subscriberId });
   let changed = false;
   const handled = new Set<ReminderKind>();
 
@@ -80,7 +68,7 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
 
   const mail = async (kind: SubscriberMailKind, periodId = facts.periodId) => {
     try {
-      await subscriberMail.sendSubscriberMail({ shopId, subscriberId, periodId, kind });
+      await renewalMails.sendSubscriberMail({ shopId, subscriberId, periodId, kind });
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
     }
@@ -98,7 +86,7 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
     if (workflowInfo().continueAsNewSuggested) await continueAsNew<typeof subscriberRenewal>({ shopId, subscriberId });
     if (changed) {
       changed = false;
-      facts = await step.loadRenewalSchedule({ shopId, subscriberId });
+      facts = await renewals.loadRenewalSchedule({ shopId, subscriberId });
       continue;
     }
     switch (next.kind) {
@@ -108,9 +96,9 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
         next.skip.forEach((kind) => handled.add(kind));
         break;
       case 'charge': {
-        const charge = await step.chargeRenewal({ shopId, subscriberId, periodId: facts.periodId, periodEnd: facts.period.end, attempt: next.attempt });
+        const charge = await renewals.chargeRenewal({ shopId, subscriberId, periodId: facts.periodId, periodEnd: facts.period.end, attempt: next.attempt });
         if (charge.status === 'approved') {
-          const renewed = await step.renewSubscriber({ shopId, subscriberId, chargeId: charge.chargeId });
+          const renewed = await renewals.renewSubscriber({ shopId, subscriberId, chargeId: charge.chargeId });
           // The renewal order is a paid order like a cleared one: its clearing effects run once
           // (invoice, webhooks, download codes, ...; its `subscription` effect skips it).
           await startChildOnce('clearOrder', {
@@ -133,15 +121,15 @@ export async function subscriberRenewal(input: SubscriberRenewalInput): Promise<
         if (charge.status === 'declined' && next.attempt === 1) await mail('payment_failed');
         // Declined (the failed attempt is counted in the database) or not charged (paused or
         // ended meanwhile): the schedule is read again.
-        facts = await step.loadRenewalSchedule({ shopId, subscriberId });
+        facts = await renewals.loadRenewalSchedule({ shopId, subscriberId });
         break;
       }
       case 'expire':
-        facts = await step.endSubscriber({ shopId, subscriberId, status: 'expired' });
+        facts = await renewals.endSubscriber({ shopId, subscriberId, status: 'expired' });
         await mail('expired');
         break;
       case 'finish':
-        facts = await step.endSubscriber({ shopId, subscriberId, status: 'ended' });
+        facts = await renewals.endSubscriber({ shopId, subscriberId, status: 'ended' });
         break;
     }
   }

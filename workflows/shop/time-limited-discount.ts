@@ -1,5 +1,4 @@
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
-import { db } from '../shared/activity-proxies.ts';
 import {
   discountChangedSignal,
   discountPriceStateQuery,
@@ -7,6 +6,11 @@ import {
   type DiscountSchedule,
   type TimeLimitedDiscountInput,
 } from './time-limited-discount-signals.ts';
+import type { TimeLimitedDiscountActivities } from '../../activities/shop/time-limited-discount.ts';
+import { activitiesOf } from '../shared/activities-of.ts';
+import { DB_STEP } from '../shared/activity-profiles.ts';
+
+const discountPrices = activitiesOf<TimeLimitedDiscountActivities>(DB_STEP);
 
 /**
  * The price schedule of one time-limited price-history discount (id
@@ -33,14 +37,14 @@ export async function timeLimitedDiscount({ shopId, discountId, schedule: initia
   const ref = { shopId, discountId };
   for (;;) {
     if (removed) {
-      await db.restoreDiscountPrices(ref);
+      await discountPrices.restoreDiscountPrices(ref);
       return;
     }
     // The type no longer changes prices: put back what this run applied and end (a later
     // price-history write starts a new run); a signal that came meanwhile is seen by the loop.
     if (schedule.priceHistory === false) {
       if (appliedRevision === null) return;
-      await db.restoreDiscountPrices(ref);
+      await discountPrices.restoreDiscountPrices(ref);
       appliedRevision = null;
       continue;
     }
@@ -51,20 +55,20 @@ export async function timeLimitedDiscount({ shopId, discountId, schedule: initia
     const end = Date.parse(schedule.endDate);
     const inWindow = now >= start && now < end;
     if (appliedRevision !== null && !inWindow) {
-      await db.restoreDiscountPrices(ref);
+      await discountPrices.restoreDiscountPrices(ref);
       appliedRevision = null;
       continue;
     }
     if (appliedRevision !== null && appliedRevision !== schedule.revision) {
       // Restore and recalculate in one transaction: the products never show their full price in between.
       const { revision } = schedule;
-      await db.reapplyDiscountPrices(ref);
+      await discountPrices.reapplyDiscountPrices(ref);
       appliedRevision = revision;
       continue;
     }
     if (appliedRevision === null && inWindow) {
       const { revision } = schedule;
-      await db.applyDiscountPrices(ref);
+      await discountPrices.applyDiscountPrices(ref);
       appliedRevision = revision;
       continue;
     }

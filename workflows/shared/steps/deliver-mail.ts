@@ -1,7 +1,11 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { mailDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
-import { localMailAttempt } from '../activity-proxies.ts';
 import { startChildOnce } from '../start-child-once.ts';
+import type { MailDeliveryActivities } from '../../../activities/mail/delivery.ts';
+import { activitiesOf } from '../activities-of.ts';
+import { LOCAL_MAIL_ATTEMPT } from '../activity-profiles.ts';
+
+const mailDeliveries = activitiesOf<MailDeliveryActivities>(LOCAL_MAIL_ATTEMPT);
 
 /**
  * Hands a recorded mail to its delivery workflow (`mailDelivery`, started by name) and goes on: the
@@ -30,7 +34,7 @@ export async function deliverInBackground(platformId: string, mailId: string | n
 export async function deliverNowOrInBackground(platformId: string, mailId: string | null | undefined): Promise<void> {
   if (!mailId) return;
   try {
-    await localMailAttempt.deliverMail({ platformId, mailId });
+    await mailDeliveries.deliverMail({ platformId, mailId });
   } catch (error) {
     // A local activity's failure may come as the activity's own ApplicationFailure, or wrapped.
     const failure = error instanceof ActivityFailure ? error.cause : error;

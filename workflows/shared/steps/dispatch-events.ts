@@ -2,9 +2,14 @@ import { patched } from '@temporalio/workflow';
 import type { RecordedDomainEvent } from '../../../domain/shared/events.ts';
 import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../../domain/shared/webhooks.ts';
 import { webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
-import { db, webhook } from '../activity-proxies.ts';
 import type { DeliverWebhookInput } from '../contracts.ts';
 import { startChildOnce } from '../start-child-once.ts';
+import type { WebhookActivities } from '../../../activities/webhooks/delivery.ts';
+import { activitiesOf } from '../activities-of.ts';
+import { DB_STEP, WEBHOOK_ATTEMPT } from '../activity-profiles.ts';
+
+const webhooks = activitiesOf<WebhookActivities>(DB_STEP);
+const webhookAttempts = activitiesOf<WebhookActivities>(WEBHOOK_ATTEMPT);
 
 /**
  * The last step of every workflow that records domain events: one delivery per (event,
@@ -14,7 +19,7 @@ import { startChildOnce } from '../start-child-once.ts';
  */
 export async function dispatchEvents(platformId: string, events: readonly RecordedDomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const targets = await db.webhookTargets({ platformId, types: [...new Set(events.map((e) => e.type))] });
+  const targets = await webhooks.webhookTargets({ platformId, types: [...new Set(events.map((e) => e.type))] });
   await startWebhookDeliveries(platformId, webhookDeliveriesFor(events, targets));
 }
 
@@ -29,7 +34,7 @@ export async function startWebhookDeliveries(platformId: string, deliveries: rea
   await Promise.all(
     deliveries.map(async ({ webhookId, eventId }) => {
       if (!inlineFirst) return startDeliveryWorkflow({ platformId, webhookId, eventId });
-      const first = await webhook.openAndAttemptWebhookDelivery({ platformId, webhookId, eventId });
+      const first = await webhookAttempts.openAndAttemptWebhookDelivery({ platformId, webhookId, eventId });
       if (first.nextAttemptInMs !== null) await startDeliveryWorkflow({ platformId, webhookId, eventId, deliveryId: first.deliveryId, nextAttemptInMs: first.nextAttemptInMs });
     }),
   );

@@ -3,6 +3,9 @@ import { startChildOnce } from '../../shared/start-child-once.ts';
 import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
 import { signalSubscribersToReload } from './signal-subscribers.ts';
 import { startSubscriptionMailSequences } from './start-mail-sequences.ts';
+import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
+import type { SubscriberRenewalActivities } from '../../../activities/shop/subscriber-renewal.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
 
 /**
  * The clearing's `subscription` effect (issue 12): the activity creates the subscribers of the
@@ -14,13 +17,13 @@ import { startSubscriptionMailSequences } from './start-mail-sequences.ts';
  */
 export function activateSubscriptions(ref: OrderRef, steps: EffectSteps = activitySteps): Promise<void> {
   return runEffect(ref, 'subscription', async () => {
-    const { outcome, subscriberIds, endedIds, extendedIds = [] } = await steps.orderEffect.activateSubscriptions(ref);
+    const { outcome, subscriberIds, endedIds, extendedIds = [] } = await activitiesOf<SubscriberRenewalActivities>(steps.orderEffect).activateSubscriptions(ref);
     await startSubscribers(ref.shopId, subscriberIds);
     // A first entry into a plan starts its mail sequences (workflows/shop/mail-sequence.ts).
     await startSubscriptionMailSequences(ref.shopId, subscriberIds, steps);
     // Ended ones find themselves ended and stop; extended ones (a manual plan bought again) read their new end.
     await signalSubscribersToReload(ref.shopId, [...endedIds, ...extendedIds]);
-    await steps.db.recordOrderEffect({ ...ref, effect: 'subscription', outcome });
+    await activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'subscription', outcome });
     return outcome;
   }, steps).then(() => undefined);
 }

@@ -2,17 +2,22 @@ import { ActivityFailure, ApplicationFailure, patched, uuid4 } from '@temporalio
 import type { ClearingEvent, ClearingStepResult } from '../../../activities/shop/clearing-step.ts';
 import { CLEARING_PARTS, type ClearingPart, type OutsideClearingEffect } from '../../../domain/shop/clearing-parts.ts';
 import type { EffectOutcome, HandOn } from '../../../domain/shop/effects.ts';
-import { localOrderEffect, type orderEffect } from '../../shared/activity-proxies.ts';
 import { activateSubscriptions, startSubscribers } from './activate-subscriptions.ts';
 import { grantShopCourseAccess, startAccessWorkflows } from './course-access.ts';
 import { notifyClub, startClubDelivery } from './notify-club.ts';
 import { deliverInlineFirst, notifyShopWebhooks, startShopDelivery } from './notify-shop-webhooks.ts';
-import { handedOnEffect, localSteps, outsideEffect, runEffect, type OrderRef } from './run-effect.ts';
+import { handedOnEffect, localSteps, outsideEffect, runEffect, type OrderEffects, type OrderRef } from './run-effect.ts';
 import { scheduleAutomaticStatuses, startAutomaticStatuses } from './schedule-automatic-statuses.ts';
 import { signalSubscribersToReload } from './signal-subscribers.ts';
 import { startEntryMailSequences, startMailSequences, startOrderMailSequences } from './start-mail-sequences.ts';
+import type { ClearingStepActivities } from '../../../activities/shop/clearing-transaction.ts';
+import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
+import { LOCAL_ORDER_EFFECT } from '../../shared/activity-profiles.ts';
 
-type OutsideCall = (proxy: typeof orderEffect, first: { localFirst?: true }) => Promise<EffectOutcome | HandOn>;
+const clearing = activitiesOf<ClearingStepActivities>(LOCAL_ORDER_EFFECT);
+
+type OutsideCall = (proxy: OrderEffects, first: { localFirst?: true }) => Promise<EffectOutcome | HandOn>;
 
 /**
  * The clearing with its database work in one local activity (issue 26 item 1, `clearing-one-step`):
@@ -37,8 +42,8 @@ export async function clearInOneStep(ref: OrderRef): Promise<void> {
   };
   const outsideLeft = (effect: OutsideClearingEffect) => slow(effect, () => outsideEffect(outside[effect].at, effect, outside[effect].call, localSteps));
   const steps = localSteps;
-  const invoice = slow('invoice', () => runEffect(ref, 'invoice', () => steps.orderEffect.issueInvoice(ref), steps));
-  const codes = slow('download_codes', () => runEffect(ref, 'download_codes', () => steps.orderEffect.createDownloadCodes(ref), steps));
+  const invoice = slow('invoice', () => runEffect(ref, 'invoice', () => activitiesOf<OrderEffectActivities>(steps.orderEffect).issueInvoice(ref), steps));
+  const codes = slow('download_codes', () => runEffect(ref, 'download_codes', () => activitiesOf<OrderEffectActivities>(steps.orderEffect).createDownloadCodes(ref), steps));
   await Promise.all([
     startOpened(ref, step),
     ...step.handOn.map((effect) => handedOnEffect(outside[effect].at, effect, outside[effect].call, steps)),
@@ -54,9 +59,9 @@ export async function clearInOneStep(ref: OrderRef): Promise<void> {
 }
 
 /** The step; when it fails for good (its retries spent), every part is left to its own steps. */
-async function clearingStep(input: Parameters<typeof localOrderEffect.clearOrderInOneStep>[0]): Promise<ClearingStepResult> {
+async function clearingStep(input: Parameters<typeof clearing.clearOrderInOneStep>[0]): Promise<ClearingStepResult> {
   try {
-    return await localOrderEffect.clearOrderInOneStep(input);
+    return await clearing.clearOrderInOneStep(input);
   } catch (error) {
     if (!(error instanceof ActivityFailure) && !(error instanceof ApplicationFailure)) throw error;
     return { deferred: [...CLEARING_PARTS], handOn: [], deliveries: [], club: null, courseAccess: {}, sequences: null, subscriptions: null, automaticStatuses: [] };

@@ -1,8 +1,13 @@
 import type { CourseAccessStep } from '../../../activities/shop/course-access.ts';
 import { orderWorkflowId } from '../../../domain/shared/workflow-ids.ts';
-import { orderEffect } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
+import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
+import type { ShopCourseAccessActivities } from '../../../activities/shop/course-access.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
+import { ORDER_EFFECT } from '../../shared/activity-profiles.ts';
+
+const shopCourseAccess = activitiesOf<ShopCourseAccessActivities>(ORDER_EFFECT);
 
 /**
  * The `course_access` effect (issue 14): the activity registers or cancels the access order on the
@@ -14,7 +19,7 @@ async function courseAccessEffect(ref: OrderRef, step: () => Promise<CourseAcces
   await runEffect(ref, 'course_access', async () => {
     const { outcome, ...workflows } = await step();
     await startAccessWorkflows(workflows);
-    await steps.db.recordOrderEffect({ ...ref, effect: 'course_access', outcome });
+    await activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'course_access', outcome });
     return outcome;
   }, steps);
 }
@@ -31,10 +36,10 @@ export async function startAccessWorkflows({ fulfil, cancel }: Omit<CourseAccess
 
 /** Clearing: the order's courses granted on the linked platform. */
 export function grantShopCourseAccess(ref: OrderRef, steps: EffectSteps = activitySteps): Promise<void> {
-  return courseAccessEffect(ref, () => steps.orderEffect.registerCourseAccessOrder(ref), steps);
+  return courseAccessEffect(ref, () => activitiesOf<ShopCourseAccessActivities>(steps.orderEffect).registerCourseAccessOrder(ref), steps);
 }
 
 /** A status change: a canceled or returned order's access order cancelled. */
 export function withdrawShopCourseAccess(ref: OrderRef, statusId: number): Promise<void> {
-  return courseAccessEffect(ref, () => orderEffect.cancelCourseAccessOrder({ ...ref, statusId }), activitySteps);
+  return courseAccessEffect(ref, () => shopCourseAccess.cancelCourseAccessOrder({ ...ref, statusId }), activitySteps);
 }

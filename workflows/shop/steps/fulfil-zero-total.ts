@@ -1,7 +1,11 @@
-import { orderEffect } from '../../shared/activity-proxies.ts';
 import { activateSubscriptions } from './activate-subscriptions.ts';
 import { grantShopCourseAccess } from './course-access.ts';
 import { outsideEffect, runEffect, skipEffect, type OrderRef } from './run-effect.ts';
+import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
+import { ORDER_EFFECT } from '../../shared/activity-profiles.ts';
+
+const orderEffects = activitiesOf<OrderEffectActivities>(ORDER_EFFECT);
 
 /**
  * A zero-total order needs no clearing (spec: States and transitions): at placing it gets what a
@@ -11,7 +15,7 @@ import { outsideEffect, runEffect, skipEffect, type OrderRef } from './run-effec
  * `automatically_set_if_total_zero`) move it on if the owner wants. Any other order: nothing.
  */
 export async function fulfilZeroTotalOrder(ref: OrderRef): Promise<void> {
-  if (!(await orderEffect.needsNoClearing(ref))) return;
+  if (!(await orderEffects.needsNoClearing(ref))) return;
   await zeroTotalFulfilment(ref);
 }
 
@@ -20,7 +24,7 @@ export async function zeroTotalFulfilment(ref: OrderRef): Promise<void> {
   await Promise.all([
     skipEffect(ref, 'invoice', 'a zero-total order: no invoice'),
     skipEffect(ref, 'analytics_purchase', 'a zero-total order: no purchase event'),
-    runEffect(ref, 'download_codes', () => orderEffect.createDownloadCodes(ref)),
+    runEffect(ref, 'download_codes', () => orderEffects.createDownloadCodes(ref)),
     outsideEffect(ref, 'marketing_tags', (proxy) => proxy.tagCustomer(ref)),
     grantShopCourseAccess(ref),
     activateSubscriptions(ref),

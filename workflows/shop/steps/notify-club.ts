@@ -4,6 +4,9 @@ import { clubDeliveryOpened } from '../../../domain/shop/effect-outcomes.ts';
 import { clubWebhookWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
+import type { ClubWebhookActivities } from '../../../activities/shop/club-webhook.ts';
+import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
 
 /**
  * The `club_webhook` effect of an order transition that reached `statusId` (null: the clearing,
@@ -19,12 +22,12 @@ export function notifyClub(ref: OrderRef, statusId: number | null, steps: Effect
 
 async function startClubWebhook(ref: OrderRef, statusId: number | null, steps: EffectSteps): Promise<EffectOutcome> {
   // Workflow code: uuid4 and the clock are recorded in history, so a replay opens the same event.
-  const opening = await steps.db.openClubWebhookDelivery({ ...ref, statusId, eventId: uuid4(), occurredAt: new Date().toISOString() });
+  const opening = await activitiesOf<ClubWebhookActivities>(steps.dbStep).openClubWebhookDelivery({ ...ref, statusId, eventId: uuid4(), occurredAt: new Date().toISOString() });
   if (!('skipped' in opening)) await startClubDelivery(ref.shopId, ref.orderId, opening);
   // Until the delivery is over (deliverClubWebhook records its outcome over this entry): provisional,
   // since the delivery may be over before this is recorded.
   const outcome = clubDeliveryOpened(opening);
-  await steps.db.recordOrderEffect({ ...ref, effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
+  await activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
   return outcome;
 }
 

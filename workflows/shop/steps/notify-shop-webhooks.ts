@@ -1,11 +1,16 @@
 import { patched, uuid4 } from '@temporalio/workflow';
 import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { ShopWebhookEvent } from '../../../domain/shop/webhooks.ts';
-import { webhook } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import { noShopWebhookSubscribed, shopDeliveryUnderWay } from '../../../domain/shop/effect-outcomes.ts';
 import type { DeliverShopWebhookInput } from '../contracts.ts';
 import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts';
+import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
+import type { ShopWebhookActivities } from '../../../activities/webhooks/shop.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
+import { WEBHOOK_ATTEMPT } from '../../shared/activity-profiles.ts';
+
+const shopWebhookAttempts = activitiesOf<ShopWebhookActivities>(WEBHOOK_ATTEMPT);
 
 /**
  * The `webhook` effect of an order transition: one delivery per active shop webhook subscribed to
@@ -17,8 +22,8 @@ import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts'
  * Runs begun before `shop-webhook-inline-first` start the delivery workflow for every delivery.
  */
 export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, steps: EffectSteps = activitySteps): Promise<void> {
-  const targets = await steps.db.shopWebhookTargets({ shopId: ref.shopId, type });
-  if (targets.length === 0) return steps.db.recordOrderEffect({ ...ref, effect: 'webhook', outcome: noShopWebhookSubscribed(type) });
+  const targets = await activitiesOf<ShopWebhookActivities>(steps.dbStep).shopWebhookTargets({ shopId: ref.shopId, type });
+  if (targets.length === 0) return activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'webhook', outcome: noShopWebhookSubscribed(type) });
   // Workflow code: uuid4 and the clock are deterministic (recorded in history), so a replay
   // passes every webhook the same event id and time.
   const eventId = uuid4();
@@ -30,7 +35,7 @@ export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, 
       if (!inlineFirst) await startShopDelivery(delivery);
       else if (!(await deliverInlineFirst(delivery))) return;
       // Provisional: the delivery may be over (and its outcome recorded) before this is.
-      await steps.db.recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome: shopDeliveryUnderWay(type, webhookId, host), provisional: true });
+      await activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome: shopDeliveryUnderWay(type, webhookId, host), provisional: true });
     }),
   );
 }
@@ -45,8 +50,8 @@ export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, 
 export async function deliverInlineFirst(input: DeliverShopWebhookInput): Promise<boolean> {
   const { shopId } = input;
   const first = input.deliveryId
-    ? { deliveryId: input.deliveryId, ...(await webhook.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }
-    : await webhook.openAndAttemptShopWebhookDelivery(input);
+    ? { deliveryId: input.deliveryId, ...(await shopWebhookAttempts.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }
+    : await shopWebhookAttempts.openAndAttemptShopWebhookDelivery(input);
   if (first.nextAttemptInMs === null) return false;
   await startShopDelivery({ ...input, deliveryId: first.deliveryId, nextAttemptInMs: first.nextAttemptInMs });
   return true;

@@ -3,6 +3,8 @@ import type { AutomaticStatusSource } from '../../../domain/shop/automatic-statu
 import { automaticStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts';
+import type { AutomaticStatusActivities } from '../../../activities/shop/automatic-status.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
 
 /**
  * The automatic statuses due after the order reached its status by `ref.source` (the clearing or a
@@ -10,7 +12,7 @@ import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts'
  * outliving the transition's workflow; a repeated transition workflow starts none twice.
  */
 export async function scheduleAutomaticStatuses(ref: Omit<OrderRef, 'source'> & { source: AutomaticStatusSource }, steps: EffectSteps = activitySteps): Promise<void> {
-  await startAutomaticStatuses(ref, await steps.db.planAutomaticStatuses(ref));
+  await startAutomaticStatuses(ref, await activitiesOf<AutomaticStatusActivities>(steps.dbStep).planAutomaticStatuses(ref));
 }
 
 /** The timer workflows of the planned automatic statuses, each once. */

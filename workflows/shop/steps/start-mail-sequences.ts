@@ -5,6 +5,9 @@ import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import type { MailSequenceRun } from '../contracts.ts';
 import { activitySteps, runEffect, type EffectSteps, type OrderRef } from './run-effect.ts';
+import type { MailSequenceActivities } from '../../../activities/shop/mail-sequences.ts';
+import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
+import { activitiesOf } from '../../shared/activities-of.ts';
 
 /**
  * Starts one run per sequence for the recipient, as children that outlive the caller. The id
@@ -29,10 +32,10 @@ export async function startMailSequences(shopId: string, email: string, sequence
  */
 export async function startOrderMailSequences(ref: OrderRef, reached: number | null, steps: EffectSteps = activitySteps): Promise<void> {
   await runEffect(ref, 'mail_sequence', async () => {
-    const { email, statusId, sequenceIds } = await steps.orderEffect.orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
+    const { email, statusId, sequenceIds } = await activitiesOf<MailSequenceActivities>(steps.orderEffect).orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
     if (sequenceIds.length > 0) await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
     const outcome = orderSequencesStarted(email, sequenceIds);
-    await steps.db.recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
+    await activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
     return outcome;
   }, steps);
 }
@@ -44,7 +47,7 @@ export async function startOrderMailSequences(ref: OrderRef, reached: number | n
  */
 export async function startSubscriptionMailSequences(shopId: string, subscriberIds: number[], steps: EffectSteps = activitySteps): Promise<void> {
   if (subscriberIds.length === 0) return;
-  await startEntryMailSequences(shopId, await steps.db.subscriptionEntryMailSequences({ shopId, subscriberIds }));
+  await startEntryMailSequences(shopId, await activitiesOf<MailSequenceActivities>(steps.dbStep).subscriptionEntryMailSequences({ shopId, subscriberIds }));
 }
 
 /** The sequences of first entries into subscription plans (activities' `subscriptionEntryMailSequences`). */

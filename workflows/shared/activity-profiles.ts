@@ -1,10 +1,24 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.ts';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import { MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS } from '../../domain/shared/mail-delivery.ts';
 
 /**
- * Every activity timeout profile, in one place. A workflow picks the profile that fits the step:
- * `db` for database work, `mail` and `webhook` for one network attempt of a delivery.
+ * How a workflow runs a step: as an activity (its own task, queued and retried by the server) or
+ * as a local activity (inside the workflow task that reaches it), with these options. The kind is
+ * part of the profile because it is part of the history: the same step run the other way issues
+ * another command, and a recorded history would no longer replay.
+ */
+export type ActivityProfile =
+  | { readonly kind: 'activity'; readonly options: ActivityOptions }
+  | { readonly kind: 'local'; readonly options: LocalActivityOptions };
+
+const activity = (options: ActivityOptions): ActivityProfile => ({ kind: 'activity', options });
+const local = (options: LocalActivityOptions): ActivityProfile => ({ kind: 'local', options });
+
+/**
+ * Every timeout and retry profile, in one place. A workflow picks the profile that fits the step
+ * (`activitiesOf<Group>(PROFILE)`, activities-of.ts): `DB_STEP` for database work, `MAIL_ATTEMPT`
+ * and `WEBHOOK_ATTEMPT` for one network attempt of a delivery, `ORDER_EFFECT` for a shop order's
+ * side effect.
  */
 
 /**
@@ -12,7 +26,7 @@ import { MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS } from '../../domain/shared/mail-deliv
  * marks non-retryable (e.g. a course of another platform) stop the retries. The timeout is also how
  * long an attempt lost with a crashed worker waits before it is retried elsewhere, so it is short.
  */
-export const db = proxyActivities<Activities>({
+export const DB_STEP = activity({
   startToCloseTimeout: '10 seconds',
   retry: {
     initialInterval: '1 second',
@@ -24,10 +38,10 @@ export const db = proxyActivities<Activities>({
 /**
  * Database steps on the hot path (a grant), run as local activities: inside the workflow task
  * that reached them, with no activity task to queue and no second workflow task for the result
- * (issue 17). The same retries as `db`; a step lost with a crashed worker runs again when the
- * workflow task is retried elsewhere, and it is idempotent like every `db` step.
+ * (issue 17). The same retries as `DB_STEP`; a step lost with a crashed worker runs again when the
+ * workflow task is retried elsewhere, and it is idempotent like every database step.
  */
-export const localDb = proxyLocalActivities<Activities>({
+export const LOCAL_DB_STEP = local({
   startToCloseTimeout: '10 seconds',
   // Above the longest retry interval: every retry stays inside the SDK's local backoff and keeps
   // the step's sequence number (its operation key); a longer backoff would come back under a new one.
@@ -46,7 +60,7 @@ export const localDb = proxyLocalActivities<Activities>({
  * stops at once. The attempt heartbeats while it runs: one lost with a killed worker is retried
  * within seconds.
  */
-export const mail = proxyActivities<Activities>({
+export const MAIL_ATTEMPT = activity({
   startToCloseTimeout: MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS,
   heartbeatTimeout: '10 seconds',
   retry: {
@@ -62,12 +76,24 @@ export const mail = proxyActivities<Activities>({
  * The first delivery attempt of a grant's mail (an invitation), as a local activity inside the
  * grant's workflow task, for the older histories only (the grant step now makes that attempt
  * itself, issue 26): no attempt is retried here. A failure hands the mail to its delivery
- * workflow, which retries by the `mail` profile; an overlapping attempt is harmless (the attempt
+ * workflow, which retries by `MAIL_ATTEMPT`; an overlapping attempt is harmless (the attempt
  * claims the mail, activities/mail/delivery.ts).
  */
-export const localMailAttempt = proxyLocalActivities<Activities>({
+export const LOCAL_MAIL_ATTEMPT = local({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 1 },
+});
+
+/**
+ * One message of a shop mail sequence, as `MAIL_ATTEMPT` retries a delivery: a relay or provider
+ * down for hours is waited out (back-off to 10 minutes, 30 attempts, about four hours) instead of
+ * the 20 minutes of an order effect. The start-to-close timeout is far above the transport's own
+ * (15 s per SMTP phase); a retry that meets an attempt still sending waits for it
+ * (activities/shop/shop-mail-send.ts).
+ */
+export const SEQUENCE_MAIL = activity({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 30, nonRetryableErrorTypes: ['MailDeliveryRefused'] },
 });
 
 /**
@@ -78,7 +104,7 @@ export const localMailAttempt = proxyLocalActivities<Activities>({
  * attempt claims the delivery before sending, so a retry that overlaps a still-running attempt
  * sends nothing and asks to be called again once the claim runs out.
  */
-export const webhook = proxyActivities<Activities>({
+export const WEBHOOK_ATTEMPT = activity({
   startToCloseTimeout: '3 minutes',
   heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
@@ -89,7 +115,7 @@ export const webhook = proxyActivities<Activities>({
  * mail): retried on its own with backoff up to about 20 minutes, then recorded as `failed` in the
  * order's effect log by the workflow, so the other effects are never held back or repeated.
  */
-export const orderEffect = proxyActivities<Activities>({
+export const ORDER_EFFECT = activity({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] },
 });
@@ -98,21 +124,37 @@ export const orderEffect = proxyActivities<Activities>({
  * The database-only effects of a clearing (invoice number, download codes, course access order,
  * sequences, subscriptions, the effect log; issue 26 item 1), run as local activities: inside the
  * clearing's workflow task, with no activity task and no workflow task for each result. The same
- * retries as `orderEffect`; the threshold is above its longest interval, so every retry stays in
+ * retries as `ORDER_EFFECT`; the threshold is above its longest interval, so every retry stays in
  * the SDK's local backoff under the step's sequence number.
  */
-export const localOrderEffect = proxyLocalActivities<Activities>({
+export const LOCAL_ORDER_EFFECT = local({
   startToCloseTimeout: '30 seconds',
   localRetryThreshold: '6 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] },
 });
 
 /**
- * The steps of a person's erasure (issue 29): database work like `db`, but one step may redact
- * many rows of a long-standing customer (each row's payload in turn), so an attempt may take
+ * Database steps of a subscriber's renewal (schedule, charge, renewal order, end): short and
+ * idempotent, retried until they succeed. The charge is idempotent per attempt key at the gateway
+ * and in the charge table, so its retries never charge twice.
+ */
+export const RENEWAL_STEP = activity({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', nonRetryableErrorTypes: ['SubscriberNotFound'] },
+});
+
+/** A subscriber's mail: a lost reminder never stops billing, so the attempts are bounded. */
+export const SUBSCRIBER_MAIL = activity({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['SubscriberNotFound'] },
+});
+
+/**
+ * The steps of a person's erasure (issue 29): database work like `DB_STEP`, but one step may
+ * redact many rows of a long-standing customer (each row's payload in turn), so an attempt may take
  * minutes before it is given up and retried. Every step is idempotent.
  */
-export const erasureStep = proxyActivities<Activities>({
+export const ERASURE_STEP = activity({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', nonRetryableErrorTypes: ['ErasureNotFound', 'UnknownPersonalDataKind'] },
 });
