@@ -11,6 +11,13 @@ import { pinnedHttpTransport, systemResolver } from './transport.ts';
 export type { AttemptResult } from './attempt.ts';
 export type { DeliveryRef } from '../../db/repositories/shared/webhook-deliveries.ts';
 
+/** One event to one of the platform's webhooks: a delivery. */
+interface WebhookPair {
+  platformId: string;
+  webhookId: string;
+  eventId: string;
+}
+
 export interface WebhookTarget {
   webhookId: string;
   events: DomainEventType[];
@@ -54,6 +61,12 @@ export function webhookActivities(activityDeps: ActivityDeps) {
   const { orm } = activityDeps;
   const deps = attemptDepsFrom(activityDeps);
 
+  async function openPair({ platformId, webhookId, eventId }: WebhookPair): Promise<string> {
+    const deliveryId = await openDelivery(orm.em.fork(), { platformId, webhookId, eventId });
+    if (!deliveryId) throw new Error(`event ${eventId} of platform ${platformId} not found`);
+    return deliveryId;
+  }
+
   return {
     /** The platform's active webhooks subscribed to at least one of these event types. */
     async webhookTargets({ platformId, types }: { platformId: string; types: DomainEventType[] }): Promise<WebhookTarget[]> {
@@ -63,10 +76,17 @@ export function webhookActivities(activityDeps: ActivityDeps) {
     },
 
     /** The delivery row of an (event, webhook) pair, made once; a repeated call finds it. */
-    async openWebhookDelivery({ platformId, webhookId, eventId }: { platformId: string; webhookId: string; eventId: string }): Promise<{ deliveryId: string }> {
-      const deliveryId = await openDelivery(orm.em.fork(), { platformId, webhookId, eventId });
-      if (!deliveryId) throw new Error(`event ${eventId} of platform ${platformId} not found`);
-      return { deliveryId };
+    openWebhookDelivery: async (pair: WebhookPair): Promise<{ deliveryId: string }> => ({ deliveryId: await openPair(pair) }),
+
+    /**
+     * The delivery opened and its first attempt in one activity, made by the workflow that raised
+     * the event (DESIGN.md section 4, "Deliveries"). A retry opens nothing new and answers a
+     * recorded attempt from the record.
+     */
+    async openAndAttemptWebhookDelivery(pair: WebhookPair): Promise<AttemptResult & { deliveryId: string }> {
+      activityContext()?.heartbeat();
+      const deliveryId = await openPair(pair);
+      return { deliveryId, ...(await attemptInActivity(deps, orm, platformDelivery({ platformId: pair.platformId, deliveryId }))) };
     },
 
     /**

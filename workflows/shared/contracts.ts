@@ -8,6 +8,9 @@ export interface DeliverWebhookInput {
   eventId: string;
   /** A manual redelivery: one attempt, no retries (`POST .../deliveries/:id/redeliver`). */
   manual?: boolean;
+  /** The delivery, opened and attempted once by the workflow that raised the event: the next attempt is due after `nextAttemptInMs`. */
+  deliveryId?: string;
+  nextAttemptInMs?: number;
 }
 
 export type { DeliverMailInput };

@@ -1,3 +1,4 @@
+import { sleep } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
 import { webhook } from './activity-proxies.ts';
 import type { DeliverWebhookInput } from './contracts.ts';
@@ -9,9 +10,17 @@ export type { DeliverWebhookInput };
  * Webhook delivery: pending -> succeeded | failed | disabled (spec: States and transitions).
  * The attempt activity decides the wait before the next attempt (the retry schedule with its
  * jitter, or the receiver's `Retry-After`), so the jitter is recorded in history and replays
- * deterministically.
+ * deterministically. Since a delivery's first attempt is made by the workflow that raised its
+ * event (`webhook-inline-first`), this workflow runs for the deliveries that need a retry (and
+ * manual redeliveries).
  */
-export async function deliverWebhook({ platformId, webhookId, eventId, manual = false }: DeliverWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
+export async function deliverWebhook({ platformId, webhookId, eventId, manual = false, ...first }: DeliverWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
+  // Its first attempt was the raising workflow's (steps/dispatch-events.ts): the retries only.
+  if (first.deliveryId && first.nextAttemptInMs !== undefined) {
+    const { deliveryId } = first;
+    await sleep(first.nextAttemptInMs);
+    return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptWebhookDelivery({ platformId, deliveryId })) };
+  }
   const { deliveryId } = await webhook.openWebhookDelivery({ platformId, webhookId, eventId });
   return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptWebhookDelivery({ platformId, deliveryId, manual })) };
 }

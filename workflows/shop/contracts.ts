@@ -55,6 +55,8 @@ export interface DeliverShopWebhookInput extends OrderRef {
   occurredAt: string;
   /** The delivery, when the transition opened it already (the clearing's one step, issue 26 item 1); else the workflow opens it. */
   deliveryId?: string;
+  /** The first attempt was made by the workflow that raised the event (with `deliveryId`): the next is due after this wait. */
+  nextAttemptInMs?: number;
 }
 
 export interface DeliverClubWebhookInput {

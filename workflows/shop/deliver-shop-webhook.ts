@@ -14,11 +14,18 @@ export type { DeliverShopWebhookInput };
  * (delivered, failed with the reason). The first activity opens the delivery and makes the first
  * attempt, and the attempt that ends the delivery records that effect (issue 26 item 3,
  * `shop-webhook-one-activity`): a delivery answered at once is one activity between two workflow
- * tasks.
+ * tasks. Since deliveries are attempted first by the workflow that raised the event
+ * (`shop-webhook-inline-first`), this workflow runs only for a delivery that needs a retry.
  */
 export async function deliverShopWebhook(input: DeliverShopWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
   if (patched('shop-webhook-one-activity')) {
     const { shopId } = input;
+    // Its first attempt was the raising workflow's (steps/notify-shop-webhooks.ts `deliverInlineFirst`): the retries only.
+    if (input.deliveryId && input.nextAttemptInMs !== undefined) {
+      const { deliveryId } = input;
+      await sleep(input.nextAttemptInMs);
+      return { deliveryId, status: await attemptUntilSettled(() => webhook.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })) };
+    }
     // A delivery the clearing's one step opened comes with its id: its first activity only attempts.
     const { deliveryId, ...first } = input.deliveryId
       ? { deliveryId: input.deliveryId, ...(await webhook.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }

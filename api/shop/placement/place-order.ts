@@ -9,8 +9,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IShop } from '../../../db/entities/shop/index.ts';
-import { storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
-import { insertOrder, ProductPricesChanged, ProductsUnavailable } from '../../../db/repositories/shop/order-placement.ts';
+import { needsNoClearing, storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
+import { insertOrder, ProductPricesChanged, ProductsUnavailable, type PlacedOrderRow } from '../../../db/repositories/shop/order-placement.ts';
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
 import { AutomaticDiscountUsedUp } from '../../../db/repositories/shop/checkout.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
@@ -97,7 +97,7 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
   // (the buyer did not ask for it); each round leaves out one more, so this ends. A catalogue
   // price changed since the read (a time-limited discount began or ended) reads the lines again.
   const usedUp = new Set<number>();
-  let placed: { id: number; ordinalNumber: number } | null = null;
+  let placed: PlacedOrderRow | null = null;
   let total = '0.00';
   while (placed === null) {
     const priced = priceCheckout({ ...checkout, automaticDiscounts: checkout.automaticDiscounts.filter((d) => !usedUp.has(d.id)) });
@@ -149,9 +149,11 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
   // started are only logged (signing up again through the endpoint starts them).
   if (body.newsletter) await signUpWithSequences(deps.workflows, em, deps.log, shop.id, email).catch(unlessSequencesUnstarted);
   // The order confirmation (the New status's own effects, DESIGN.md section 10), the statuses set
-  // automatically after New and a zero-total order's fulfilment; likewise only logged when
-  // Temporal is away.
-  const orderId = placed.id;
-  await deps.workflows.shop.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (confirmation, automatic statuses, zero-total fulfilment) could not be started"));
-  return { ...placed, total, stripeGateway: prepared.reads.stripeGateway };
+  // automatically after New and a zero-total order's fulfilment, when there is any of them; likewise
+  // only logged when Temporal is away.
+  const { id: orderId, ordinalNumber, placingHasEffects } = placed;
+  if (placingHasEffects || needsNoClearing(total)) {
+    await deps.workflows.shop.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (confirmation, automatic statuses, zero-total fulfilment) could not be started"));
+  }
+  return { id: orderId, ordinalNumber, total, stripeGateway: prepared.reads.stripeGateway };
 }

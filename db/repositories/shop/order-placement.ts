@@ -22,6 +22,7 @@ import { money } from '../../../domain/shared/money.ts';
 import { DiscountCodeRefused } from './discount-codes.ts';
 import { AutomaticDiscountUsedUp } from './checkout.ts';
 import { runStatement, statement, type Statement } from '../shared/prepared.ts';
+import { PLACING_HAS_EFFECTS_SQL } from './placing-effects.ts';
 
 export interface NewOrder {
   shopId: string;
@@ -64,6 +65,8 @@ export interface NewOrder {
 export interface PlacedOrderRow {
   id: number;
   ordinalNumber: number;
+  /** The New status has effects to run at placing (placing-effects.ts), read with the order. */
+  placingHasEffects: boolean;
 }
 
 /** Products of the cart that were removed, hidden or switched off while the order was priced. */
@@ -86,6 +89,7 @@ interface Outcome {
   available: { id: number; price: string }[];
   code_free: boolean | null;
   autos_free: number[];
+  placing_has_effects: boolean | null;
 }
 
 /**
@@ -145,7 +149,8 @@ cart as (update shop_carts set order_id = ord.id, updated_at = now() from ord wh
 select (select id from ord) as order_id, (select ordinal_number from ord) as ordinal_number,
        (select coalesce(jsonb_agg(jsonb_build_object('id', id, 'price', price::text)), '[]') from prod) as available,
        (select free from code_locked) as code_free,
-       (select coalesce(jsonb_agg(id), '[]') from auto_locked where free) as autos_free`;
+       (select coalesce(jsonb_agg(id), '[]') from auto_locked where free) as autos_free,
+       (select ${PLACING_HAS_EFFECTS_SQL} from ord) as placing_has_effects`;
 }
 
 function placementStatement(input: NewOrder, productIds: readonly number[]): Statement {
@@ -212,7 +217,7 @@ async function placeOnce(em: EntityManager, input: NewOrder): Promise<PlacedOrde
   const productIds = [...new Set(input.cart.lines.map((line) => line.productId))].sort((a, b) => a - b);
   const [outcome] = await runStatement<Outcome>(em, placementStatement(input, productIds));
   if (!outcome || outcome.order_id === null || outcome.ordinal_number === null) throw refusal(outcome!, input, productIds);
-  return { id: outcome.order_id, ordinalNumber: outcome.ordinal_number };
+  return { id: outcome.order_id, ordinalNumber: outcome.ordinal_number, placingHasEffects: outcome.placing_has_effects === true };
 }
 
 /**

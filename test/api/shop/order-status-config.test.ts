@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderEffectActivities } from '../../../activities/shop/order-effects.ts';
 import { orderPlacedWorkflowId } from '../../../domain/shop/workflow-ids.ts';
@@ -222,8 +223,8 @@ describe('PATCH /api/v1/configuration/order_statuses/:id', () => {
       const own = await createTestShop(stack.app, 'osc-auto-new');
       const ownProduct = await insertProduct(stack.orm, own.id, { name: 'Map', price: '12.00' });
       const before = await adminPost(stack.app, `/admin/v1/shops/${own.id}/orders`, { email: 'first@example.com', items: [{ product_id: ownProduct }] });
-      // Its placing's run (the confirmation) is over: nothing planned a status for it.
-      await stack.temporal.workflow.getHandle(orderPlacedWorkflowId({ shopId: own.id, orderId: before.id })).result();
+      // Nothing of New was configured: its placing started no run, so nothing plans a status for it.
+      await expect(stack.temporal.workflow.getHandle(orderPlacedWorkflowId({ shopId: own.id, orderId: before.id })).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
       const awaiting = await userStatus('Awaiting payment', own);
       const rule = await patch(awaiting, { automatically_set: { automatically_set_after_status_id: own.statuses.New, automatically_set_offset_hours: 0 } }, own.headers());

@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
@@ -42,6 +43,10 @@ const fakeActivities: Partial<Activities> = {
   async attemptWebhookDelivery() {
     return { status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
   },
+  async openAndAttemptWebhookDelivery({ webhookId, eventId }) {
+    calls.push(`delivered ${webhookId}/${eventId}`);
+    return { deliveryId: `${webhookId}/${eventId}`, status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
+  },
 };
 
 const temporal = useFakeWorker(taskQueue, fakeActivities);
@@ -52,8 +57,10 @@ describe('revokeAudiobookAccess', () => {
   it('withdraws the access, then delivers access_revoked to the webhooks subscribed to it, and answers the change', async () => {
     const handle = await run<typeof revokeAudiobookAccess>('revokeAudiobookAccess', [{ platformId, audiobookId: 'a1', email: 'ann@example.com', seq: 7 }]);
     expect(await handle.result()).toEqual({ outcome: 'applied', accessLevel: null, events: [event('revoked-7', 'access_revoked')] });
-    expect(await commandsOf(handle)).toEqual(['activity withdrawAudiobookAccess', 'activity webhookTargets', `child deliverWebhook ${delivery('hook-all', 'revoked-7')}`]);
-    expect(await temporal.client().workflow.getHandle(delivery('hook-all', 'revoked-7')).result()).toEqual({ deliveryId: 'hook-all/revoked-7', status: 'succeeded' });
+    // The delivery's first attempt is the workflow's own; delivered at once, it needs no workflow of its own.
+    expect(await commandsOf(handle)).toEqual(['activity withdrawAudiobookAccess', 'activity webhookTargets', 'activity openAndAttemptWebhookDelivery']);
+    expect(calls).toContain('delivered hook-all/revoked-7');
+    await expect(temporal.client().workflow.getHandle(delivery('hook-all', 'revoked-7')).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });
 
   it('with nothing withdrawn (no events) asks for no webhook', async () => {
@@ -70,7 +77,8 @@ describe('quizResultRecorded', () => {
     const commands = await commandsOf(handle);
     expect(commands.slice(0, 2)).toEqual(['activity recordQuizResultEvents', 'activity webhookTargets']);
     // The two deliveries start together: in either order.
-    expect(commands.slice(2).sort()).toEqual([`child deliverWebhook ${delivery('hook-all', 'quiz-r1')}`, `child deliverWebhook ${delivery('hook-quiz', 'quiz-r1')}`]);
+    expect(commands.slice(2)).toEqual(['activity openAndAttemptWebhookDelivery', 'activity openAndAttemptWebhookDelivery']);
+    expect(calls.filter((c) => c.startsWith('delivered') && c.endsWith('/quiz-r1')).sort()).toEqual(['delivered hook-all/quiz-r1', 'delivered hook-quiz/quiz-r1']);
     expect(calls).toContain('webhookTargets quiz_passed');
   });
 

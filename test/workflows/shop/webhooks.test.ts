@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
@@ -7,8 +8,9 @@ import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { changeOrderStatus, clearOrder, deliverShopWebhook, redeliverShopWebhook } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
+import { commandsOf } from '../../helpers/workflow-commands.ts';
 import { onTaskQueue, workflowsSettled } from '../../helpers/workflows-settled.ts';
-import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
+import { uniqueTaskQueue } from '../../helpers/stack.ts';
 
 /** The shop webhook effect and its delivery workflow on the real server, with fake activities. */
 const taskQueue = uniqueTaskQueue('shop-webhook-wf');
@@ -22,11 +24,16 @@ const attempts = new Map<string, number>();
 const scripted = new Map<string, AttemptResult[]>();
 const ok = (detail: string): EffectOutcome => ({ status: 'done', detail });
 
+/** Deliveries over: an attempt on one answers from the record and sends nothing (activities/webhooks/attempt.ts). */
+const over = new Set<string>();
+
 /** One attempt as scripted (delivered when nothing is); the attempt that ends a delivery records its outcome when asked to. */
 function attemptFake(deliveryId: string, manual: boolean | undefined, recordOutcome: boolean | undefined): AttemptResult {
+  if (over.has(deliveryId) && !manual) return { status: 'succeeded', statusCode: null, nextAttemptInMs: null };
   attempts.set(deliveryId, (attempts.get(deliveryId) ?? 0) + 1);
   if (manual) manualAttempts.push(deliveryId);
   const result = scripted.get(deliveryId)?.shift() ?? { status: 'succeeded', statusCode: 200, nextAttemptInMs: null };
+  if (result.nextAttemptInMs === null) over.add(deliveryId);
   if (recordOutcome && result.nextAttemptInMs === null) outcomes.push(deliveryId);
   return result;
 }
@@ -89,18 +96,26 @@ const temporal = useFakeWorker(taskQueue, fakeActivities);
 const clear = (orderId: number) =>
   temporal.client().workflow.execute<typeof clearOrder>('clearOrder', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId }] });
 
+const deliveryWorkflow = (webhookId: string, orderId: number, source: 'clear' | 'clear:paid' | `status:${number}`) =>
+  temporal.client().workflow.getHandle(shopWebhookDeliveryWorkflowId({ shopId, webhookId, orderId, source }));
+
 describe('the webhook effect of clearOrder', () => {
-  it('starts one delivery per subscribed webhook, records each as done with the webhook as target, and a repeat doubles nothing', async () => {
+  it('attempts each subscribed webhook itself first; only a delivery that needs a retry starts its workflow; a repeat doubles nothing', async () => {
+    // hook-b answers the first attempt with a 500: its retry is its delivery workflow's.
+    scripted.set('hook-b/7/clear', [{ status: 'pending', statusCode: 500, nextAttemptInMs: 50 }]);
     await clear(7);
-    const ids = ['hook-a', 'hook-b'].map((webhookId) => shopWebhookDeliveryWorkflowId({ shopId, webhookId, orderId: 7, source: 'clear' }));
-    expect(ids[0]).toBe(`shop/${shopId}/webhook/hook-a/order/7/clear`);
-    for (const id of ids) expect(await temporal.client().workflow.getHandle(id).result()).toMatchObject({ status: 'succeeded' });
+    expect(shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-a', orderId: 7, source: 'clear' })).toBe(`shop/${shopId}/webhook/hook-a/order/7/clear`);
+    // hook-a took the first attempt: no workflow of its own; its outcome recorded by that attempt.
+    await expect(deliveryWorkflow('hook-a', 7, 'clear').describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect(await deliveryWorkflow('hook-b', 7, 'clear').result()).toMatchObject({ status: 'succeeded' });
+    expect(attempts.get('hook-a/7/clear')).toBe(1);
+    expect(attempts.get('hook-b/7/clear')).toBe(2);
+    expect(outcomes.filter((d) => d.endsWith('/7/clear')).sort()).toEqual(['hook-a/7/clear', 'hook-b/7/clear']);
+    // The step opened both "under way" (provisional: never over an outcome recorded first); the attempt that ended each recorded its outcome (above).
     const effects = recorded.filter((r) => r.effect === 'webhook' && r.source === 'clear');
     expect(effects.map((e) => e.target).sort()).toEqual(['hook-a', 'hook-b']);
-    // "Under way" and provisional (never over an outcome the delivery recorded first); each delivery then records its outcome.
     expect(effects.every((e) => e.outcome.status === 'done' && e.outcome.detail.endsWith('under way') && e.provisional === true)).toBe(true);
     expect(effects.find((e) => e.target === 'hook-b')!.outcome.detail).toContain('b.example.com');
-    expect(outcomes.filter((d) => d.endsWith('/7/clear')).sort()).toEqual(['hook-a/7/clear', 'hook-b/7/clear']);
 
     const first = opened.filter((o) => o.source === 'clear');
     expect(first).toHaveLength(2);
@@ -108,36 +123,34 @@ describe('the webhook effect of clearOrder', () => {
     expect(new Set(first.map((o) => o.eventId)).size).toBe(1);
     expect(new Set(first.map((o) => o.occurredAt)).size).toBe(1);
     expect(first[0]!.type).toBe('order_cleared');
-    // The Paid status the clearing set: order_status_changed under its own source (issue 22), its own delivery id.
-    const paidId = shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-a', orderId: 7, source: 'clear:paid' });
-    expect(paidId).toBe(`shop/${shopId}/webhook/hook-a/order/7/clear/paid`);
-    expect(await temporal.client().workflow.getHandle(paidId).result()).toMatchObject({ status: 'succeeded' });
+    // The Paid status the clearing set: order_status_changed under its own source (issue 22), delivered by its first attempt.
+    expect(shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-a', orderId: 7, source: 'clear:paid' })).toBe(`shop/${shopId}/webhook/hook-a/order/7/clear/paid`);
     expect(opened.filter((o) => o.source === 'clear:paid').map((o) => [o.webhookId, o.type])).toEqual([['hook-a', 'order_status_changed']]);
+    expect(outcomes).toContain('hook-a/7/clear:paid');
 
-    // The same transition dispatched again (a repeated or replayed run): the ids are taken, nothing more is delivered.
+    // The same transition dispatched again (a repeated or replayed run): every delivery is over, nothing is sent again.
     await clear(7);
     // The repeated run is over; so is every workflow it could have started (all on this file's queue).
     await workflowsSettled(temporal.client(), onTaskQueue(taskQueue));
-    // The clearing's one step opens again (the real open finds its delivery: one row per webhook and transition); nothing is delivered again.
-    expect(new Set(opened.filter((o) => o.source === 'clear').map((o) => o.webhookId)).size).toBe(2);
     expect(attempts.get('hook-a/7/clear')).toBe(1);
+    expect(attempts.get('hook-b/7/clear')).toBe(2);
+    expect(attempts.get('hook-a/7/clear:paid')).toBe(1);
   });
 });
 
 describe('the webhook effect of changeOrderStatus', () => {
-  it('notifies the webhooks subscribed to order_status_changed under the change\'s own source', async () => {
+  it("notifies the webhooks subscribed to order_status_changed under the change's own source, by its own first attempt", async () => {
     await temporal.client().workflow.execute<typeof changeOrderStatus>('changeOrderStatus', {
       taskQueue,
       workflowId: `test/${randomUUID()}`,
       args: [{ shopId, orderId: 8, changeId: 42, statusId: 3 }],
     });
-    const id = shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-a', orderId: 8, source: 'status:42' });
-    expect(id).toBe(`shop/${shopId}/webhook/hook-a/order/8/status/42`);
-    expect(await temporal.client().workflow.getHandle(id).result()).toMatchObject({ status: 'succeeded' });
-    await eventually(async () => expect(opened.filter((o) => o.source === 'status:42').map((o) => [o.webhookId, o.type])).toEqual([['hook-a', 'order_status_changed']]));
-    expect(recorded.filter((r) => r.effect === 'webhook' && r.source === 'status:42')).toEqual([
-      expect.objectContaining({ target: 'hook-a', outcome: expect.objectContaining({ status: 'done' }) }),
-    ]);
+    expect(shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-a', orderId: 8, source: 'status:42' })).toBe(`shop/${shopId}/webhook/hook-a/order/8/status/42`);
+    expect(opened.filter((o) => o.source === 'status:42').map((o) => [o.webhookId, o.type])).toEqual([['hook-a', 'order_status_changed']]);
+    expect(outcomes).toContain('hook-a/8/status:42');
+    await expect(deliveryWorkflow('hook-a', 8, 'status:42').describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    // Delivered at once: no "under way" line; the attempt recorded the outcome.
+    expect(recorded.filter((r) => r.effect === 'webhook' && r.source === 'status:42')).toEqual([]);
   });
 });
 
@@ -157,6 +170,21 @@ describe('deliverShopWebhook', () => {
     expect(result).toEqual({ deliveryId, status: 'failed' });
     expect(attempts.get(deliveryId)).toBe(3);
     // Once it is over, the order's effect says what happened.
+    expect(outcomes.filter((d) => d === deliveryId)).toHaveLength(1);
+  });
+});
+
+describe('deliverShopWebhook after the raising workflow\'s first attempt', () => {
+  it('waits the wait that attempt asked for and attempts until the delivery is over, opening nothing', async () => {
+    const deliveryId = 'hook-z/12/clear';
+    scripted.set(deliveryId, [{ status: 'pending', statusCode: 503, nextAttemptInMs: 40 }]);
+    const workflowId = `test/${randomUUID()}`;
+    const input = { shopId, orderId: 12, source: 'clear' as const, webhookId: 'hook-z', type: 'order_cleared' as const, eventId: randomUUID(), occurredAt: new Date().toISOString(), deliveryId, nextAttemptInMs: 30 };
+    const result = await temporal.client().workflow.execute<typeof deliverShopWebhook>('deliverShopWebhook', { taskQueue, workflowId, args: [input] });
+    expect(result).toEqual({ deliveryId, status: 'succeeded' });
+    expect(attempts.get(deliveryId)).toBe(2);
+    expect(opened.filter((o) => o.eventId === input.eventId)).toEqual([]);
+    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['timer 30', 'activity attemptShopWebhookDelivery', 'timer 40', 'activity attemptShopWebhookDelivery']);
     expect(outcomes.filter((d) => d === deliveryId)).toHaveLength(1);
   });
 });

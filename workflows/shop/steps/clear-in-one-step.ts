@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, uuid4 } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, patched, uuid4 } from '@temporalio/workflow';
 import type { ClearingEvent, ClearingStepResult } from '../../../activities/shop/clearing-step.ts';
 import { CLEARING_PARTS, type ClearingPart, type OutsideClearingEffect } from '../../../domain/shop/clearing-parts.ts';
 import type { EffectOutcome, HandOn } from '../../../domain/shop/effects.ts';
@@ -6,7 +6,7 @@ import { localOrderEffect, type orderEffect } from '../../shared/activity-proxie
 import { activateSubscriptions, startSubscribers } from './activate-subscriptions.ts';
 import { grantShopCourseAccess, startAccessWorkflows } from './course-access.ts';
 import { notifyClub, startClubDelivery } from './notify-club.ts';
-import { notifyShopWebhooks, startShopDelivery } from './notify-shop-webhooks.ts';
+import { deliverInlineFirst, notifyShopWebhooks, startShopDelivery } from './notify-shop-webhooks.ts';
 import { handedOnEffect, localSteps, outsideEffect, runEffect, type OrderRef } from './run-effect.ts';
 import { scheduleAutomaticStatuses, startAutomaticStatuses } from './schedule-automatic-statuses.ts';
 import { signalSubscribersToReload } from './signal-subscribers.ts';
@@ -66,8 +66,10 @@ async function clearingStep(input: Parameters<typeof localOrderEffect.clearOrder
 /** The workflows of what the step opened or planned, each once under its id. */
 async function startOpened(ref: OrderRef, step: ClearingStepResult): Promise<void> {
   const { shopId, orderId } = ref;
+  // The deliveries' first attempts are this workflow's own (DESIGN.md section 4, "Deliveries").
+  const deliver = patched('shop-webhook-inline-first') ? deliverInlineFirst : startShopDelivery;
   await Promise.all([
-    ...step.deliveries.map(({ source, webhookId, type, eventId, occurredAt, deliveryId }) => startShopDelivery({ shopId, orderId, source, webhookId, type, eventId, occurredAt, deliveryId })),
+    ...step.deliveries.map(({ source, webhookId, type, eventId, occurredAt, deliveryId }) => deliver({ shopId, orderId, source, webhookId, type, eventId, occurredAt, deliveryId })),
     step.club && startClubDelivery(shopId, orderId, step.club),
     startAccessWorkflows(step.courseAccess),
     step.sequences && startMailSequences(shopId, step.sequences.email, step.sequences.sequenceIds, { kind: 'order_status', statusId: step.sequences.statusId, orderId }),

@@ -1,18 +1,20 @@
-import { uuid4 } from '@temporalio/workflow';
+import { patched, uuid4 } from '@temporalio/workflow';
 import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { ShopWebhookEvent } from '../../../domain/shop/webhooks.ts';
+import { webhook } from '../../shared/activity-proxies.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
 import { noShopWebhookSubscribed, shopDeliveryUnderWay } from '../../../domain/shop/effect-outcomes.ts';
 import type { DeliverShopWebhookInput } from '../contracts.ts';
 import { activitySteps, type EffectSteps, type OrderRef } from './run-effect.ts';
 
 /**
- * The `webhook` effect of an order transition: one delivery workflow per active shop webhook
- * subscribed to `type` (id `shop/<s>/webhook/<w>/order/<o>/<source>`, REJECT_DUPLICATE, so a
- * repeat never doubles a delivery), each recorded in the effect log with the webhook as target:
- * `done` "under way" once its workflow is started, then as the delivery ended (`done` delivered,
- * `failed` with the reason); `skipped` when no webhook is subscribed. The deliveries outlive the
- * transition's workflow (they may retry for days).
+ * The `webhook` effect of an order transition: one delivery per active shop webhook subscribed to
+ * `type`, each recorded in the effect log with the webhook as target, as the delivery ended (`done`
+ * delivered, `failed` with the reason); `skipped` when no webhook is subscribed. Its first attempt
+ * is an activity of this workflow (`deliverInlineFirst`); a delivery that needs another attempt
+ * goes on in its delivery workflow (id `shop/<s>/webhook/<w>/order/<o>/<source>`, REJECT_DUPLICATE,
+ * so a repeat never doubles it), recorded `done` "under way" until it ends (it may retry for days).
+ * Runs begun before `shop-webhook-inline-first` start the delivery workflow for every delivery.
  */
 export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, steps: EffectSteps = activitySteps): Promise<void> {
   const targets = await steps.db.shopWebhookTargets({ shopId: ref.shopId, type });
@@ -21,9 +23,12 @@ export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, 
   // passes every webhook the same event id and time.
   const eventId = uuid4();
   const occurredAt = new Date().toISOString();
+  const inlineFirst = patched('shop-webhook-inline-first');
   await Promise.all(
     targets.map(async ({ webhookId, host }) => {
-      await startShopDelivery({ ...ref, webhookId, type, eventId, occurredAt });
+      const delivery: DeliverShopWebhookInput = { ...ref, webhookId, type, eventId, occurredAt };
+      if (!inlineFirst) await startShopDelivery(delivery);
+      else if (!(await deliverInlineFirst(delivery))) return;
       // Provisional: the delivery may be over (and its outcome recorded) before this is.
       await steps.db.recordOrderEffect({ ...ref, effect: 'webhook', target: webhookId, outcome: shopDeliveryUnderWay(type, webhookId, host), provisional: true });
     }),
@@ -31,8 +36,26 @@ export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, 
 }
 
 /**
+ * A delivery's first attempt, made by the workflow that raised the event (DESIGN.md section 4,
+ * "Deliveries"): one activity that opens the delivery (unless `deliveryId` says it is open) and
+ * attempts it, signed and SSRF-checked like every attempt, and records the outcome when that
+ * attempt ends the delivery. Only a delivery that needs another attempt starts its delivery
+ * workflow, which waits what the attempt asked for and retries on the schedule. True when handed on.
+ */
+export async function deliverInlineFirst(input: DeliverShopWebhookInput): Promise<boolean> {
+  const { shopId } = input;
+  const first = input.deliveryId
+    ? { deliveryId: input.deliveryId, ...(await webhook.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }
+    : await webhook.openAndAttemptShopWebhookDelivery(input);
+  if (first.nextAttemptInMs === null) return false;
+  await startShopDelivery({ ...input, deliveryId: first.deliveryId, nextAttemptInMs: first.nextAttemptInMs });
+  return true;
+}
+
+/**
  * One webhook's delivery workflow for the event of a transition, once (REJECT_DUPLICATE): with
- * `deliveryId` when the delivery is open already (the clearing's one step opened it).
+ * `deliveryId` when the delivery is open already (the clearing's one step opened it), and
+ * `nextAttemptInMs` when its first attempt was made already (`deliverInlineFirst`).
  */
 export function startShopDelivery(input: DeliverShopWebhookInput): Promise<void> {
   return startChildOnce('deliverShopWebhook', {
