@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
-import { signUpWithSequences } from './newsletter-sign-up.ts';
+import { signUpWithSequences } from '../../shop/shared/newsletter-sign-up.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';
 

@@ -6,7 +6,7 @@ import { notFound } from '../../shared/errors.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
 import { OrderDetailReply } from '../../shop/orders/schemas.ts';
-import { CheckoutDataFields } from './order-schemas.ts';
+import { CheckoutDataFields } from '../../shop/placement/schemas.ts';
 import { orderDetail } from '../../../domain/shop/order-document.ts';
 import { shopOf } from './routes.ts';
 import { ShopParams } from './schemas.ts';

@@ -2,16 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
-import { placeOrder } from '../../shop/orders/place-order.ts';
+import { placeOrder } from '../../shop/placement/place-order.ts';
+import { PlaceOrderBody } from '../../shop/placement/schemas.ts';
 import { OrderDetailReply } from '../../shop/orders/schemas.ts';
 import { orderDetail } from '../../../domain/shop/order-document.ts';
-import { PlaceOrderBody } from './order-schemas.ts';
 import { ShopParams } from './schemas.ts';
 import { shopOf } from './routes.ts';
 
 /**
  * Operator order placement `POST /admin/v1/shops/:shop_id/orders` (DESIGN.md section 8): the
- * use case `placeOrder` (api/shop/orders/place-order.ts), which the storefront's checkout calls too.
+ * use case `placeOrder` (api/shop/placement/), which the storefront's checkout calls too.
  */
 export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));

@@ -12,10 +12,10 @@ import { activeChargeTypes, type ActiveChargeType } from '../../../db/repositori
 import { productSetBySlug, recommendationsFor, type Recommendation } from '../../../db/repositories/shop/storefront.ts';
 import { allowedTypeIds, type CartState } from '../../../domain/shop/cart.ts';
 import type { PricedCart, ProductSnapshot } from '../../../domain/shop/pricing.ts';
-import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
 import { HttpError } from '../../shared/errors.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
-import { priceOrder } from '../../shop/orders/place-order.ts';
+import { priceOrder } from '../../shop/placement/place-order.ts';
+import type { PlaceOrderInput } from '../../shop/placement/schemas.ts';
 import { recommendationReply } from '../products/serialize.ts';
 import type { CartReply } from './schemas.ts';
 

@@ -10,7 +10,7 @@ import type { StorefrontShop } from '../shop.ts';
 import { cartOrder, markCheckedOut, type CartOrder, type StoredCart } from '../../../db/repositories/shop/carts.ts';
 import type { PrefetchedReads } from '../../../db/repositories/shop/checkout-reads.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
-import { placeOrder, type PlacementDeps } from '../../shop/orders/place-order.ts';
+import { placeOrder, type PlacementDeps } from '../../shop/placement/place-order.ts';
 import { asCartRefusal, placementOf } from './cart-view.ts';
 
 export interface CheckedOut {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createCart, updateCartState, useCart } from '../../../db/repositories/shop/carts.ts';
 import { activeDeliveryType, activePaymentType } from '../../../db/repositories/shop/orders.ts';
-import { useCartWithReads, type CartReadsPatch } from '../../../db/repositories/shop/checkout-reads.ts';
+import { useCartWithReads } from '../../../db/repositories/shop/checkout-reads.ts';
 import { orderByUuid } from '../../../db/repositories/shop/storefront.ts';
 import { EMPTY_CART, type CartState } from '../../../domain/shop/cart.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
@@ -10,47 +10,13 @@ import { storefrontShop, SubdomainParams } from '../shop.ts';
 import { cartReply, priceCart } from './cart-view.ts';
 import { checkoutPayment } from '../../shop/payments/checkout-payment.ts';
 import { checkOut } from './checkout.ts';
-import { CartParams, CartReply, CheckoutReply, CreateCartBody, PatchCartBody, type PatchCartInput } from './schemas.ts';
+import { cartItems, patched, readsPatch } from './cart-patch.ts';
+import { CartParams, CartReply, CheckoutReply, CreateCartBody, PatchCartBody } from './schemas.ts';
 
 /** Bodies of the cart routes are small: a cart holds at most 100 items. */
 const CART_BODY_LIMIT = 64 * 1024;
 
 const checkedOut = () => new HttpError(409, 'the cart has been checked out');
-
-/** The cart after a PATCH: sent fields replace, `null` clears; a set chosen here (not through its link) is not `via_set_link`. */
-function patched(state: CartState, body: PatchCartInput): CartState {
-  const next: CartState = { ...state };
-  if (body.items !== undefined) next.items = body.items.map((item) => ({ product_id: item.product_id, quantity: item.quantity, ...(item.price !== undefined ? { price: item.price } : {}) }));
-  if (body.product_set !== undefined && body.product_set !== state.product_set) {
-    next.product_set = body.product_set;
-    next.via_set_link = false;
-  }
-  if (body.email !== undefined) next.email = body.email;
-  if (body.newsletter !== undefined) next.newsletter = body.newsletter;
-  if (body.discount_code !== undefined) next.discount_code = body.discount_code?.trim() || null;
-  if (body.delivery_type_id !== undefined) next.delivery_type_id = body.delivery_type_id;
-  if (body.payment_type_id !== undefined) next.payment_type_id = body.payment_type_id;
-  if (body.delivery_address !== undefined) next.delivery_address = body.delivery_address;
-  if (body.invoice_address !== undefined) next.invoice_address = body.invoice_address;
-  if (body.comment !== undefined) next.comment = body.comment;
-  if (body.ref !== undefined) next.ref = body.ref || null;
-  if (body.delivery_point_code !== undefined) next.delivery_point_code = body.delivery_point_code || null;
-  if (body.invoice_recipient_name !== undefined) next.invoice_recipient_name = body.invoice_recipient_name;
-  if (body.order_attributes !== undefined) next.order_attributes = body.order_attributes;
-  if (body.analytics_client_id !== undefined) next.analytics_client_id = body.analytics_client_id;
-  return next;
-}
-
-/** The fields of a PATCH the cart's pricing read depends on, as `patched` stores them (the read is made with the cart's: checkout-reads.ts). */
-function readsPatch(body: PatchCartInput): CartReadsPatch {
-  const patch: CartReadsPatch = {};
-  if (body.items !== undefined) patch.items = body.items.map((item) => ({ product_id: item.product_id }));
-  if (body.email !== undefined) patch.email = body.email;
-  if (body.discount_code !== undefined) patch.discount_code = body.discount_code?.trim() || null;
-  if (body.delivery_type_id !== undefined) patch.delivery_type_id = body.delivery_type_id;
-  if (body.payment_type_id !== undefined) patch.payment_type_id = body.payment_type_id;
-  return patch;
-}
 
 /** Carts: made, read and changed by whoever holds their random id; checked out into an order. */
 export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -74,7 +40,7 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const shop = await storefrontShop(request);
       const { items, product_set, email, copy_of } = request.body;
-      const state: CartState = { ...EMPTY_CART, items: (items ?? []).map((item) => ({ product_id: item.product_id, quantity: item.quantity, ...(item.price !== undefined ? { price: item.price } : {}) })) };
+      const state: CartState = { ...EMPTY_CART, items: cartItems(items ?? []) };
       if (copy_of) {
         const copied = await orderByUuid(request.em, copy_of);
         if (!copied) throw notFound('order');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddressInput, AnalyticsClientIdInput, CheckoutDataFields } from '../../admin/shops/order-schemas.ts';
+import { AddressInput, AnalyticsClientIdInput, CheckoutDataFields } from '../../shop/placement/schemas.ts';
 import { storableText } from '../../shop/orders/schemas.ts';
 import { moneyAmount } from '../../shop/shared/money-schema.ts';
 import { StorefrontRecommendation } from '../products/schemas.ts';

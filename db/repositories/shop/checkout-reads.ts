@@ -13,6 +13,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CART_AUTOMATIC_TYPES, type AutomaticDiscountSnapshot } from '../../../domain/shop/automatic-discount-pricing.ts';
 import type { CodeSnapshot } from '../../../domain/shop/discount-code-pricing.ts';
 import type { ProductSnapshot } from '../../../domain/shop/pricing.ts';
+import type { PricingReadKeys } from '../../../domain/shop/pricing-inputs.ts';
 import { runStatement, statement } from '../shared/prepared.ts';
 import { cartRowSql, cartUseValues, type StoredCart } from './carts.ts';
 import { distinctRecommendations, recommendationsSql, type Recommendation } from './storefront.ts';
@@ -31,15 +32,8 @@ export interface CheckoutChargeType {
   cashOnDelivery?: boolean;
 }
 
-export interface CheckoutReadsInput {
-  /** The products of the cart's lines (a set's products for a set). */
-  productIds: readonly number[];
-  deliveryTypeId: number | null;
-  paymentTypeId: number | null;
-  /** The code as typed (trimmed); '' for none. */
-  typedCode: string;
-  /** The buyer's address, lower case. */
-  email: string;
+/** The read's keys (domain/shop/pricing-inputs.ts `pricingReadKeys`) and its parts. */
+export interface CheckoutReadsInput extends PricingReadKeys {
   now: Date;
   /**
    * A placement: also the New status, the statuses set automatically and whether the gateway is
@@ -279,7 +273,8 @@ interface CartReadsRow extends ReadsRow {
 
 /**
  * The cart's inputs taken from its state (with `:patch` in place) by the statement itself, as
- * prepareCheckout takes them from the placement body the cart stands for: the items' products,
+ * `pricingReadKeys` (domain/shop/pricing-inputs.ts) takes them from the placement body the cart
+ * stands for, so that the cart and its read come in one round trip: the items' products,
  * the types, the code as stored (a cart keeps it trimmed), the e-mail lower case. Where SQL's
  * forms differ from JavaScript's (another case mapping, a product set's products), `readFor`
  * finds the inputs not the same and the read is made again.

@@ -1,6 +1,10 @@
+/**
+ * The placement's input (`PlaceOrderBody`, `PlaceOrderInput`): the operator's body, and what a
+ * storefront cart becomes at checkout; its parts the cart and the panel's order edit take too.
+ */
 import { z } from 'zod';
-import { moneyAmount } from '../../shop/shared/money-schema.ts';
-import { storableText } from '../../shop/orders/schemas.ts';
+import { moneyAmount } from '../shared/money-schema.ts';
+import { storableText } from '../orders/schemas.ts';
 import { gaClientId } from '../../../domain/shop/analytics-client-id.ts';
 
 const INT_MAX = 2_147_483_647;

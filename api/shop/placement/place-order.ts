@@ -1,7 +1,8 @@
 /**
  * Placing an order (DESIGN.md sections 8 and 9): the one use case behind the operator's placement
- * `POST /admin/v1/shops/:shop_id/orders` and the storefront's checkout. `priceOrder` prices what a
- * placement would place (the storefront's carts price through it too), `placeOrder` stores it.
+ * `POST /admin/v1/shops/:shop_id/orders` and the storefront's checkout, with its input
+ * (`PlaceOrderInput`, schemas.ts). `priceOrder` prices what a placement would place (the
+ * storefront's carts price through it too), `placeOrder` stores it.
  * Every amount comes from the pricing module; every refusal is a 422 naming the field, and nothing
  * is stored before all checks passed.
  */
@@ -14,12 +15,13 @@ import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-code
 import { AutomaticDiscountUsedUp } from '../../../db/repositories/shop/checkout.ts';
 import { ADDRESS_FIELDS, type OrderAddress } from '../../../domain/shop/order.ts';
 import { priceCheckout, type CartLine } from '../../../domain/shop/pricing.ts';
+import { addPricingErrors, pricingProblems } from '../../../domain/shop/pricing-inputs.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
 import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
-import type { PlaceOrderInput } from '../../admin/shops/order-schemas.ts';
-import { signUpWithSequences, unlessSequencesUnstarted } from '../../admin/shops/newsletter-sign-up.ts';
+import { signUpWithSequences, unlessSequencesUnstarted } from '../shared/newsletter-sign-up.ts';
 import type { PrefetchedReads } from '../../../db/repositories/shop/checkout-reads.ts';
-import { addErrors, prepareCheckout, type CheckoutOptions } from './checkout-context.ts';
+import { prepareCheckout, type CheckoutOptions } from './checkout-context.ts';
+import type { PlaceOrderInput } from './schemas.ts';
 
 /** An address with all ten fields, '' for those not sent; null when none was sent. */
 function storedAddress(input: PlaceOrderInput['delivery_address']): OrderAddress | null {
@@ -47,12 +49,11 @@ function unavailable(lines: readonly CartLine[], productIds: readonly number[]):
  * the placement's 422.
  */
 export async function priceOrder(em: EntityManager, shop: PlacingShop, body: PlaceOrderInput, options: Pick<CheckoutOptions, 'recommendations' | 'prefetched'> = {}) {
-  const errors = fieldErrorMap();
-  const { checkout, lines, reads } = await prepareCheckout(em, shop.id, body, errors, options);
+  const { checkout, reads } = await prepareCheckout(em, shop.id, body, options);
   const priced = priceCheckout(checkout);
-  if (!priced.ok) throw unprocessable(addErrors(errors, priced.errors));
+  if (!priced.ok) throw unprocessable(addPricingErrors(pricingProblems(), priced.errors));
   const { deliveryTypes, paymentTypes, recommendations } = reads;
-  return { ...priced, products: lines.map((line) => line.product), deliveryTypes, paymentTypes, recommendations };
+  return { ...priced, products: checkout.context.lines.map((line) => line.product), deliveryTypes, paymentTypes, recommendations };
 }
 
 /** What the placement needs of the shop (the storefront passes what it keeps of it, api/storefront/shop.ts). */
@@ -85,11 +86,10 @@ export interface PlacedOrder {
  * unpaid, at the New status: usage limits counted with the order, the shop's next ordinal number.
  */
 export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: PlacingShop, body: PlaceOrderInput, options: PlacementOptions = {}): Promise<PlacedOrder> {
-  const errors = fieldErrorMap();
-  const prepared = await prepareCheckout(em, shop.id, body, errors, { statuses: true, prefetched: options.prefetched });
-  const { email, checkout } = prepared;
+  const prepared = await prepareCheckout(em, shop.id, body, { statuses: true, prefetched: options.prefetched });
+  const { email } = prepared;
   const { delivery, payment } = prepared.reads;
-  let { lines } = prepared;
+  let { checkout } = prepared;
   const newStatus = prepared.reads.statuses.find((s) => s.kind === 'NewDefaultOrderStatus');
   if (!newStatus) throw new Error(`shop ${shop.id} has no New status`);
   const placedAt = body.placed_at ? new Date(body.placed_at) : new Date();
@@ -101,8 +101,9 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
   let total = '0.00';
   while (placed === null) {
     const priced = priceCheckout({ ...checkout, automaticDiscounts: checkout.automaticDiscounts.filter((d) => !usedUp.has(d.id)) });
-    if (!priced.ok) throw unprocessable(addErrors(errors, priced.errors));
+    if (!priced.ok) throw unprocessable(addPricingErrors(pricingProblems(), priced.errors));
     const { code } = priced;
+    const { lines } = checkout.context;
     total = priced.cart.total;
     placed = await insertOrder(em, {
       shopId: shop.id,
@@ -134,9 +135,7 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
         return null;
       }
       if (error instanceof ProductPricesChanged) {
-        lines = await prepared.readLinesAgain(errors);
-        if (Object.keys(errors).length > 0) throw unprocessable(errors);
-        checkout.context.lines = lines;
+        checkout = await prepared.readLinesAgain();
         return null;
       }
       // A limit reached by a concurrent order: nothing is stored.
