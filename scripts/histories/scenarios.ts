@@ -275,8 +275,10 @@ export const scenarios: Scenario[] = [
     type: 'mailSequence',
     name: 'four messages at their instants: sent, refused for good (listed as failed), sent, stopped',
     async run({ client, taskQueue }) {
-      const run = { shopId: SHOP, sequenceId: 7, email: 'ann@example.com', trigger: { kind: 'order_status' as const, statusId: 2, orderId: 31 }, triggeredAt: new Date().toISOString() };
-      const handle = await client.workflow.start<typeof workflows.mailSequence>('mailSequence', { taskQueue, workflowId: mailSequenceWorkflowId(run), args: [run] });
+      const recipient = { hash: 'a'.repeat(64), row: { kind: 'order' as const, orderId: 31 } };
+      const run = { shopId: SHOP, sequenceId: 7, recipient, trigger: { kind: 'order_status' as const, statusId: 2, orderId: 31 }, triggeredAt: new Date().toISOString() };
+      const workflowId = mailSequenceWorkflowId({ ...run, recipient: recipient.hash });
+      const handle = await client.workflow.start<typeof workflows.mailSequence>('mailSequence', { taskQueue, workflowId, args: [run] });
       await handle.result();
       return handle;
     },
