@@ -1,7 +1,7 @@
 /**
  * Workflow ids carry the tenant first and then the business ids, so the Temporal UI finds every
  * command for a person and item with `WorkflowId STARTS_WITH "platform/<id>/course/<course>/<person>/"`, the
- * person being the address's keyed hash (db personalEmailHash, docs/decisions/personal-data-in-temporal.md;
+ * person being the address's keyed hash (db personalEmailHash, docs/decisions/operability.md, issue 41 item 3;
  * commands accepted before that carry the address as sent).
  * Access commands end with their sequence number (each request is its own command; the activities
  * are idempotent); order workflows are one-shot per order and reject a second start.

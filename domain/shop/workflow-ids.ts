@@ -55,7 +55,7 @@ export function timeLimitedDiscountWorkflowId(p: { shopId: string; discountId: n
 
 /**
  * One run of a mail sequence per recipient, ever (REJECT_DUPLICATE). `recipient` is the address's
- * keyed hash (db personalEmailHash), never the address (docs/decisions/personal-data-in-temporal.md);
+ * keyed hash (db personalEmailHash), never the address (docs/decisions/operability.md, issue 41 item 3);
  * runs started before that carry the lower-cased address in its place.
  */
 export function mailSequenceWorkflowId(p: { shopId: string; sequenceId: number; recipient: string }): string {

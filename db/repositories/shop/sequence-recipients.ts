@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * The row a mail sequence run reads its recipient's address from at each send, so the run's id and
- * input hold only the row's id and the address's keyed hash (docs/decisions/personal-data-in-temporal.md).
+ * input hold only the row's id and the address's keyed hash (docs/decisions/operability.md, issue 41 item 3).
  */
 export type SequenceRecipientRow = { kind: 'order'; orderId: number } | { kind: 'subscriber'; subscriberId: number } | { kind: 'newsletter'; subscriberId: number };
 
