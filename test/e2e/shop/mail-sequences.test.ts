@@ -5,7 +5,7 @@ import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { eventually } from '../../helpers/stack.ts';
-import { mailSequenceRunId } from '../../helpers/workflow-start-input.ts';
+import { expectNoAddressIn, mailSequenceRunId } from '../../helpers/workflow-start-input.ts';
 
 /** Mail sequences through HTTP with a real worker: a status change and a newsletter sign-up start them. */
 let e2e: EndToEnd;
@@ -119,11 +119,14 @@ describe('a newsletter sign-up', () => {
     expect((await signUp()).status).toBe(200);
     expect(await runOf(id, 'fan@example.com')).toBe(run);
     expect(await mailsTo('fan@example.com')).toHaveLength(1);
+    // The run names the address by its keyed hash and the sign-up row only (issue 41 item 3).
+    const workflowId = await mailSequenceRunId(e2e.stack.orm, { shopId: shop.id, sequenceId: id, email: 'fan@example.com' });
+    await expectNoAddressIn(e2e.stack.temporal, workflowId, 'fan@example.com');
     // One run of the sequence for the address, open or closed: the repeat started none.
     await eventually(async () => {
       const runs: string[] = [];
       for await (const run of e2e.stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "shop/${shop.id}/sequence/"` })) {
-        if (run.workflowId.endsWith('/fan@example.com')) runs.push(run.runId);
+        if (run.workflowId === workflowId) runs.push(run.runId);
       }
       expect(runs).toHaveLength(1);
     });
