@@ -6,7 +6,7 @@ import type { ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
 import type { PlannedAutomaticStatus, automaticStatusActivities } from './automatic-status.ts';
 import type { clubWebhookActivities } from './club-webhook.ts';
 import type { CourseAccessStep, shopCourseAccessActivities } from './course-access.ts';
-import type { SubscriptionEntrySequences, mailSequenceActivities } from './mail-sequences.ts';
+import type { OrderMailSequences, SubscriptionEntrySequences, mailSequenceActivities } from './mail-sequences.ts';
 import type { orderEffectActivities } from './order-effects.ts';
 import type { subscriberRenewalActivities } from './subscriber-renewal.ts';
 import type { shopWebhookActivities } from '../webhooks/shop.ts';
@@ -41,7 +41,7 @@ export interface ClearingStepResult {
   deliveries: OpenedShopDelivery[];
   club: { deliveryId: string; statusId: number } | null;
   courseAccess: Omit<CourseAccessStep, 'outcome'>;
-  sequences: { email: string; statusId: number; sequenceIds: number[] } | null;
+  sequences: OrderMailSequences | null;
   subscriptions: { subscriberIds: number[]; reloadIds: number[]; entries: SubscriptionEntrySequences[] } | null;
   automaticStatuses: PlannedAutomaticStatus[];
 }
@@ -98,9 +98,9 @@ const PARTS: Record<ClearingPart, PartRun> = {
     return { courseAccess };
   },
   async mail_sequence(fx, input) {
-    const { email, statusId, sequenceIds } = await fx.orderMailSequences({ shopId: input.shopId, orderId: input.orderId, statusId: null });
-    await fx.recordOrderEffect({ ...ref(input), effect: 'mail_sequence', outcome: orderSequencesStarted(email, sequenceIds) });
-    return sequenceIds.length ? { sequences: { email, statusId, sequenceIds } } : {};
+    const sequences = await fx.orderMailSequences({ shopId: input.shopId, orderId: input.orderId, statusId: null });
+    await fx.recordOrderEffect({ ...ref(input), effect: 'mail_sequence', outcome: orderSequencesStarted(sequences.sequenceIds) });
+    return sequences.sequenceIds.length ? { sequences } : {};
   },
   async subscription(fx, input) {
     const { outcome, subscriberIds, endedIds, extendedIds = [] } = await fx.activateSubscriptions(ref(input));

@@ -12,26 +12,40 @@ import { erasedSince } from '../../db/repositories/shared/personal-data/erasures
 import { personalEmailHash } from '../../db/repositories/shared/personal-data/salt.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { recipientCode } from '../../db/repositories/shop/recipient-codes.ts';
+import { sequenceRecipientAddress, type SequenceRecipientRow } from '../../db/repositories/shop/sequence-recipients.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { orderStartsSequence, sendInstant, triggerStillSet, usesTag, type OrderTriggerFacts, type SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
 import { fillTags, orderMailTags } from '../../domain/shop/mail-tags.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 
+/** Who a run mails: the address's keyed hash (the run's id, the erasure check) and the row each send reads the address from. */
+export interface SequenceRecipient {
+  hash: string;
+  row: SequenceRecipientRow;
+}
+
+/**
+ * The recipient as a run's input or an activity's result names it: `recipient` since issue 41
+ * item 3; inputs and results recorded before hold the lower-cased address in `email` instead
+ * (the run's id carries it too), and workflow code still reads them on replay.
+ */
+export interface RecordedRecipient {
+  recipient?: SequenceRecipient;
+  email?: string;
+}
+
 /** One recipient's run of one sequence (workflows/shop/mail-sequence.ts). */
-export interface MailSequenceRun {
+export interface MailSequenceRun extends RecordedRecipient {
   shopId: string;
   sequenceId: number;
-  /** Lower case. */
-  email: string;
   trigger: SequenceTrigger;
   /** When the trigger happened (ISO 8601): the offsets count from it. */
   triggeredAt: string;
 }
 
 /** A customer's first entry into a subscription plan, with the sequences that entry starts. */
-export interface SubscriptionEntrySequences {
-  email: string;
+export interface SubscriptionEntrySequences extends RecordedRecipient {
   subscriptionPlanId: number;
   sequenceIds: number[];
 }
@@ -42,6 +56,12 @@ export interface PlannedMessage {
   sendAt: string;
 }
 
+/** The sequences an order's status starts, and its buyer as the runs name them. */
+export interface OrderMailSequences extends RecordedRecipient {
+  statusId: number;
+  sequenceIds: number[];
+}
+
 /** What a send did: `sent` (now or before), `stopped` (sequence off or trigger removed: no more messages), `skipped` (the message was removed). */
 export type SequenceSendOutcome = 'sent' | 'stopped' | 'skipped';
 
@@ -49,9 +69,16 @@ export type SequenceSendOutcome = 'sent' | 'stopped' | 'skipped';
  * The message's key in the shop's mail log, `sequence/<id>/<email>/item/<item id>`; an address
  * too long for the key's 255 characters is replaced by its SHA-256.
  */
-export function sequenceMailKey(run: MailSequenceRun & { itemId: number }): string {
+export function sequenceMailKey(run: { sequenceId: number; email: string; itemId: number }): string {
   const key = `sequence/${run.sequenceId}/${run.email}/item/${run.itemId}`;
   return key.length <= 255 ? key : `sequence/${run.sequenceId}/sha256:${createHash('sha256').update(run.email).digest('hex')}/item/${run.itemId}`;
+}
+
+/** The run's recipient as its row says now (an older run: the address of its input); null: the row is gone. */
+async function recipientOf(em: EntityManager, run: MailSequenceRun): Promise<{ email: string; hash: string } | null> {
+  if (!run.recipient) return run.email ? { email: run.email, hash: await personalEmailHash(em, run.email) } : null;
+  const email = await sequenceRecipientAddress(em, run.shopId, run.recipient.row);
+  return email === null ? null : { email, hash: run.recipient.hash };
 }
 
 /** What the trigger check knows of the order at `statusId`. */
@@ -71,19 +98,18 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
   return {
     /**
      * The sequences an order reaching `statusId` (null: the shop's Paid status) starts (status, product and code narrowing,
-     * `only_first_purchase`), and the buyer's address.
+     * `only_first_purchase`), and the buyer as the runs name them (never the address: the result is in the workflow's history).
      */
-    async orderMailSequences({ shopId, orderId, statusId: reached }: { shopId: string; orderId: number; statusId: number | null }): Promise<{ email: string; statusId: number; sequenceIds: number[] }> {
+    async orderMailSequences({ shopId, orderId, statusId: reached }: { shopId: string; orderId: number; statusId: number | null }): Promise<OrderMailSequences> {
       const em = shopEm(orm, shopId);
       const facts = await factsOf(em, orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
-      const email = facts.order.email.trim().toLowerCase();
       const statusId = reached ?? (await paidStatusId(em, shopId));
       const candidates = await sequencesForTrigger(em, { kind: 'order_status', statusId, orderId });
-      if (candidates.length === 0) return { email, statusId, sequenceIds: [] };
-      const orderFacts = await triggerFacts(em, shopId, facts, statusId);
-      const sequenceIds = candidates.filter((s) => startsFor(s, orderFacts)).map((s) => s.id);
-      return { email, statusId, sequenceIds };
+      const orderFacts = candidates.length === 0 ? null : await triggerFacts(em, shopId, facts, statusId);
+      const sequenceIds = orderFacts ? candidates.filter((s) => startsFor(s, orderFacts)).map((s) => s.id) : [];
+      const recipient = { hash: await personalEmailHash(em, facts.order.email), row: { kind: 'order' as const, orderId } };
+      return { recipient, statusId, sequenceIds };
     },
 
     /**
@@ -94,8 +120,8 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const em = shopEm(orm, shopId);
       const entries = await firstPlanEntries(em, shopId, subscriberIds);
       return Promise.all(
-        entries.map(async ({ email, plan_id: subscriptionPlanId }) => ({
-          email,
+        entries.map(async ({ id: subscriberId, email, plan_id: subscriptionPlanId }) => ({
+          recipient: { hash: await personalEmailHash(em, email), row: { kind: 'subscriber' as const, subscriberId } },
           subscriptionPlanId,
           sequenceIds: (await sequencesForTrigger(em, { kind: 'subscription_entry', subscriptionPlanId })).map((s) => s.id),
         })),
@@ -122,13 +148,15 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
      * for an order trigger, `{{KOD_RABATOWY}}` with the recipient's own code when enabled) and
      * records it in the shop's mail log under `sequence/<id>/<email>/item/<item id>`.
      */
-    async sendMailSequenceItem(run: MailSequenceRun & { itemId: number }): Promise<SequenceSendOutcome> {
-      const em = shopEm(orm, run.shopId);
+    async sendMailSequenceItem(input: MailSequenceRun & { itemId: number }): Promise<SequenceSendOutcome> {
+      const em = shopEm(orm, input.shopId);
+      const sequence = await mailSequenceOf(em, input.sequenceId);
+      if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), input.trigger)) return 'stopped';
+      const recipient = await recipientOf(em, input);
+      // The recipient's data was erased since the run began (issue 29), or its row is gone: nothing more is sent.
+      if (!recipient || (await erasedSince(em, 'shop', input.shopId, recipient.hash, new Date(input.triggeredAt)))) return 'stopped';
+      const run = { ...input, email: recipient.email };
       const key = sequenceMailKey(run);
-      const sequence = await mailSequenceOf(em, run.sequenceId);
-      if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), run.trigger)) return 'stopped';
-      // The recipient's data was erased since the run began (issue 29): nothing more is sent.
-      if (await erasedSince(em, 'shop', run.shopId, await personalEmailHash(em, run.email), new Date(run.triggeredAt))) return 'stopped';
       const facts = run.trigger.kind === 'order_status' ? await factsOf(em, run.trigger.orderId) : null;
       // An order's run goes on only while the order still meets the sequence's trigger as it is now
       // (product and discount code narrowing, first purchase may have changed since the start).

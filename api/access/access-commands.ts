@@ -2,6 +2,7 @@ import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { nextCommandSeqs } from '../../db/repositories/access/command-seq.ts';
+import { personalEmailHasher } from '../../db/repositories/shared/personal-data/salt.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import {
   AudiobookGrantEntry,
@@ -89,12 +90,14 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
         if (batch.invalid.length > 0) return reply.code(400).send({ [invalidKey]: batch.invalid, errors: batch.problems });
 
         const seqs = await nextCommandSeqs(request.em, batch.valid.length);
+        const personOf = await personalEmailHasher(request.em);
         const workflowIds = await app.workflows.access.accessCommands(
           platform.id,
           command,
           batch.valid.map((e, i) => ({
             item: { kind, id: String(e[idField]) },
             email: String(e.email),
+            person: personOf(String(e.email)),
             name: (e.name as string | null | undefined) ?? null,
             accessLevel: e.access_level as AccessLevel | undefined,
             seq: seqs[i]!,

@@ -1,6 +1,8 @@
 /**
  * Workflow ids carry the tenant first and then the business ids, so the Temporal UI finds every
- * command for a participant and item with `WorkflowId STARTS_WITH "platform/<id>/course/<course>/<email>/"`.
+ * command for a person and item with `WorkflowId STARTS_WITH "platform/<id>/course/<course>/<person>/"`, the
+ * person being the address's keyed hash (db personalEmailHash, docs/decisions/operability.md, issue 41 item 3;
+ * commands accepted before that carry the address as sent).
  * Access commands end with their sequence number (each request is its own command; the activities
  * are idempotent); order workflows are one-shot per order and reject a second start.
  */
@@ -10,8 +12,8 @@ export function platformPrefix(platformId: string): string {
 
 export type AccessItem = { kind: 'course'; id: string } | { kind: 'audiobook'; id: string };
 
-export function accessCommandWorkflowId(p: { platformId: string; item: AccessItem; email: string; command: 'grant' | 'revoke'; seq: number }): string {
-  return `${platformPrefix(p.platformId)}/${p.item.kind}/${p.item.id}/${p.email}/${p.command}/${p.seq}`;
+export function accessCommandWorkflowId(p: { platformId: string; item: AccessItem; person: string; command: 'grant' | 'revoke'; seq: number }): string {
+  return `${platformPrefix(p.platformId)}/${p.item.kind}/${p.item.id}/${p.person}/${p.command}/${p.seq}`;
 }
 
 export function orderWorkflowId(p: { platformId: string; orderId: string; step: 'fulfil' | 'cancel' }): string {

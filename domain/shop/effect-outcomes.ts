@@ -16,7 +16,7 @@ export const noShopWebhookSubscribed = (type: ShopWebhookEvent): EffectOutcome =
 export const clubDeliveryOpened = (opening: { host: string } | { skipped: string }): EffectOutcome =>
   'skipped' in opening ? skipped(opening.skipped) : done(`club webhook to ${opening.host} under way`);
 
-/** The mail sequences an order's status starts for its buyer. */
-export function orderSequencesStarted(email: string, sequenceIds: readonly number[]): EffectOutcome {
-  return sequenceIds.length === 0 ? skipped('no mail sequence starts at this status for this order') : done(`sequences ${sequenceIds.join(', ')} started for ${email.trim().toLowerCase()}`);
+/** The mail sequences an order's status starts for its buyer (not named: the outcome passes through workflow histories). */
+export function orderSequencesStarted(sequenceIds: readonly number[]): EffectOutcome {
+  return sequenceIds.length === 0 ? skipped('no mail sequence starts at this status for this order') : done(`sequences ${sequenceIds.join(', ')} started for the order's buyer`);
 }

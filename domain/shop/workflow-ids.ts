@@ -53,9 +53,13 @@ export function timeLimitedDiscountWorkflowId(p: { shopId: string; discountId: n
   return `${shopPrefix(p.shopId)}/time-limited-discount/${p.discountId}`;
 }
 
-/** One run of a mail sequence per recipient (address lower case), ever: REJECT_DUPLICATE. */
-export function mailSequenceWorkflowId(p: { shopId: string; sequenceId: number; email: string }): string {
-  return `${mailSequenceRunsPrefix(p)}${p.email.trim().toLowerCase()}`;
+/**
+ * One run of a mail sequence per recipient, ever (REJECT_DUPLICATE). `recipient` is the address's
+ * keyed hash (db personalEmailHash), never the address (docs/decisions/operability.md, issue 41 item 3);
+ * runs started before that carry the lower-cased address in its place.
+ */
+export function mailSequenceWorkflowId(p: { shopId: string; sequenceId: number; recipient: string }): string {
+  return `${mailSequenceRunsPrefix(p)}${p.recipient}`;
 }
 
 /** What every run of one sequence's id starts with (the runs to end when the sequence is deleted). */

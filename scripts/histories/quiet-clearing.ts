@@ -22,7 +22,7 @@ export const quietClearing: Partial<Activities> = {
   shopWebhookTargets: async () => [],
   openClubWebhookDelivery: async () => ({ skipped: 'no club integration' }),
   planAutomaticStatuses: async () => [],
-  orderMailSequences: async () => ({ email: 'buyer@example.com', statusId: 0, sequenceIds: [] }),
+  orderMailSequences: async ({ orderId }) => ({ recipient: { hash: 'b'.repeat(64), row: { kind: 'order', orderId } }, statusId: 0, sequenceIds: [] }),
   activateSubscriptions: async () => ({ outcome: { status: 'skipped', detail: 'no product of a subscription plan' }, subscriberIds: [], endedIds: [] }),
   subscriptionEntryMailSequences: async () => [],
   // Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).

@@ -183,7 +183,7 @@ export const scenarios: Scenario[] = [
     name: 'a new participant: the step, the invitation sent at its first attempt, a webhook delivery as a child',
     async run({ client, taskQueue }) {
       const input = { platformId: PLATFORM, courseId: COURSE, email: 'ann@example.com', name: 'Ann', accessLevel: 0 as const, seq: 1 };
-      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'course', id: COURSE }, command: 'grant' });
+      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'course', id: COURSE }, person: 'p'.repeat(64), command: 'grant' });
       const handle = await client.workflow.start<typeof workflows.grantCourseAccess>('grantCourseAccess', { taskQueue, workflowId, args: [input] });
       await handle.result();
       return handle;
@@ -194,7 +194,7 @@ export const scenarios: Scenario[] = [
     name: 'a new participant in a course with mails: the invitation\'s first attempt fails and goes to its delivery workflow; the course mails and a webhook delivery as children',
     async run({ client, taskQueue }) {
       const input = { platformId: PLATFORM, courseId: COURSE, email: 'mails-flaky-bo@example.com', name: null, accessLevel: 1 as const, seq: 2 };
-      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'course', id: COURSE }, command: 'grant' });
+      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'course', id: COURSE }, person: 'p'.repeat(64), command: 'grant' });
       const handle = await client.workflow.start<typeof workflows.grantCourseAccess>('grantCourseAccess', { taskQueue, workflowId, args: [input] });
       await handle.result();
       return handle;
@@ -206,7 +206,7 @@ export const scenarios: Scenario[] = [
     async run({ client, taskQueue }) {
       const audiobookId = '00000000-0000-4000-8000-00000000e001';
       const input = { platformId: PLATFORM, audiobookId, email: 'cy@example.com', name: null, seq: 3 };
-      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'audiobook', id: audiobookId }, command: 'grant' });
+      const workflowId = accessCommandWorkflowId({ ...input, item: { kind: 'audiobook', id: audiobookId }, person: 'p'.repeat(64), command: 'grant' });
       const handle = await client.workflow.start<typeof workflows.grantAudiobookAccess>('grantAudiobookAccess', { taskQueue, workflowId, args: [input] });
       await handle.result();
       return handle;
@@ -275,8 +275,10 @@ export const scenarios: Scenario[] = [
     type: 'mailSequence',
     name: 'four messages at their instants: sent, refused for good (listed as failed), sent, stopped',
     async run({ client, taskQueue }) {
-      const run = { shopId: SHOP, sequenceId: 7, email: 'ann@example.com', trigger: { kind: 'order_status' as const, statusId: 2, orderId: 31 }, triggeredAt: new Date().toISOString() };
-      const handle = await client.workflow.start<typeof workflows.mailSequence>('mailSequence', { taskQueue, workflowId: mailSequenceWorkflowId(run), args: [run] });
+      const recipient = { hash: 'a'.repeat(64), row: { kind: 'order' as const, orderId: 31 } };
+      const run = { shopId: SHOP, sequenceId: 7, recipient, trigger: { kind: 'order_status' as const, statusId: 2, orderId: 31 }, triggeredAt: new Date().toISOString() };
+      const workflowId = mailSequenceWorkflowId({ ...run, recipient: recipient.hash });
+      const handle = await client.workflow.start<typeof workflows.mailSequence>('mailSequence', { taskQueue, workflowId, args: [run] });
       await handle.result();
       return handle;
     },

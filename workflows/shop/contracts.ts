@@ -4,7 +4,7 @@
  * workflow module imports another (test/unit/workflow-contracts.test.ts checks the names and
  * argument types against workflows/index.ts).
  */
-import type { MailSequenceRun } from '../../activities/shop/mail-sequences.ts';
+import type { MailSequenceRun, SequenceRecipient } from '../../activities/shop/mail-sequences.ts';
 import type { ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
 import type { OrderRef } from './steps/run-effect.ts';
 
@@ -44,7 +44,7 @@ export interface SubscriberRenewalInput {
   activated?: boolean;
 }
 
-export type { MailSequenceRun };
+export type { MailSequenceRun, SequenceRecipient };
 
 export interface DeliverShopWebhookInput extends OrderRef {
   webhookId: string;

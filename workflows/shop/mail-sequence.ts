@@ -16,7 +16,7 @@ const mailSequences = activitiesOf<MailSequenceActivities>(DB_STEP);
 const mailSequenceSends = activitiesOf<MailSequenceActivities>(SEQUENCE_MAIL);
 
 /**
- * One recipient's run of one mail sequence (`shop/<s>/sequence/<id>/<email>`): each message at
+ * One recipient's run of one mail sequence (`shop/<s>/sequence/<id>/<recipient's keyed hash>`; the address is read by the send from the row the input names): each message at
  * its instant, which the plan activity computes from the trigger time (so a test passes instants
  * milliseconds apart). Before every message the send activity re-checks the sequence: turned off
  * or without the trigger that started the run, the rest is not sent. A message whose send gave up

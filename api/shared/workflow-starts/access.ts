@@ -17,6 +17,8 @@ import type { StartOnce } from './start-once.ts';
 export interface AccessCommand {
   item: AccessItem;
   email: string;
+  /** The address's keyed hash (personalEmailHash): the workflow id names the person by it. */
+  person: string;
   name?: string | null;
   accessLevel?: AccessLevel;
   seq: number;
@@ -29,8 +31,8 @@ export interface AccessCommand {
  */
 export function accessWorkflowStarts(client: Client, taskQueue: string, startOnce: StartOnce) {
   /** One grant or revoke command: the workflow of its command and item kind. */
-  async function startCommand(platformId: string, command: 'grant' | 'revoke', { item, email, name, accessLevel = 0, seq }: AccessCommand): Promise<string> {
-    const workflowId = accessCommandWorkflowId({ platformId, item, email, command, seq });
+  async function startCommand(platformId: string, command: 'grant' | 'revoke', { item, email, person, name, accessLevel = 0, seq }: AccessCommand): Promise<string> {
+    const workflowId = accessCommandWorkflowId({ platformId, item, person, command, seq });
     const options = { taskQueue, workflowId };
     if (command === 'grant' && item.kind === 'course') {
       await client.workflow.start<typeof workflows.grantCourseAccess>('grantCourseAccess', {

@@ -8,7 +8,7 @@ import {
   shopWebhookRedeliveryWorkflowId,
   statusTestMailsWorkflowId,
 } from '../../../domain/shop/workflow-ids.ts';
-import type { ChangeOrderStatusInput, ClearOrderInput, MailSequenceRun, OrderPlacedInput } from '../../../workflows/shop/contracts.ts';
+import type { ChangeOrderStatusInput, ClearOrderInput, MailSequenceRun, OrderPlacedInput, SequenceRecipient } from '../../../workflows/shop/contracts.ts';
 import type * as workflows from '../../../workflows/index.ts';
 import { discountWorkflows } from './shop-discounts.ts';
 import { sequenceWorkflows } from './shop-sequences.ts';
@@ -35,8 +35,8 @@ export function shopWorkflowStarts(client: Client, taskQueue: string, startOnce:
       return startOnce('orderPlaced', orderPlacedWorkflowId(order), [order]);
     },
     /** One recipient's run of a shop mail sequence, once per sequence and address (a newsletter sign-up starts them here). */
-    mailSequence(run: MailSequenceRun) {
-      return startOnce('mailSequence', mailSequenceWorkflowId(run), [run]);
+    mailSequence(run: MailSequenceRun & { recipient: SequenceRecipient }) {
+      return startOnce('mailSequence', mailSequenceWorkflowId({ ...run, recipient: run.recipient.hash }), [run]);
     },
     /** The test mails of one checked request (`shop/<s>/status-test-mails/<request>`). */
     sendOrderStatusTestMails(input: Parameters<typeof workflows.sendOrderStatusTestMails>[0]) {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { INewsletterSubscriber } from '../../../db/entities/shop/index.ts';
+import { personalEmailHash } from '../../../db/repositories/shared/personal-data/salt.ts';
 import { sequencesForTrigger } from '../../../db/repositories/shop/mail-sequences.ts';
 import { signUpForNewsletter } from '../../../db/repositories/shop/newsletter-subscribers.ts';
 import { HttpError } from '../../shared/errors.ts';
@@ -34,8 +35,9 @@ export async function signUpWithSequences(
   const trigger = { kind: 'newsletter' } as const;
   const triggeredAt = new Date().toISOString();
   const sequences = await sequencesForTrigger(em, trigger);
+  const recipient = { hash: await personalEmailHash(em, signedUp.subscriber.email), row: { kind: 'newsletter' as const, subscriberId: signedUp.subscriber.id } };
   try {
-    for (const sequence of sequences) await workflows.shop.mailSequence({ shopId, sequenceId: sequence.id, email: signedUp.subscriber.email, trigger, triggeredAt });
+    for (const sequence of sequences) await workflows.shop.mailSequence({ shopId, sequenceId: sequence.id, recipient, trigger, triggeredAt });
   } catch (error) {
     log.error({ err: error, shopId }, 'newsletter sequences could not be started');
     throw new SequencesNotStarted(503, 'the sign-up is saved, but its mail sequences could not be started: repeat the request', undefined, { 'retry-after': String(SEQUENCE_START_RETRY_AFTER_S) });

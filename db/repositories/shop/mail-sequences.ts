@@ -122,10 +122,10 @@ export async function hasEarlierOrder(em: EntityManager, shopId: string, email: 
  * The subscribers among `subscriberIds` that are their customer's first entry into their plan (no
  * earlier subscriber of the same address and plan), with address and plan.
  */
-export function firstPlanEntries(em: EntityManager, shopId: string, subscriberIds: readonly number[]): Promise<{ email: string; plan_id: number }[]> {
+export function firstPlanEntries(em: EntityManager, shopId: string, subscriberIds: readonly number[]): Promise<{ id: number; email: string; plan_id: number }[]> {
   if (subscriberIds.length === 0) return Promise.resolve([]);
   return em.execute(
-    `select lower(s.email) as email, s.plan_id from shop_subscribers s
+    `select s.id, lower(s.email) as email, s.plan_id from shop_subscribers s
       where s.shop_id = ? and s.id in (?)
         and not exists (select 1 from shop_subscribers e where e.shop_id = s.shop_id and e.plan_id = s.plan_id and lower(e.email) = lower(s.email) and e.id < s.id)`,
     [shopId, [...subscriberIds]],

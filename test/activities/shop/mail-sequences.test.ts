@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailSequenceActivities, type MailSequenceRun } from '../../../activities/shop/mail-sequences.ts';
 import { Subscriber, SubscriptionPlan } from '../../../db/entities/shop/index.ts';
+import { personalEmailHash } from '../../../db/repositories/shared/personal-data/salt.ts';
 import { SHOP_FILTER } from '../../../db/tenant.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
@@ -20,6 +21,7 @@ beforeAll(async () => {
   productId = await insertProduct(stack.orm, shop.id);
 });
 afterAll(() => stack?.close());
+const hashOf = (email: string) => personalEmailHash(stack.orm.em.fork(), email);
 
 async function sequence(triggers: object, extra: object = {}) {
   const created = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/email_sequences`, {
@@ -59,6 +61,17 @@ describe('sendMailSequenceItem', () => {
     // A retried attempt (the first one's reply lost) finds the mail in the log.
     expect(await activities.sendMailSequenceItem(run)).toBe('sent');
     expect(await mails('once@example.com')).toEqual([{ subject: 'First' }]);
+  });
+
+  it('a run named by hash and row reads the address from the row at each send; the row gone, it stops', async () => {
+    const s = await sequence({ newsletter_subscription: true });
+    const signUp = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/newsletter_subscribers`, { email: 'Row@Example.com' });
+    const recipient = { hash: await hashOf('row@example.com'), row: { kind: 'newsletter' as const, subscriberId: signUp.id as number } };
+    const run: MailSequenceRun & { itemId: number } = { shopId: shop.id, sequenceId: s.id, recipient, trigger: { kind: 'newsletter' }, triggeredAt: now.toISOString(), itemId: s.items[0]!.id };
+    expect(await activities.sendMailSequenceItem(run)).toBe('sent');
+    expect(await mails('row@example.com')).toEqual([{ subject: 'First' }]);
+    await stack.orm.em.fork().execute('delete from shop_newsletter_subscribers where id = ?', [signUp.id]);
+    expect(await activities.sendMailSequenceItem({ ...run, itemId: s.items[1]!.id })).toBe('stopped');
   });
 
   it('answers stopped once the sequence is turned off or the trigger that started the run is removed', async () => {
@@ -148,9 +161,10 @@ describe('orderMailSequences', () => {
     const other = await insertProduct(stack.orm, shop.id);
     const place = (email: string, product: number) => adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email, items: [{ product_id: product }] });
     const first = await place('Buyer@Example.com', other);
-    expect(await activities.orderMailSequences({ shopId: shop.id, orderId: first.id, statusId })).toEqual({ email: 'buyer@example.com', statusId, sequenceIds: [plain.id, firstOnly.id] });
+    const hash = await hashOf('buyer@example.com');
+    expect(await activities.orderMailSequences({ shopId: shop.id, orderId: first.id, statusId })).toEqual({ recipient: { hash, row: { kind: 'order', orderId: first.id } }, statusId, sequenceIds: [plain.id, firstOnly.id] });
     const second = await place('buyer@example.com', productId);
-    expect(await activities.orderMailSequences({ shopId: shop.id, orderId: second.id, statusId })).toEqual({ email: 'buyer@example.com', statusId, sequenceIds: [plain.id, narrow.id] });
+    expect(await activities.orderMailSequences({ shopId: shop.id, orderId: second.id, statusId })).toEqual({ recipient: { hash, row: { kind: 'order', orderId: second.id } }, statusId, sequenceIds: [plain.id, narrow.id] });
   });
 });
 
@@ -169,10 +183,11 @@ describe('subscriptionEntryMailSequences', () => {
     const s = await sequence({ first_subscription_entry: true, subscription_plan_id: plan.id });
     await sequence({ first_subscription_entry: true, subscription_plan_id: otherPlan.id }, { active: false });
 
+    const hash = await hashOf('sub@example.com');
     const entries = await activities.subscriptionEntryMailSequences({ shopId: shop.id, subscriberIds: [first.id, again.id, elsewhere.id] });
     expect(entries.sort((a, b) => a.subscriptionPlanId - b.subscriptionPlanId)).toEqual([
-      { email: 'sub@example.com', subscriptionPlanId: plan.id, sequenceIds: [s.id] },
-      { email: 'sub@example.com', subscriptionPlanId: otherPlan.id, sequenceIds: [] },
+      { recipient: { hash, row: { kind: 'subscriber', subscriberId: first.id } }, subscriptionPlanId: plan.id, sequenceIds: [s.id] },
+      { recipient: { hash, row: { kind: 'subscriber', subscriberId: elsewhere.id } }, subscriptionPlanId: otherPlan.id, sequenceIds: [] },
     ]);
     expect(await activities.subscriptionEntryMailSequences({ shopId: shop.id, subscriberIds: [again.id] })).toEqual([]);
   });

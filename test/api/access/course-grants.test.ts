@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
+import { personalEmailHash } from '../../../db/repositories/shared/personal-data/salt.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 let stack: TestStack;
@@ -29,7 +30,10 @@ describe('POST /api/courses/subscribe', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ status: 'queued', queued: 1 });
-    expect(body.workflow_ids).toEqual([expect.stringMatching(new RegExp(`^platform/${platform.id}/course/${course.id}/${email}/grant/\\d+$`))]);
+    // The person is named by the address's keyed hash, never the address (issue 41 item 3).
+    const person = await personalEmailHash(stack.orm.em.fork(), email);
+    expect(body.workflow_ids).toEqual([expect.stringMatching(new RegExp(`^platform/${platform.id}/course/${course.id}/${person}/grant/\\d+$`))]);
+    expect(body.workflow_ids[0]).not.toContain(email);
     const [described] = await workflowsStarted(body.workflow_ids);
     expect(described?.type).toBe('grantCourseAccess');
     expect(described?.taskQueue).toBe(stack.taskQueue);

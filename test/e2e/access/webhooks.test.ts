@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { createActivities } from '../../../activities/index.ts';
+import { personalEmailHash } from '../../../db/repositories/shared/personal-data/salt.ts';
 import { parseCidrList } from '../../../domain/shared/ip-ranges.ts';
 import { platformPrefix, webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
 import { httpClient, settledWorkflows } from '../../helpers/http.ts';
@@ -202,7 +203,8 @@ describe('retries, Retry-After, timeouts, 410, redirects, redelivery', () => {
     await grant(t, later);
     // The later grant's run is over: it started the delivery of each of its events to every
     // subscribed active webhook before it returned, so none for this one means nothing more is sent.
-    await settledWorkflows(stack.temporal, `${platformPrefix(t.platform.id)}/course/${t.course.id}/${later}/grant/`);
+    const person = await personalEmailHash(stack.orm.em.fork(), later);
+    await settledWorkflows(stack.temporal, `${platformPrefix(t.platform.id)}/course/${t.course.id}/${person}/grant/`);
     const [, event] = (await eventsOf(t.platform.id)).filter((e) => e.type === 'user_registered');
     const notStarted = stack.temporal.workflow.getHandle(webhookDeliveryWorkflowId({ platformId: t.platform.id, webhookId: id, eventId: event!.id })).describe();
     await expect(notStarted).rejects.toThrow(WorkflowNotFoundError);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
-import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
 import { startSmtpStandIn, type SmtpStandIn } from '../../helpers/mail-providers.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { eventually } from '../../helpers/stack.ts';
+import { mailSequenceRunId } from '../../helpers/workflow-start-input.ts';
 
 /**
  * Mail sequences through HTTP with a real worker and the shops' default SMTP transport pointed at
@@ -71,7 +71,7 @@ describe('an order cleared through the API', () => {
     expect(mail!.html).toContain('<p>Thank you</p>');
     const effects = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/orders/${order.id}/effects`, { operator: true })).body.data as { effect: string; source: string; status: string; detail: string }[];
     // The transition's line (placing at New logs its own, source `placed`).
-    expect(effects.find((e) => e.effect === 'mail_sequence' && e.source !== 'placed')).toMatchObject({ status: 'done', detail: `sequences ${id} started for payer@example.com` });
+    expect(effects.find((e) => e.effect === 'mail_sequence' && e.source !== 'placed')).toMatchObject({ status: 'done', detail: `sequences ${id} started for the order's buyer` });
   });
 });
 
@@ -81,7 +81,7 @@ describe('DELETE /admin/v1/shops/:shop_id/email_sequences/:id', () => {
     const order = await placeFor('reader@example.com');
     expect((await e2e.http('PATCH', `/api/v1/orders/${order.id}/status`, { key: shop.key, body: { order_status_id: shop.statuses.Sent } })).status).toBe(200);
     await eventually(async () => expect(received('reader@example.com')).toHaveLength(1));
-    const run = e2e.stack.temporal.workflow.getHandle(mailSequenceWorkflowId({ shopId: shop.id, sequenceId: id, email: 'reader@example.com' }));
+    const run = e2e.stack.temporal.workflow.getHandle(await mailSequenceRunId(e2e.stack.orm, { shopId: shop.id, sequenceId: id, email: 'reader@example.com' }));
     expect((await run.describe()).status.name).toBe('RUNNING');
 
     const res = await e2e.http('DELETE', `/admin/v1/shops/${shop.id}/email_sequences/${id}`, { operator: true });

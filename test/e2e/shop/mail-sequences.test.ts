@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscountCode } from '../../../db/entities/shop/index.ts';
 import { SHOP_FILTER } from '../../../db/tenant.ts';
-import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { eventually } from '../../helpers/stack.ts';
+import { expectNoAddressIn, mailSequenceRunId } from '../../helpers/workflow-start-input.ts';
 
 /** Mail sequences through HTTP with a real worker: a status change and a newsletter sign-up start them. */
 let e2e: EndToEnd;
@@ -52,7 +52,7 @@ async function sequence(name: string, triggers: object, extra: object = {}): Pro
 
 /** The run of the sequence for the address: a second start under its id would be a new run. */
 const runOf = async (sequenceId: number, email: string) =>
-  (await e2e.stack.temporal.workflow.getHandle(mailSequenceWorkflowId({ shopId: shop.id, sequenceId, email })).describe()).runId;
+  (await e2e.stack.temporal.workflow.getHandle(await mailSequenceRunId(e2e.stack.orm, { shopId: shop.id, sequenceId, email })).describe()).runId;
 
 const setStatus = (orderId: number, statusId: number) => e2e.http('PATCH', `/api/v1/orders/${orderId}/status`, { key: shop.key, body: { order_status_id: statusId } });
 
@@ -80,7 +80,7 @@ describe('an order reaching the sequence\'s status', () => {
 
     const effects = (await e2e.http('GET', `/admin/v1/shops/${shop.id}/orders/${order.id}/effects`, { operator: true })).body.data as { effect: string; source: string; status: string; detail: string }[];
     // The transition's line (placing at New logs its own, source `placed`).
-    expect(effects.find((e) => e.effect === 'mail_sequence' && e.source !== 'placed')).toMatchObject({ status: 'done', detail: `sequences ${id} started for reader@example.com` });
+    expect(effects.find((e) => e.effect === 'mail_sequence' && e.source !== 'placed')).toMatchObject({ status: 'done', detail: `sequences ${id} started for the order's buyer` });
 
     // The same trigger again (away and back to the status): nothing is sent twice.
     const run = await runOf(id, 'reader@example.com');
@@ -119,11 +119,14 @@ describe('a newsletter sign-up', () => {
     expect((await signUp()).status).toBe(200);
     expect(await runOf(id, 'fan@example.com')).toBe(run);
     expect(await mailsTo('fan@example.com')).toHaveLength(1);
+    // The run names the address by its keyed hash and the sign-up row only (issue 41 item 3).
+    const workflowId = await mailSequenceRunId(e2e.stack.orm, { shopId: shop.id, sequenceId: id, email: 'fan@example.com' });
+    await expectNoAddressIn(e2e.stack.temporal, workflowId, 'fan@example.com');
     // One run of the sequence for the address, open or closed: the repeat started none.
     await eventually(async () => {
       const runs: string[] = [];
       for await (const run of e2e.stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "shop/${shop.id}/sequence/"` })) {
-        if (run.workflowId.endsWith('/fan@example.com')) runs.push(run.runId);
+        if (run.workflowId === workflowId) runs.push(run.runId);
       }
       expect(runs).toHaveLength(1);
     });

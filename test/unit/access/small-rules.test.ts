@@ -11,8 +11,8 @@ describe('small rules', () => {
   });
 
   it('workflow ids carry the tenant first, then the business ids', () => {
-    expect(accessCommandWorkflowId({ platformId: 'p1', item: { kind: 'course', id: 'c1' }, email: 'a@b.co', command: 'grant', seq: 7 })).toBe(
-      'platform/p1/course/c1/a@b.co/grant/7',
+    expect(accessCommandWorkflowId({ platformId: 'p1', item: { kind: 'course', id: 'c1' }, person: 'h1', command: 'grant', seq: 7 })).toBe(
+      'platform/p1/course/c1/h1/grant/7',
     );
     expect(orderWorkflowId({ platformId: 'p1', orderId: 'o1', step: 'cancel' })).toBe('platform/p1/order/o1/cancel');
   });

@@ -24,6 +24,9 @@ const sends: { run: MailSequenceRun & { itemId: number }; at: number; planned: n
 const planned = new Map<string, number>();
 const recorded: { effect: string; outcome: EffectOutcome }[] = [];
 let nextOrderSequences: number[] = [];
+/** The buyer as orderMailSequences names it: its keyed hash (or, as a result recorded before issue 41 item 3 did, the address). */
+const BUYER_HASH = 'c'.repeat(64);
+let buyerAsRecordedBefore = false;
 
 // The other effects of a status change have nothing to do here.
 const fakeActivities: Partial<Activities> = {
@@ -32,12 +35,12 @@ const fakeActivities: Partial<Activities> = {
     const now = Date.now();
     return (offsets.get(run.sequenceId) ?? []).map((ms, i) => {
       const sendAt = new Date(now + ms).toISOString();
-      planned.set(`${run.sequenceId}/${run.email}/${i + 1}`, now + ms);
+      planned.set(`${run.sequenceId}/${run.recipient?.hash ?? run.email}/${i + 1}`, now + ms);
       return { itemId: i + 1, sendAt };
     });
   },
   async sendMailSequenceItem(run) {
-    sends.push({ run, at: Date.now(), planned: planned.get(`${run.sequenceId}/${run.email}/${run.itemId}`)! });
+    sends.push({ run, at: Date.now(), planned: planned.get(`${run.sequenceId}/${run.recipient?.hash ?? run.email}/${run.itemId}`)! });
     const answer = answers.get(run.sequenceId)?.[run.itemId - 1] ?? 'sent';
     if (answer === 'refused') throw ApplicationFailure.nonRetryable('relay refused the recipient', 'MailDeliveryRefused');
     if (answer === 'down') {
@@ -48,8 +51,9 @@ const fakeActivities: Partial<Activities> = {
     }
     return answer;
   },
-  async orderMailSequences({ statusId }) {
-    return { email: 'Buyer@Example.com', statusId: statusId ?? 0, sequenceIds: nextOrderSequences };
+  async orderMailSequences({ orderId, statusId }) {
+    const found = { statusId: statusId ?? 0, sequenceIds: nextOrderSequences };
+    return buyerAsRecordedBefore ? { ...found, email: 'Buyer@Example.com' } : { ...found, recipient: { hash: BUYER_HASH, row: { kind: 'order', orderId } } };
   },
   async recordOrderEffect({ effect, outcome }) {
     recorded.push({ effect, outcome });
@@ -57,8 +61,15 @@ const fakeActivities: Partial<Activities> = {
 };
 const temporal = useFakeWorker(taskQueue, fakeActivities);
 
-const run = (sequenceId: number, email = 'reader@example.com'): MailSequenceRun => ({ shopId, sequenceId, email, trigger: { kind: 'newsletter' }, triggeredAt: new Date().toISOString() });
-const execute = (input: MailSequenceRun) => temporal.client().workflow.execute<typeof mailSequence>('mailSequence', { taskQueue, workflowId: mailSequenceWorkflowId(input), args: [input] });
+const run = (sequenceId: number): MailSequenceRun => ({
+  shopId,
+  sequenceId,
+  recipient: { hash: 'd'.repeat(64), row: { kind: 'newsletter', subscriberId: 1 } },
+  trigger: { kind: 'newsletter' },
+  triggeredAt: new Date().toISOString(),
+});
+const execute = (input: MailSequenceRun) =>
+  temporal.client().workflow.execute<typeof mailSequence>('mailSequence', { taskQueue, workflowId: mailSequenceWorkflowId({ ...input, recipient: input.recipient!.hash }), args: [input] });
 const sendsOf = (sequenceId: number) => sends.filter((s) => s.run.sequenceId === sequenceId);
 
 describe('mailSequence', () => {
@@ -106,12 +117,15 @@ describe('a status change starts the sequences of the order', () => {
     const change = (changeId: number) =>
       temporal.client().workflow.execute<typeof changeOrderStatus>('changeOrderStatus', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId: 5, changeId, statusId: 3 }] });
     await change(1);
-    expect(recorded.find((r) => r.effect === 'mail_sequence')?.outcome).toEqual({ status: 'done', detail: 'sequences 10, 11 started for buyer@example.com' });
-    const ids = [10, 11].map((sequenceId) => mailSequenceWorkflowId({ shopId, sequenceId, email: 'buyer@example.com' }));
-    expect(ids[0]).toBe(`shop/${shopId}/sequence/10/buyer@example.com`);
+    expect(recorded.find((r) => r.effect === 'mail_sequence')?.outcome).toEqual({ status: 'done', detail: "sequences 10, 11 started for the order's buyer" });
+    const ids = [10, 11].map((sequenceId) => mailSequenceWorkflowId({ shopId, sequenceId, recipient: BUYER_HASH }));
+    expect(ids[0]).toBe(`shop/${shopId}/sequence/10/${BUYER_HASH}`);
     for (const id of ids) expect(await temporal.client().workflow.getHandle(id).result()).toEqual({ sent: 1, stopped: false, failedItemIds: [] });
     const runs = sendsOf(10)[0]!.run;
     expect(runs.trigger).toEqual({ kind: 'order_status', statusId: 3, orderId: 5 });
+    // The run names its recipient by hash and order, never by address (issue 41 item 3).
+    expect(runs.recipient).toEqual({ hash: BUYER_HASH, row: { kind: 'order', orderId: 5 } });
+    expect(JSON.stringify(runs)).not.toContain('@');
 
     const firstRuns = await Promise.all(ids.map(async (id) => (await temporal.client().workflow.getHandle(id).describe()).runId));
     await change(2);
@@ -120,6 +134,21 @@ describe('a status change starts the sequences of the order', () => {
     expect(await Promise.all(ids.map(async (id) => (await temporal.client().workflow.getHandle(id).describe()).runId))).toEqual(firstRuns);
     expect(sendsOf(10)).toHaveLength(1);
     expect(sendsOf(11)).toHaveLength(1);
+  });
+
+  it('a result recorded before issue 41 item 3 (the address itself) still starts its runs as then: address in id and input', async () => {
+    offsets.set(12, [0]);
+    nextOrderSequences = [12];
+    buyerAsRecordedBefore = true;
+    try {
+      await temporal.client().workflow.execute<typeof changeOrderStatus>('changeOrderStatus', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId: 7, changeId: 4, statusId: 3 }] });
+    } finally {
+      buyerAsRecordedBefore = false;
+    }
+    const id = mailSequenceWorkflowId({ shopId, sequenceId: 12, recipient: 'buyer@example.com' });
+    expect(await temporal.client().workflow.getHandle(id).result()).toEqual({ sent: 1, stopped: false, failedItemIds: [] });
+    expect(sendsOf(12)[0]!.run).toMatchObject({ email: 'buyer@example.com' });
+    expect(sendsOf(12)[0]!.run).not.toHaveProperty('recipient');
   });
 
   it('records skipped when no sequence starts', async () => {

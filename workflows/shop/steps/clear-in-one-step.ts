@@ -77,7 +77,7 @@ async function startOpened(ref: OrderRef, step: ClearingStepResult): Promise<voi
     ...step.deliveries.map(({ source, webhookId, type, eventId, occurredAt, deliveryId }) => deliver({ shopId, orderId, source, webhookId, type, eventId, occurredAt, deliveryId })),
     step.club && startClubDelivery(shopId, orderId, step.club),
     startAccessWorkflows(step.courseAccess),
-    step.sequences && startMailSequences(shopId, step.sequences.email, step.sequences.sequenceIds, { kind: 'order_status', statusId: step.sequences.statusId, orderId }),
+    step.sequences && startMailSequences(shopId, step.sequences, step.sequences.sequenceIds, { kind: 'order_status', statusId: step.sequences.statusId, orderId }),
     step.subscriptions &&
       (async ({ subscriberIds, entries, reloadIds }) => {
         await startSubscribers(shopId, subscriberIds);

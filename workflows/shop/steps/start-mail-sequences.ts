@@ -1,4 +1,4 @@
-import type { SubscriptionEntrySequences } from '../../../activities/shop/mail-sequences.ts';
+import type { RecordedRecipient, SubscriptionEntrySequences } from '../../../activities/shop/mail-sequences.ts';
 import type { SequenceTrigger } from '../../../domain/shop/mail-sequence-rules.ts';
 import { orderSequencesStarted } from '../../../domain/shop/effect-outcomes.ts';
 import { mailSequenceWorkflowId } from '../../../domain/shop/workflow-ids.ts';
@@ -11,16 +11,21 @@ import { activitiesOf } from '../../shared/activities-of.ts';
 
 /**
  * Starts one run per sequence for the recipient, as children that outlive the caller. The id
- * carries sequence and address and is never reused (REJECT_DUPLICATE), so the same trigger twice,
- * or two triggers of one sequence, never send a sequence twice to one address.
+ * carries sequence and the address's keyed hash and is never reused (REJECT_DUPLICATE), so the
+ * same trigger twice, or two triggers of one sequence, never send a sequence twice to one address.
+ * An activity result recorded before issue 41 item 3 names the address itself: its runs are
+ * started as they were then (address in id and input), so the history replays.
  */
-export async function startMailSequences(shopId: string, email: string, sequenceIds: readonly number[], trigger: SequenceTrigger): Promise<void> {
+export async function startMailSequences(shopId: string, named: RecordedRecipient, sequenceIds: readonly number[], trigger: SequenceTrigger): Promise<void> {
   const triggeredAt = new Date().toISOString();
-  const recipient = email.trim().toLowerCase();
+  const { recipient } = named;
+  const email = named.email?.trim().toLowerCase();
+  const key = recipient?.hash ?? email;
+  if (key === undefined) throw new Error('a mail sequence recipient without hash or address');
   await Promise.all(
     sequenceIds.map((sequenceId) => {
-      const run: MailSequenceRun = { shopId, sequenceId, email: recipient, trigger, triggeredAt };
-      return startChildOnce('mailSequence', { workflowId: mailSequenceWorkflowId(run), args: [run], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+      const run: MailSequenceRun = recipient ? { shopId, sequenceId, recipient, trigger, triggeredAt } : { shopId, sequenceId, email, trigger, triggeredAt };
+      return startChildOnce('mailSequence', { workflowId: mailSequenceWorkflowId({ shopId, sequenceId, recipient: key }), args: [run], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
     }),
   );
 }
@@ -32,9 +37,10 @@ export async function startMailSequences(shopId: string, email: string, sequence
  */
 export async function startOrderMailSequences(ref: OrderRef, reached: number | null, steps: EffectSteps = activitySteps): Promise<void> {
   await runEffect(ref, 'mail_sequence', async () => {
-    const { email, statusId, sequenceIds } = await activitiesOf<MailSequenceActivities>(steps.orderEffect).orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
-    if (sequenceIds.length > 0) await startMailSequences(ref.shopId, email, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
-    const outcome = orderSequencesStarted(email, sequenceIds);
+    const found = await activitiesOf<MailSequenceActivities>(steps.orderEffect).orderMailSequences({ shopId: ref.shopId, orderId: ref.orderId, statusId: reached });
+    const { statusId, sequenceIds } = found;
+    if (sequenceIds.length > 0) await startMailSequences(ref.shopId, found, sequenceIds, { kind: 'order_status', statusId, orderId: ref.orderId });
+    const outcome = orderSequencesStarted(sequenceIds);
     await activitiesOf<OrderEffectActivities>(steps.dbStep).recordOrderEffect({ ...ref, effect: 'mail_sequence', outcome });
     return outcome;
   }, steps);
@@ -52,7 +58,7 @@ export async function startSubscriptionMailSequences(shopId: string, subscriberI
 
 /** The sequences of first entries into subscription plans (activities' `subscriptionEntryMailSequences`). */
 export async function startEntryMailSequences(shopId: string, entries: readonly SubscriptionEntrySequences[]): Promise<void> {
-  for (const { email, subscriptionPlanId, sequenceIds } of entries) {
-    await startMailSequences(shopId, email, sequenceIds, { kind: 'subscription_entry', subscriptionPlanId });
+  for (const entry of entries) {
+    await startMailSequences(shopId, entry, entry.sequenceIds, { kind: 'subscription_entry', subscriptionPlanId: entry.subscriptionPlanId });
   }
 }

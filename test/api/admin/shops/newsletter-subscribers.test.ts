@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailSequenceWorkflowId } from '../../../../domain/shop/workflow-ids.ts';
 import { insertProduct } from '../../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, operator, type TestShop } from '../../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../../helpers/stack.ts';
+import { expectNoAddressIn, mailSequenceRunId } from '../../../helpers/workflow-start-input.ts';
 
 /** Newsletter consent through the operator API (DESIGN.md section 8). */
 let stack: TestStack;
@@ -70,7 +70,7 @@ describe('newsletter sequences', () => {
   });
   const runStarted = async (email: string) => {
     try {
-      await stack.temporal.workflow.getHandle(mailSequenceWorkflowId({ shopId: other.id, sequenceId, email })).describe();
+      await stack.temporal.workflow.getHandle(await mailSequenceRunId(stack.orm, { shopId: other.id, sequenceId, email })).describe();
       return true;
     } catch {
       return false;
@@ -101,6 +101,9 @@ describe('newsletter sequences', () => {
     expect((await place('Buyer@Example.com', true)).statusCode).toBe(201);
     expect(await rows(other.id, 'buyer@example.com')).toBe(1);
     expect(await runStarted('buyer@example.com')).toBe(true);
+    // The run names the buyer by the address's keyed hash and the sign-up row, never by address (issue 41 item 3).
+    const runId = await mailSequenceRunId(stack.orm, { shopId: other.id, sequenceId, email: 'buyer@example.com' });
+    await expectNoAddressIn(stack.temporal, runId, 'buyer@example.com');
     expect((await place('quiet@example.com', false)).statusCode).toBe(201);
     expect(await rows(other.id, 'quiet@example.com')).toBe(0);
     expect(await runStarted('quiet@example.com')).toBe(false);
