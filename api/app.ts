@@ -29,7 +29,7 @@ import { metricsPlugin } from './shared/metrics.ts';
 import { ormPlugin } from './shared/orm-context.ts';
 import { tracingPlugin } from './shared/tracing.ts';
 import type { RateLimitSettings } from './shared/rate-limits/store.ts';
-import { createWorkflowStarter, type WorkflowStarter } from './shared/workflow-starts/index.ts';
+import { createWorkflowStarter, type OutboxSettings, type WorkflowStarter } from './shared/workflow-starts/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -87,6 +87,8 @@ export interface AppDeps {
   integrationEndpoints?: IntegrationEndpoints;
   /** `PUBLIC_URL` (config.ts publicUrlOf): the base of every link a reply carries and the OpenAPI documents' `servers`; DEFAULT_PUBLIC_URL when unset. */
   publicUrl?: string;
+  /** The workflow-start outbox's dispatch (api/shared/workflow-starts/outbox.ts): deadline, retry and period; defaults when unset. */
+  workflowOutbox?: OutboxSettings;
 }
 
 /** Builds the whole HTTP edge from its dependencies; main.ts listens, tests use `app.inject`. */
@@ -108,7 +110,11 @@ export async function buildApp(deps: AppDeps) {
   app.setSerializerCompiler(serializerCompiler);
 
   app.decorate('temporal', temporal);
-  app.decorate('workflows', createWorkflowStarter(temporal, taskQueue));
+  const workflows = createWorkflowStarter(temporal, taskQueue, { em: () => orm.em.fork(), log: app.log, settings: deps.workflowOutbox });
+  app.decorate('workflows', workflows);
+  // Pending workflow starts (Temporal was down when their write committed) are sent when it is back.
+  workflows.outbox.start();
+  app.addHook('onClose', () => workflows.outbox.stop());
   app.decorate('secretsKey', deps.secretsKey ?? secretsKeyFrom(undefined, (m) => app.log.warn(m)));
   app.decorate('mailEndpoints', deps.mailEndpoints ?? DEFAULT_MAIL_ENDPOINTS);
   app.decorate('integrationEndpoints', deps.integrationEndpoints ?? {});

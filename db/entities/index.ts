@@ -11,6 +11,7 @@ export * from './shared/webhook.ts';
 export * from './access/quiz-result.ts';
 export * from './shared/personal-data.ts';
 export * from './shared/idempotency-key.ts';
+export * from './shared/pending-workflow-start.ts';
 import { Audiobook } from './access/audiobook.ts';
 import { Course, Lesson, Section } from './access/course.ts';
 import { MailLogEntry } from './shared/mail-log.ts';
@@ -22,6 +23,7 @@ import { webhookEntities } from './shared/webhook.ts';
 import { QuizResult } from './access/quiz-result.ts';
 import { PersonalDataErasure, PersonalDataSalt } from './shared/personal-data.ts';
 import { IdempotencyKey } from './shared/idempotency-key.ts';
+import { PendingWorkflowStart } from './shared/pending-workflow-start.ts';
 import { AccessOrder } from './access/order.ts';
 import { shopEntities } from './shop/index.ts';
 import { Platform, PlatformApiKey } from './access/platform.ts';
@@ -36,4 +38,5 @@ export const entities = [
   ...shopEntities,
   PersonalDataErasure, PersonalDataSalt,
   IdempotencyKey,
+  PendingWorkflowStart,
 ];

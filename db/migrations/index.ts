@@ -31,6 +31,7 @@ import { Migration20261126330026_ShopOrderLineIndexes } from './Migration2026112
 import { Migration20261205002001_OrderAnalyticsClientId } from './Migration20261205002001_OrderAnalyticsClientId.ts';
 import { Migration20261205003001_OrderEmailIndex } from './Migration20261205003001_OrderEmailIndex.ts';
 import { Migration20261205006001_SubscriptionPlanEmails } from './Migration20261205006001_SubscriptionPlanEmails.ts';
+import { Migration20261206021508_WorkflowStartOutbox } from './Migration20261206021508_WorkflowStartOutbox.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -66,4 +67,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261205003001_OrderEmailIndex', class: Migration20261205003001_OrderEmailIndex },
   { name: 'Migration20261205004001_Invoices', class: Migration20261205004001_Invoices },
   { name: 'Migration20261205006001_SubscriptionPlanEmails', class: Migration20261205006001_SubscriptionPlanEmails },
+  { name: 'Migration20261206021508_WorkflowStartOutbox', class: Migration20261206021508_WorkflowStartOutbox },
 ];

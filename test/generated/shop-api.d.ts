@@ -1622,11 +1622,6 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
-        PriceScheduleUnavailable: {
-            error: string;
-            /** @description the saved discount (a POST answering 503 has created it: repeat with an empty PATCH of this id) */
-            id: number;
-        };
         ShopEmailAddressDiscount: {
             id: number;
             /** @enum {string} */
@@ -8302,15 +8297,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unavailable. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PriceScheduleUnavailable"];
-                };
-            };
         };
     };
     "shop.time_limited_discounts.read": {
@@ -8607,15 +8593,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PriceScheduleUnavailable"];
                 };
             };
         };

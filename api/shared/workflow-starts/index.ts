@@ -1,10 +1,14 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
+import type { FastifyBaseLogger } from 'fastify';
 import { accessWorkflowStarts } from './access.ts';
+import { outboxDispatcher, outboxRecorder, type OutboxSettings, type RecordedStart } from './outbox.ts';
 import { sharedWorkflowStarts } from './shared.ts';
 import { shopWorkflowStarts } from './shop.ts';
 import { startOnceOn } from './start-once.ts';
 
 export type { AccessCommand } from './access.ts';
+export type { OutboxSettings, RecordedStart } from './outbox.ts';
 
 /**
  * The one way the api starts and signals workflows (`app.workflows`), one typed facade per
@@ -12,13 +16,26 @@ export type { AccessCommand } from './access.ts';
  * start returns once Temporal has persisted it. Workflows are started by name with their types
  * imported, so the API never loads workflow code; the Temporal client is called only in this
  * folder, never by a route.
+ *
+ * A write whose effects run in a workflow records its start in its own transaction instead (the
+ * outbox, `outbox.ts`: the facade's methods that take the transaction's `em`), and after the commit
+ * calls `startRecorded`: Temporal down, the write still answers and its workflow starts when
+ * Temporal is back (`outbox.start()` looks for pending starts periodically).
  */
-export function createWorkflowStarter(client: Client, taskQueue: string) {
+export function createWorkflowStarter(client: Client, taskQueue: string, outbox: { em: () => EntityManager; log: FastifyBaseLogger; settings?: OutboxSettings }) {
   const startOnce = startOnceOn(client, taskQueue);
+  const recorder = outboxRecorder(taskQueue);
+  const dispatcher = outboxDispatcher({ client, ...outbox });
   return {
     access: accessWorkflowStarts(client, taskQueue, startOnce),
-    shop: shopWorkflowStarts(client, taskQueue, startOnce),
+    shop: shopWorkflowStarts(client, taskQueue, startOnce, recorder),
     shared: sharedWorkflowStarts(client, taskQueue),
+    /** Sends starts recorded in a committed transaction now; one Temporal refuses stays pending (never throws). */
+    startRecorded(...recorded: (RecordedStart | null | undefined)[]): Promise<void> {
+      return dispatcher.dispatch(recorded.flatMap((r) => (r ? [r.outboxId] : [])));
+    },
+    /** The periodic dispatch of pending starts (started and stopped with the app). */
+    outbox: dispatcher,
   };
 }
 

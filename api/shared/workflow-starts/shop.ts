@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import {
   clearOrderWorkflowId,
@@ -13,6 +14,7 @@ import type * as workflows from '../../../workflows/index.ts';
 import { discountWorkflows } from './shop-discounts.ts';
 import { sequenceWorkflows } from './shop-sequences.ts';
 import { subscriberWorkflows } from './shop-subscribers.ts';
+import type { OutboxRecorder } from './outbox.ts';
 import type { StartOnce } from './start-once.ts';
 
 /**
@@ -20,11 +22,15 @@ import type { StartOnce } from './start-once.ts';
  * business id and start policy: one-shot starts (a repeat joins the first), manual webhook
  * redeliveries, the subscribers' renewal runs and the time-limited discounts' price runs.
  */
-export function shopWorkflowStarts(client: Client, taskQueue: string, startOnce: StartOnce) {
+export function shopWorkflowStarts(client: Client, taskQueue: string, startOnce: StartOnce, outbox: OutboxRecorder) {
   return {
-    /** The clearing's effects; a repeated clearing (or a Stripe event after it) joins, or re-runs as a no-op, the same run. */
-    clearOrder(order: ClearOrderInput) {
-      return startOnce('clearOrder', clearOrderWorkflowId(order), [order]);
+    /**
+     * The clearing's effects, recorded in the clearing's transaction `em` (the outbox: sent by
+     * `startRecorded` after the commit); a repeated clearing (or a Stripe event after it) joins, or
+     * re-runs as a no-op, the same run.
+     */
+    clearOrder(em: EntityManager, order: ClearOrderInput) {
+      return outbox.recordOnce(em, 'clearOrder', clearOrderWorkflowId(order), [order]);
     },
     /** The effects of one recorded status change (`changeId`). */
     changeOrderStatus(change: ChangeOrderStatusInput) {
@@ -53,7 +59,7 @@ export function shopWorkflowStarts(client: Client, taskQueue: string, startOnce:
       return startOnce('deliverClubWebhook', clubWebhookRedeliveryWorkflowId(p), [input]);
     },
     ...subscriberWorkflows(client, taskQueue),
-    ...discountWorkflows(client, taskQueue),
+    ...discountWorkflows(client, outbox),
     ...sequenceWorkflows(client),
   };
 }

@@ -17,6 +17,7 @@ import { pageMeta, pageOf, pageWindow } from '../../shared/pagination.ts';
 import { data, ErrorBody, ValidationErrorBody } from '../../shared/schemas.ts';
 import { unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
 import { shopKeyOf } from '../auth.ts';
+import type { RecordedStart } from '../../shared/workflow-starts/index.ts';
 import type { StoredSchedule } from '../../shared/workflow-starts/shop-discounts.ts';
 import { AUTOMATIC_DISCOUNT_RESOURCES, type AutomaticDiscountResource } from './resources.ts';
 import {
@@ -26,7 +27,6 @@ import {
   listQuery,
   patchBody,
   replySchema,
-  ScheduleUnavailableReply,
   type AutomaticDiscountListQuery,
 } from './schemas.ts';
 import { automaticDiscountReply, automaticDiscountValues, settingsAfter } from './serialize.ts';
@@ -63,8 +63,9 @@ function listWhere(query: AutomaticDiscountListQuery): FilterQuery<IAutomaticDis
 /**
  * The five routes of one automatic-discount resource (spec: Endpoints, Automatic discounts): the
  * resource descriptor says what differs (kind, path, own fields, list filter); the code is one.
- * Reads need `read`, writes `write_data`. A time-limited discount's write is told to its price
- * workflow after the commit (`app.workflows.shop`, api/shared/workflow-starts/shop-discounts.ts); its DELETE restores the prices in its own
+ * Reads need `read`, writes `write_data`. A time-limited discount's write records its schedule for
+ * its price workflow in the write's transaction (`app.workflows.shop`, the outbox of
+ * api/shared/workflow-starts/), sent after the commit; its DELETE restores the prices in its own
  * transaction and tells the workflow only to end.
  */
 function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsyncZod {
@@ -74,7 +75,6 @@ function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsync
     const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: ErrorBody };
     const Reply = replySchema(resource);
     const { kind, path } = resource;
-    const scheduleErrors = kind === 'time_limited' ? { 503: ScheduleUnavailableReply } : {};
     const operationId = (action: string) => `shop.${path.slice(1)}.${action}`;
     const one = `${/^[aeiou]/.test(resource.name) ? 'an' : 'a'} ${resource.name}`;
 
@@ -87,15 +87,17 @@ function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsync
     }
 
     /**
-     * After a committed write of a time-limited discount whose prices are (or were) recalculated:
-     * the row as this write committed it (its revision grew under the row lock when anything
-     * changed, so of two writes the later carries the higher revision).
+     * In the transaction `tx` of a write of a time-limited discount whose prices are (or were)
+     * recalculated: records the schedule for its price workflow (sent after the commit by
+     * `app.workflows.startRecorded`, later when Temporal is down). The row is the one this write
+     * commits (its revision grew under the row lock when anything changed, so of two writes the
+     * later carries the higher revision).
      */
-    async function tellSchedule(shopId: string, discount: IAutomaticDiscount, typeBefore: string | null): Promise<void> {
-      if (kind !== 'time_limited') return;
-      if (!isPriceHistoryType(discount.discountType) && !(typeBefore && isPriceHistoryType(typeBefore))) return;
+    function recordSchedule(tx: EntityManager, shopId: string, discount: IAutomaticDiscount, typeBefore: string | null): Promise<RecordedStart> | null {
+      if (kind !== 'time_limited') return null;
+      if (!isPriceHistoryType(discount.discountType) && !(typeBefore && isPriceHistoryType(typeBefore))) return null;
       const stored: StoredSchedule = { revision: discount.revision, startDate: discount.startDate!, endDate: discount.endDate!, discountType: discount.discountType };
-      await app.workflows.shop.discountScheduleChanged(app.log, { shopId, discountId: discount.id }, stored);
+      return app.workflows.shop.discountScheduleChanged(tx, { shopId, discountId: discount.id }, stored);
     }
 
     app.get(path, { config: read, schema: { operationId: operationId('list'), summary: `Lists ${resource.name}s`, querystring: listQuery(resource), response: { 200: pageOf(Reply), ...errors } } }, async (request) => {
@@ -109,33 +111,35 @@ function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsync
       data: automaticDiscountReply(resource, await discountOr404(request.em, request.params.id), new Date()),
     }));
 
-    app.post(path, { config: write, schema: { operationId: operationId('create'), summary: `Creates ${one}`, body: createBody(resource), response: { 201: data(Reply), ...errors, ...scheduleErrors } } }, async (request, reply) => {
+    app.post(path, { config: write, schema: { operationId: operationId('create'), summary: `Creates ${one}`, body: createBody(resource), response: { 201: data(Reply), ...errors } } }, async (request, reply) => {
       const { shopId, timeZone } = shopKeyOf(request);
-      const { em } = request;
       const now = new Date();
       const values = automaticDiscountValues(request.body);
-      const problems = await writeProblems(em, resource, null, values, { now, timeZone });
-      if (Object.keys(problems).length > 0) throw unprocessable(problems);
-      const discount = await createAutomaticDiscount(em, { ...values, kind, shop: shopId } as RequiredEntityData<IAutomaticDiscount>);
-      await tellSchedule(shopId, discount, null);
+      const { discount, recorded } = await request.em.transactional(async (tx) => {
+        const problems = await writeProblems(tx, resource, null, values, { now, timeZone });
+        if (Object.keys(problems).length > 0) throw unprocessable(problems);
+        const created = await createAutomaticDiscount(tx, { ...values, kind, shop: shopId } as RequiredEntityData<IAutomaticDiscount>);
+        return { discount: created, recorded: await recordSchedule(tx, shopId, created, null) };
+      });
+      await app.workflows.startRecorded(recorded);
       return reply.code(201).send({ data: automaticDiscountReply(resource, discount, now) });
     });
 
-    app.patch(`${path}/:id`, { config: write, schema: { operationId: operationId('update'), summary: `Updates ${one}`, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors, ...scheduleErrors } } }, async (request) => {
+    app.patch(`${path}/:id`, { config: write, schema: { operationId: operationId('update'), summary: `Updates ${one}`, params: AutomaticDiscountParams, body: patchBody(resource), response: { 200: data(Reply), ...errors } } }, async (request) => {
       const { shopId, timeZone } = shopKeyOf(request);
       const now = new Date();
       const values = automaticDiscountValues(request.body ?? {});
       // The row is locked while the write is checked against it: two PATCHes at once are checked
       // one after the other, each against the row the other left.
-      const { discount, typeBefore } = await request.em.transactional(async (tx) => {
+      const { discount, recorded } = await request.em.transactional(async (tx) => {
         const current = await discountOr404(tx, request.params.id, true);
         const before = current.discountType;
         const problems = await writeProblems(tx, resource, current, values, { now, timeZone });
         if (Object.keys(problems).length > 0) throw unprocessable(problems);
         updateAutomaticDiscount(tx, current, values);
-        return { discount: current, typeBefore: before };
+        return { discount: current, recorded: await recordSchedule(tx, shopId, current, before) };
       });
-      await tellSchedule(shopId, discount, typeBefore);
+      await app.workflows.startRecorded(recorded);
       return { data: automaticDiscountReply(resource, discount, now) };
     });
 

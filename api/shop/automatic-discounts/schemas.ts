@@ -118,8 +118,3 @@ export function replySchema(resource: AutomaticDiscountResource) {
 
 export const AutomaticDiscountParams = z.object({ id: z.string().max(20).describe('the discount id') });
 export const DeleteAutomaticDiscountReply = z.object({ data: z.object({ id: z.number(), deleted: z.literal(true) }) });
-
-/** 503 of a write whose row is saved but whose price workflow Temporal could not be told about. */
-export const ScheduleUnavailableReply = z
-  .object({ error: z.string(), id: z.number().describe('the saved discount (a POST answering 503 has created it: repeat with an empty PATCH of this id)') })
-  .meta({ id: 'PriceScheduleUnavailable' });

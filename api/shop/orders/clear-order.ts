@@ -3,29 +3,30 @@ import { clearRefusal, markOrderCleared } from '../../../db/repositories/shop/or
 import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
 import { orderListItem } from '../../../domain/shop/order-document.ts';
+import type { RecordedStart } from '../../shared/workflow-starts/index.ts';
 
-/** Starts (or joins: a no-op when it ran) the clearing workflow of the order. */
-export type StartClearing = (order: { shopId: string; orderId: number }) => Promise<unknown>;
+/** Records, in the clearing's transaction, the start of the order's clearing workflow (the outbox). */
+export type RecordClearing = (tx: EntityManager, order: { shopId: string; orderId: number }) => Promise<RecordedStart>;
 
 /**
- * Clears a placed, unpaid order with a total above zero (`PATCH /orders/:id/clear`) and starts its
- * clearing effects; the order's list fields and `cleared_at` (the reply picks its fields from them).
- * A paid order is 422 `Already Cleared`, after joining its clearing workflow, so effects lost to a
- * crash after the clearing committed are started by the retry; 404 for an unknown order.
+ * Clears a placed, unpaid order with a total above zero (`PATCH /orders/:id/clear`) in one
+ * transaction with the start of its clearing effects (recorded, sent once committed: a crash or
+ * Temporal down after the commit cannot lose it); the order's list fields and `cleared_at` (the
+ * reply picks its fields from them) and the recorded start. A paid order is 422 `Already Cleared`;
+ * 404 for an unknown order.
  */
-export async function clearOrder(em: EntityManager, startClearing: StartClearing, shopId: string, orderId: number) {
-  const cleared = await markOrderCleared(em, shopId, orderId, new Date());
+export async function clearOrder(em: EntityManager, recordClearing: RecordClearing, shopId: string, orderId: number) {
+  const { cleared, recorded } = await em.transactional(async (tx) => {
+    const done = await markOrderCleared(tx, shopId, orderId, new Date());
+    return { cleared: done, recorded: done ? await recordClearing(tx, { shopId, orderId }) : null };
+  });
   if (!cleared) {
     const refusal = await clearRefusal(em, shopId, orderId);
     if (refusal === 'missing') throw notFound('order');
-    if (refusal === 'paid') {
-      await startClearing({ shopId, orderId });
-      throw new HttpError(422, 'Already Cleared', { error: 'Already Cleared', message: 'the order is already paid' });
-    }
+    if (refusal === 'paid') throw new HttpError(422, 'Already Cleared', { error: 'Already Cleared', message: 'the order is already paid' });
     if (refusal === 'zero') throw new HttpError(422, 'Nothing to clear', { error: 'Nothing to clear', message: 'the order total is zero: no clearing is needed' });
     throw new HttpError(422, 'Not clearable', { error: 'Not clearable', message: 'only a placed order can be cleared' });
   }
-  await startClearing({ shopId, orderId });
   const found = await findOrderDetail(em, orderId);
-  return { ...orderListItem(found!.order), cleared_at: new Date(cleared.cleared_at).toISOString() };
+  return { order: { ...orderListItem(found!.order), cleared_at: new Date(cleared.cleared_at).toISOString() }, recorded };
 }

@@ -85,7 +85,9 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const orderId = request.params.id;
-      return { data: await clearOrder(request.em, (ids) => app.workflows.shop.clearOrder(ids), shopId, orderId) };
+      const { order, recorded } = await clearOrder(request.em, (tx, ids) => app.workflows.shop.clearOrder(tx, ids), shopId, orderId);
+      await app.workflows.startRecorded(recorded);
+      return { data: order };
     },
   );
 };

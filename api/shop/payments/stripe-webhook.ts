@@ -36,13 +36,14 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     const orderId = payment.order.id;
     const now = new Date();
-    const cleared = await em.transactional(async (tx) => {
+    // The clearing's workflow is recorded with it (the outbox), also when it was cleared before: it
+    // joins (or re-runs, a no-op) the clearing's workflow.
+    const { cleared, recorded } = await em.transactional(async (tx) => {
       await markPaymentSucceeded(tx, shopId, intent.id, payment.saveForLater ? intent.paymentMethod : null, now);
       await recordOrderTransactionId(tx, shopId, orderId, intent.id);
-      return markOrderCleared(tx, shopId, orderId, now);
+      return { cleared: await markOrderCleared(tx, shopId, orderId, now), recorded: await app.workflows.shop.clearOrder(tx, { shopId, orderId }) };
     });
-    // Also when it was cleared before: joins (or re-runs, a no-op) the clearing's workflow.
-    await app.workflows.shop.clearOrder({ shopId, orderId });
+    await app.workflows.startRecorded(recorded);
     return cleared ? `order ${orderId} cleared` : `order ${orderId} was already paid`;
   }
 

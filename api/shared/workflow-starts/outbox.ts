@@ -1,0 +1,136 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  claimDueWorkflowStarts,
+  forgetWorkflowStart,
+  noteWorkflowStartFailure,
+  recordWorkflowStart,
+  type PendingWorkflowStartRow,
+} from '../../../db/repositories/shared/pending-workflow-starts.ts';
+import type * as workflows from '../../../workflows/index.ts';
+import type { WorkflowType } from './start-once.ts';
+
+/**
+ * What a recorded start sends once Temporal is reached: a one-shot start (REJECT_DUPLICATE: a
+ * repeat joins the first run), a signal-with-start, or a signal to a running workflow only (none
+ * running: nothing to tell). Each is idempotent by its workflow id (and the signals by what they
+ * carry), so a start sent twice (a dispatcher that died after Temporal accepted it) changes nothing.
+ */
+export type OutboxRequest =
+  | { kind: 'start'; args: unknown[] }
+  | { kind: 'signalWithStart'; args: unknown[]; signal: string; signalArgs: unknown[] }
+  | { kind: 'signal'; signal: string; signalArgs: unknown[] };
+
+/** A start recorded in a write's transaction: `app.workflows.startRecorded` sends it after the commit. */
+export interface RecordedStart {
+  outboxId: number;
+  workflowId: string;
+}
+
+export interface OutboxSettings {
+  /** How long one start may wait for Temporal (ms); past it, it is left to the next round. */
+  deadlineMs?: number;
+  /** When a start that failed (or whose dispatcher died) is tried again (s). */
+  retryAfterSeconds?: number;
+  /** How often pending starts are looked for (ms); 0: never (only the dispatch after each write). */
+  intervalMs?: number;
+}
+
+const DEFAULTS: Required<OutboxSettings> = { deadlineMs: 2000, retryAfterSeconds: 10, intervalMs: 5000 };
+const BATCH = 50;
+
+/** Records starts in the caller's transaction, for the workflows of `taskQueue`. */
+export function outboxRecorder(taskQueue: string) {
+  async function record(em: EntityManager, workflowType: WorkflowType, workflowId: string, request: OutboxRequest): Promise<RecordedStart> {
+    const outboxId = await recordWorkflowStart(em, { taskQueue, workflowType, workflowId, request });
+    return { outboxId, workflowId };
+  }
+  return {
+    record,
+    /** A one-shot start (as `startOnce`), sent once `em`'s transaction has committed. */
+    recordOnce<K extends WorkflowType>(em: EntityManager, type: K, workflowId: string, args: Parameters<(typeof workflows)[K]>): Promise<RecordedStart> {
+      return record(em, type, workflowId, { kind: 'start', args });
+    },
+  };
+}
+export type OutboxRecorder = ReturnType<typeof outboxRecorder>;
+
+/** Sends one recorded start to Temporal; resolves when Temporal has it (or needs it no more). */
+async function send(client: Client, row: PendingWorkflowStartRow): Promise<void> {
+  const request = row.request as OutboxRequest;
+  const { taskQueue, workflowId, workflowType } = row;
+  try {
+    if (request.kind === 'start') {
+      await client.workflow.start(workflowType, { taskQueue, workflowId, args: request.args, workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+    } else if (request.kind === 'signalWithStart') {
+      await client.workflow.signalWithStart(workflowType, { taskQueue, workflowId, args: request.args, signal: request.signal, signalArgs: request.signalArgs });
+    } else {
+      await client.workflow.getHandle(workflowId).signal(request.signal, ...request.signalArgs);
+    }
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError && request.kind === 'start') return;
+    if (error instanceof WorkflowNotFoundError && request.kind === 'signal') return;
+    throw error;
+  }
+}
+
+/**
+ * Starts the recorded starts that are committed: right after a write (`dispatch(ids)`), and every
+ * `intervalMs` for those Temporal refused (it was down) or whose dispatcher died. Several api
+ * instances share the table: a claim puts a start off for the others while one tries it.
+ */
+export function outboxDispatcher(deps: { client: Client; em: () => EntityManager; log: FastifyBaseLogger; settings?: OutboxSettings }) {
+  const { client, log } = deps;
+  const settings = { ...DEFAULTS, ...deps.settings };
+  let timer: NodeJS.Timeout | null = null;
+  let round: Promise<void> | null = null;
+
+  async function dispatch(ids?: readonly number[]): Promise<number> {
+    if (ids && ids.length === 0) return 0;
+    const em = deps.em();
+    const due = await claimDueWorkflowStarts(em, { ids, limit: ids ? ids.length : BATCH, retryAfterSeconds: settings.retryAfterSeconds });
+    let started = 0;
+    for (const row of due) {
+      try {
+        await client.connection.withDeadline(Date.now() + settings.deadlineMs, () => send(client, row));
+        await forgetWorkflowStart(em, row.id);
+        started += 1;
+      } catch (error) {
+        log.warn({ err: error, workflowId: row.workflowId, attempts: row.attempts }, 'workflow start left pending: Temporal did not take it; tried again later');
+        await noteWorkflowStartFailure(em, row.id, String(error)).catch(() => undefined);
+      }
+    }
+    return started;
+  }
+
+  /** Never throws: a start not sent now stays pending and is tried again. */
+  async function dispatchQuietly(ids?: readonly number[]): Promise<void> {
+    try {
+      await dispatch(ids);
+    } catch (error) {
+      log.error({ err: error }, 'pending workflow starts could not be read');
+    }
+  }
+
+  return {
+    dispatch: dispatchQuietly,
+    /** Looks for pending starts every `intervalMs` until `stop`. */
+    start(): void {
+      if (settings.intervalMs <= 0 || timer) return;
+      timer = setInterval(() => {
+        round ??= dispatchQuietly().finally(() => {
+          round = null;
+        });
+      }, settings.intervalMs);
+      timer.unref();
+    },
+    /** Stops looking; resolves once a round under way has ended. */
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await round;
+    },
+  };
+}
+export type OutboxDispatcher = ReturnType<typeof outboxDispatcher>;
