@@ -1,4 +1,4 @@
-import { sleep } from '@temporalio/workflow';
+import { patched, sleep } from '@temporalio/workflow';
 import type { WebhookDeliveryStatus } from '../../domain/shared/webhooks.ts';
 import type { DeliverWebhookInput } from './contracts.ts';
 import { attemptUntilSettled } from './steps/attempt-until-settled.ts';
@@ -20,7 +20,8 @@ export type { DeliverWebhookInput };
  */
 export async function deliverWebhook({ platformId, webhookId, eventId, manual = false, ...first }: DeliverWebhookInput): Promise<{ deliveryId: string; status: WebhookDeliveryStatus }> {
   // Its first attempt was the raising workflow's (steps/dispatch-events.ts): the retries only.
-  if (first.deliveryId && first.nextAttemptInMs !== undefined) {
+  // Marked: a run of this input that an older worker began opened and attempted at once, as its history holds.
+  if (first.deliveryId && first.nextAttemptInMs !== undefined && patched('delivery-after-first-attempt')) {
     const { deliveryId } = first;
     await sleep(first.nextAttemptInMs);
     return { deliveryId, status: await attemptUntilSettled(() => webhooks.attemptWebhookDelivery({ platformId, deliveryId })) };

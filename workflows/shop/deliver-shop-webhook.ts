@@ -27,7 +27,8 @@ export async function deliverShopWebhook(input: DeliverShopWebhookInput): Promis
   if (patched('shop-webhook-one-activity')) {
     const { shopId } = input;
     // Its first attempt was the raising workflow's (steps/notify-shop-webhooks.ts `deliverInlineFirst`): the retries only.
-    if (input.deliveryId && input.nextAttemptInMs !== undefined) {
+    // Marked: a run of this input that an older worker began attempted at once, as its history holds.
+    if (input.deliveryId && input.nextAttemptInMs !== undefined && patched('delivery-after-first-attempt')) {
       const { deliveryId } = input;
       await sleep(input.nextAttemptInMs);
       return { deliveryId, status: await attemptUntilSettled(() => shopWebhookAttempts.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })) };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { temporal as proto } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
@@ -69,6 +70,8 @@ const fakeActivities: Partial<Activities> = {
     return attemptFake(deliveryId, manual, recordOutcome);
   },
   async openAndAttemptShopWebhookDelivery(input) {
+    // Order 13 is gone: a refusal no retry changes.
+    if (input.orderId === 13) throw ApplicationFailure.nonRetryable('order 13 not found', 'OrderNotFound');
     opened.push(input);
     const deliveryId = `${input.webhookId}/${input.orderId}/${input.source}`;
     return { deliveryId, ...attemptFake(deliveryId, false, true) };
@@ -171,6 +174,19 @@ describe('deliverShopWebhook', () => {
     expect(attempts.get(deliveryId)).toBe(3);
     // Once it is over, the order's effect says what happened.
     expect(outcomes.filter((d) => d === deliveryId)).toHaveLength(1);
+  });
+});
+
+describe('an inline first attempt refused for good', () => {
+  it('fails only the delivery\'s own workflow, never the status change that raised the event', async () => {
+    const change = await temporal.client().workflow.execute<typeof changeOrderStatus>('changeOrderStatus', {
+      taskQueue,
+      workflowId: `test/${randomUUID()}`,
+      args: [{ shopId, orderId: 13, changeId: 43, statusId: 3 }],
+    });
+    expect(change).toBeUndefined();
+    const delivery = deliveryWorkflow('hook-a', 13, 'status:43');
+    await expect(delivery.result()).rejects.toBeInstanceOf(WorkflowFailedError);
   });
 });
 

@@ -1,4 +1,4 @@
-import { patched, uuid4 } from '@temporalio/workflow';
+import { ActivityFailure, patched, uuid4 } from '@temporalio/workflow';
 import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { ShopWebhookEvent } from '../../../domain/shop/webhooks.ts';
 import { startChildOnce } from '../../shared/start-child-once.ts';
@@ -49,9 +49,18 @@ export async function notifyShopWebhooks(ref: OrderRef, type: ShopWebhookEvent, 
  */
 export async function deliverInlineFirst(input: DeliverShopWebhookInput): Promise<boolean> {
   const { shopId } = input;
-  const first = input.deliveryId
-    ? { deliveryId: input.deliveryId, ...(await shopWebhookAttempts.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }
-    : await shopWebhookAttempts.openAndAttemptShopWebhookDelivery(input);
+  let first;
+  try {
+    first = input.deliveryId
+      ? { deliveryId: input.deliveryId, ...(await shopWebhookAttempts.attemptShopWebhookDelivery({ shopId, deliveryId: input.deliveryId, recordOutcome: true })) }
+      : await shopWebhookAttempts.openAndAttemptShopWebhookDelivery(input);
+  } catch (error) {
+    // A refusal no retry changes (the order or webhook gone) fails the delivery's own workflow, as
+    // before inline attempts, never the transition that raised the event.
+    if (!(error instanceof ActivityFailure)) throw error;
+    await startShopDelivery(input);
+    return true;
+  }
   if (first.nextAttemptInMs === null) return false;
   await startShopDelivery({ ...input, deliveryId: first.deliveryId, nextAttemptInMs: first.nextAttemptInMs });
   return true;
