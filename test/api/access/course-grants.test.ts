@@ -66,7 +66,8 @@ describe('POST /api/courses/subscribe', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().invalid_subscriptions).toEqual([bad]);
     expect(res.json().errors[0]).toMatchObject({ index: 1 });
-    const started = stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "platform/${platform.id}/course/${course.id}/${good.email}/"` });
+    const person = await personalEmailHash(stack.orm.em.fork(), good.email);
+    const started = stack.temporal.workflow.list({ query: `WorkflowId STARTS_WITH "platform/${platform.id}/course/${course.id}/${person}/"` });
     for await (const execution of started) throw new Error(`unexpected workflow ${execution.workflowId}`);
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEndToEnd, type EndToEnd } from '../../helpers/e2e.ts';
 import { createAudiobook, createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
 import { settledWorkflows } from '../../helpers/http.ts';
+import { personalEmailHash } from '../../../db/repositories/shared/personal-data/salt.ts';
 
 let e2e: EndToEnd;
 let platform: TestPlatform;
@@ -17,7 +18,9 @@ afterAll(() => e2e?.close());
 
 const call = (method: string, path: string, body?: unknown) => e2e.http(method, path, { key: platform.apiKey, body });
 const courseOf = (data: any) => data.courses.find((c: any) => c.course_id === course.id);
-const commandPrefix = (email: string, command: string, item = `course/${course.id}`) => `platform/${platform.id}/${item}/${email}/${command}/`;
+/** The person's command workflows: their ids carry the address's keyed hash, never the address (issue 41 item 3). */
+const commandPrefix = async (email: string, command: string, item = `course/${course.id}`) =>
+  `platform/${platform.id}/${item}/${await personalEmailHash(e2e.stack.orm.em.fork(), email)}/${command}/`;
 
 async function grantAndWait(email: string, accessLevel = 0) {
   const res = await call('POST', '/api/courses/subscribe', { subscriptions: { course_id: course.id, email, access_level: accessLevel } });
@@ -42,7 +45,7 @@ describe('DELETE /api/courses/unsubscribe', () => {
     const email = uniqueEmail('premium');
     await grantAndWait(email, 1);
     expect((await call('DELETE', '/api/courses/unsubscribe', { unsubscriptions: [{ course_id: course.id, email }] })).status).toBe(204);
-    const [outcome] = await settledWorkflows(e2e.stack.temporal, commandPrefix(email, 'revoke'));
+    const [outcome] = await settledWorkflows(e2e.stack.temporal, await commandPrefix(email, 'revoke'));
     expect(outcome).toMatchObject({ outcome: 'level_1_kept', accessLevel: 1 });
     const data = await e2e.participantWhen(platform.id, email, (d) => expect(courseOf(d)).toMatchObject({ active: true, access_level: 1 }));
     expect(courseOf(data).visible_lesson_ids).toHaveLength(3);
@@ -51,7 +54,7 @@ describe('DELETE /api/courses/unsubscribe', () => {
   it('a revoke for someone never enrolled answers 204 and changes nothing', async () => {
     const email = uniqueEmail('stranger');
     expect((await call('DELETE', '/api/courses/unsubscribe', { unsubscriptions: { course_id: course.id, email } })).status).toBe(204);
-    const [outcome] = await settledWorkflows(e2e.stack.temporal, commandPrefix(email, 'revoke'));
+    const [outcome] = await settledWorkflows(e2e.stack.temporal, await commandPrefix(email, 'revoke'));
     expect(outcome).toMatchObject({ outcome: 'not_enrolled' });
     expect((await e2e.http('GET', `/admin/v1/platforms/${platform.id}/participants?email=${email}`, { operator: true })).status).toBe(404);
   });
@@ -62,7 +65,7 @@ describe('DELETE /api/courses/unsubscribe', () => {
     // Revoke then grant, sent back to back: the grant is the later command and must win.
     expect((await call('DELETE', '/api/courses/unsubscribe', { unsubscriptions: { course_id: course.id, email } })).status).toBe(204);
     await grantAndWait(email);
-    await settledWorkflows(e2e.stack.temporal, commandPrefix(email, 'revoke'));
+    await settledWorkflows(e2e.stack.temporal, await commandPrefix(email, 'revoke'));
     const data = await e2e.participantWhen(platform.id, email, (d) => expect(courseOf(d)?.active).toBe(true));
     expect(courseOf(data).access_level).toBe(0);
   });
