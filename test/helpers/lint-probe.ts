@@ -13,3 +13,9 @@ export function ruleOnlyLinter(rule: string): ESLint {
     ruleFilter: ({ ruleId }) => ruleId === rule,
   });
 }
+
+/** The messages `eslint` gives `code` linted as the file `filePath` (relative to the repository). */
+export async function probeMessages(eslint: ESLint, filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.map((m) => m.message);
+}

@@ -6,7 +6,7 @@
  */
 import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ruleOnlyLinter } from '../helpers/lint-probe.ts';
+import { probeMessages, ruleOnlyLinter } from '../helpers/lint-probe.ts';
 
 const RULE = 'no-restricted-syntax';
 let eslint: ESLint;
@@ -17,8 +17,7 @@ beforeAll(() => {
 
 async function messages(body: string): Promise<string[]> {
   const code = `export async function probe(em: any, tx: any, orm: any, shopEm: any, tenantEm: any, repo: any) {\n${body}\n}\n`;
-  const [result] = await eslint.lintText(code, { filePath: 'activities/shop/probe.ts' });
-  return result!.messages.map((m) => m.message);
+  return probeMessages(eslint, 'activities/shop/probe.ts', code);
 }
 
 describe('the activities rule in eslint.config.js', () => {

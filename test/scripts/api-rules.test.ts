@@ -6,7 +6,7 @@
  */
 import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ruleOnlyLinter } from '../helpers/lint-probe.ts';
+import { probeMessages, ruleOnlyLinter } from '../helpers/lint-probe.ts';
 
 const RULE = 'no-restricted-syntax';
 let eslint: ESLint;
@@ -17,8 +17,7 @@ beforeAll(() => {
 
 async function messages(filePath: string, body: string): Promise<string[]> {
   const code = `export async function probe(em: any, tx: any, request: any, client: any) {\n${body}\n}\n`;
-  const [result] = await eslint.lintText(code, { filePath });
-  return result!.messages.map((m) => m.message);
+  return probeMessages(eslint, filePath, code);
 }
 
 const route = 'api/shop/orders/probe.ts';
@@ -59,7 +58,7 @@ describe('api rules in eslint.config.js', () => {
 describe('entities in api/', () => {
   it('are imported as types only: a row comes from a repository function, never from an entity class handed to the ORM', async () => {
     const imports = ruleOnlyLinter('@typescript-eslint/no-restricted-imports');
-    const lint = async (code: string) => (await imports.lintText(code, { filePath: route }))[0]!.messages.map((m) => m.message);
+    const lint = (code: string) => probeMessages(imports, route, code);
     expect(await lint("import { Order } from '../../../db/entities/shop/index.ts';\nexport const entity = Order;\n")).toEqual([expect.stringMatching(/entities as types only/)]);
     expect(await lint("import type { IOrder } from '../../../db/entities/shop/index.ts';\nexport type Row = IOrder;\n")).toEqual([]);
   });

@@ -6,7 +6,7 @@
  */
 import type { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ruleOnlyLinter } from '../helpers/lint-probe.ts';
+import { probeMessages, ruleOnlyLinter } from '../helpers/lint-probe.ts';
 
 let eslint: ESLint;
 
@@ -14,10 +14,7 @@ beforeAll(() => {
   eslint = ruleOnlyLinter('no-restricted-syntax');
 });
 
-async function messages(filePath: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`${code}\nexport async function probe(): Promise<void> {}\n`, { filePath });
-  return result!.messages.map((m) => m.message);
-}
+const messages = (filePath: string, code: string) => probeMessages(eslint, filePath, `${code}\nexport async function probe(): Promise<void> {}\n`);
 
 const workflow = 'workflows/access/probe.ts';
 
@@ -60,10 +57,7 @@ describe('activity proxies in eslint.config.js', () => {
     imports = ruleOnlyLinter(RULE);
   });
 
-  async function refusals(filePath: string, code: string): Promise<string[]> {
-    const [result] = await imports.lintText(code, { filePath });
-    return result!.messages.map((m) => m.message);
-  }
+  const refusals = (filePath: string, code: string) => probeMessages(imports, filePath, code);
 
   it.each(['proxyActivities', 'proxyLocalActivities'])('refuses %s imported in a workflow', async (name) => {
     expect(await refusals(workflow, `import { ${name} } from '@temporalio/workflow';\nexport const p = ${name}({ startToCloseTimeout: '1 second' });\n`)).toEqual([

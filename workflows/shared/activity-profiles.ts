@@ -110,15 +110,15 @@ export const WEBHOOK_ATTEMPT = activity({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+/** The retries of an order effect, as an activity (`ORDER_EFFECT`) or a local one (`LOCAL_ORDER_EFFECT`). */
+const ORDER_EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] };
+
 /**
  * One side effect of a shop order (invoice, download codes, analytics, marketing tags, status
  * mail): retried on its own with backoff up to about 20 minutes, then recorded as `failed` in the
  * order's effect log by the workflow, so the other effects are never held back or repeated.
  */
-export const ORDER_EFFECT = activity({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] },
-});
+export const ORDER_EFFECT = activity({ startToCloseTimeout: '30 seconds', retry: ORDER_EFFECT_RETRY });
 
 /**
  * The database-only effects of a clearing (invoice number, download codes, course access order,
@@ -130,7 +130,7 @@ export const ORDER_EFFECT = activity({
 export const LOCAL_ORDER_EFFECT = local({
   startToCloseTimeout: '30 seconds',
   localRetryThreshold: '6 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] },
+  retry: ORDER_EFFECT_RETRY,
 });
 
 /**
