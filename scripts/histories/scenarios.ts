@@ -13,6 +13,8 @@ import { quietClearing } from './quiet-clearing.ts';
 import {
   automaticStatusWorkflowId,
   clearOrderWorkflowId,
+  orderPlacedWorkflowId,
+  orderStatusWorkflowId,
   mailSequenceWorkflowId,
   shopWebhookDeliveryWorkflowId,
   subscriberWorkflowId,
@@ -97,10 +99,18 @@ export const fakeActivities: Partial<Activities> = {
   async recordLessonCompletionEvents({ platformId, participantId, lessonId, courseId }) {
     return { events: [{ id: `event-lesson-${lessonId}`, type: 'lesson_completed', occurredAt: new Date().toISOString(), payload: { platformId, participantId, lessonId, courseId } } as never] };
   },
-  // The lesson's event goes to one webhook: its first attempt inline, the retries in its delivery workflow.
+  // Every event goes to one webhook: its first attempt inline, the retries in its delivery workflow.
   async webhookTargets({ types }) {
-    return types.includes('lesson_completed') ? [{ webhookId: WEBHOOK, events: ['lesson_completed' as const] }] : [];
+    return [{ webhookId: WEBHOOK, events: types }];
   },
+  // Revokes, an order's cancellation and a quiz result: one event each, dispatched to that webhook.
+  withdrawCourseAccess: async ({ email }) => ({ outcome: 'applied', accessLevel: null, events: [domainEvent('access_revoked', `course-${email}`)] }),
+  withdrawAudiobookAccess: async ({ email }) => ({ outcome: 'applied', accessLevel: null, events: [domainEvent('access_revoked', `audiobook-${email}`)] }),
+  withdrawOrderAccess: async ({ orderId }) => ({ events: [domainEvent('access_revoked', `order-${orderId}`)] }),
+  recordQuizResultEvents: async ({ resultId }) => ({ events: [domainEvent('quiz_passed', `quiz-${resultId}`)] }),
+  // A placed order at its New status (1), to be paid; the shop of SHOP_WITH_WEBHOOKS has one webhook on every order event, delivered at once.
+  placingFacts: async () => ({ newStatusId: 1, needsNoClearing: false }),
+  shopWebhookTargets: async ({ shopId }) => (shopId === SHOP_WITH_WEBHOOKS ? [{ webhookId: AT_ONCE_WEBHOOK, host: 'hooks.example.com' }] : []),
   async deliverMail({ mailId }) {
     // An invitation of `...flaky-...` fails its first attempt: the grant hands it to its delivery workflow.
     if (mailId.includes('flaky-') && !failedOnce.has(mailId)) {
@@ -183,6 +193,12 @@ function onboarded(email: string, kind: string, itemId: string) {
 
 /** A webhook whose deliveries succeed at their first attempt; every other one's fail twice first. */
 const AT_ONCE_WEBHOOK = '00000000-0000-4000-8000-00000000f004';
+const SHOP_WITH_WEBHOOKS = '00000000-0000-4000-8000-00000000a002';
+
+/** A recorded domain event of the fake activities. */
+function domainEvent(type: string, key: string) {
+  return { id: `event-${type}-${key}`, type, payload: {}, occurredAt: new Date().toISOString() } as never;
+}
 const WEBHOOK_TO_RETRY = '00000000-0000-4000-8000-00000000f002';
 
 const attempts = new Map<string, number>();
@@ -452,6 +468,40 @@ export const scenarios: Scenario[] = [
         occurredAt: new Date().toISOString(),
       };
       const handle = await client.workflow.start<typeof workflows.deliverShopWebhook>('deliverShopWebhook', { taskQueue, workflowId: shopWebhookDeliveryWorkflowId(input), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  ...[
+    { type: 'revokeCourseAccess' as const, args: { platformId: PLATFORM, courseId: COURSE, email: 'ann@example.com', seq: 5 } },
+    { type: 'revokeAudiobookAccess' as const, args: { platformId: PLATFORM, audiobookId: '00000000-0000-4000-8000-00000000e001', email: 'cy@example.com', seq: 6 } },
+    { type: 'cancelOrder' as const, args: { platformId: PLATFORM, orderId: '00000000-0000-4000-8000-00000000e101' } },
+    { type: 'quizResultRecorded' as const, args: { platformId: PLATFORM, resultId: '00000000-0000-4000-8000-00000000e201' } },
+  ].map(({ type, args }): Scenario => ({
+    type,
+    name: 'the step, then its event\'s delivery: the first attempt inline, the retries in its delivery workflow',
+    async run({ client, taskQueue }) {
+      const handle = await client.workflow.start(type, { taskQueue, workflowId: `history/${type}/${args.platformId}`, args: [args] });
+      await handle.result();
+      return handle;
+    },
+  })),
+  {
+    type: 'changeOrderStatus',
+    name: 'a status change with every effect skipped but one shop webhook, delivered at its inline first attempt',
+    async run({ client, taskQueue }) {
+      const input = { shopId: SHOP_WITH_WEBHOOKS, orderId: 40, changeId: 400, statusId: 3 };
+      const handle = await client.workflow.start<typeof workflows.changeOrderStatus>('changeOrderStatus', { taskQueue, workflowId: orderStatusWorkflowId(input), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  },
+  {
+    type: 'orderPlaced',
+    name: 'a placed order at its New status: every effect skipped but one shop webhook, delivered at its inline first attempt',
+    async run({ client, taskQueue }) {
+      const input = { shopId: SHOP_WITH_WEBHOOKS, orderId: 41 };
+      const handle = await client.workflow.start<typeof workflows.orderPlaced>('orderPlaced', { taskQueue, workflowId: orderPlacedWorkflowId(input), args: [input] });
       await handle.result();
       return handle;
     },
