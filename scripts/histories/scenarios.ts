@@ -108,6 +108,11 @@ export const fakeActivities: Partial<Activities> = {
   withdrawAudiobookAccess: async ({ email }) => ({ outcome: 'applied', accessLevel: null, events: [domainEvent('access_revoked', `audiobook-${email}`)] }),
   withdrawOrderAccess: async ({ orderId }) => ({ events: [domainEvent('access_revoked', `order-${orderId}`)] }),
   recordQuizResultEvents: async ({ resultId }) => ({ events: [domainEvent('quiz_passed', `quiz-${resultId}`)] }),
+  // A participant's erasure on the platform: one kind of data, then `participant_erased` dispatched.
+  beginErasure: async () => ({ generation: 1, kinds: ['participant'] }),
+  erasePersonalDataKind: async () => 2,
+  recordParticipantErased: async ({ erasureId }) => [domainEvent('participant_erased', erasureId)],
+  completeErasure: async () => ({ completed: true, counts: { participant: 2 } }),
   // A placed order at its New status (1), to be paid; the shop of SHOP_WITH_WEBHOOKS has one webhook on every order event, delivered at once.
   placingFacts: async () => ({ newStatusId: 1, needsNoClearing: false }),
   shopWebhookTargets: async ({ shopId }) => (shopId === SHOP_WITH_WEBHOOKS ? [{ webhookId: AT_ONCE_WEBHOOK, host: 'hooks.example.com' }] : []),
@@ -486,6 +491,16 @@ export const scenarios: Scenario[] = [
       return handle;
     },
   })),
+  {
+    type: 'erasePersonalData',
+    name: 'a participant erased: the data, then its event\'s delivery: the first attempt inline, the retries in its delivery workflow',
+    async run({ client, taskQueue }) {
+      const ref = { tenant: 'platform' as const, tenantId: PLATFORM, erasureId: '00000000-0000-4000-8000-00000000e301' };
+      const handle = await client.workflow.start<typeof workflows.erasePersonalData>('erasePersonalData', { taskQueue, workflowId: `history/erasePersonalData/${ref.erasureId}`, args: [ref] });
+      await handle.result();
+      return handle;
+    },
+  },
   {
     type: 'changeOrderStatus',
     name: 'a status change with every effect skipped but one shop webhook, delivered at its inline first attempt',
