@@ -43,8 +43,14 @@ const LEFT: Record<ClearingPart, (at: OrderRef) => Promise<unknown>> = {
   paid_webhooks: (at) => notifyShopWebhooks(at, webhooksOf('paid_webhooks').type, localSteps),
 };
 
-/** A part some other part waits for: those start first (then what the step opened, then the rest). */
+/**
+ * The order parts start in, as the commands of the histories were issued: the parts others wait
+ * for, then what the step opened, then the parts that wait (each once what it waits for is over),
+ * then the rest.
+ */
 const waitedFor = (part: ClearingPart): boolean => CLEARING_PARTS.some((other) => planOf(other).waitsFor.includes(part));
+const waits = (part: ClearingPart): boolean => !waitedFor(part) && planOf(part).waitsFor.length > 0;
+const neither = (part: ClearingPart): boolean => !waitedFor(part) && !waits(part);
 
 /**
  * The clearing with its database work in one local activity (issue 26 item 1, `clearing-one-step`),
@@ -63,15 +69,16 @@ export async function clearInOneStep(ref: OrderRef): Promise<void> {
   const runs = new Map<ClearingPart, Promise<unknown>>();
   const start = (part: ClearingPart): Promise<unknown> => {
     const run = () => (left.has(part) ? LEFT[part](at(part)) : Promise.resolve());
-    const waits = planOf(part).waitsFor.map((before) => runs.get(before) ?? Promise.resolve());
-    const started = waits.length === 0 ? run() : waits.length === 1 ? waits[0]!.then(run) : Promise.all(waits).then(run);
+    const before = planOf(part).waitsFor.map((other) => runs.get(other) ?? Promise.resolve());
+    const started = before.length === 0 ? run() : before.length === 1 ? before[0]!.then(run) : Promise.all(before).then(run);
     runs.set(part, started);
     return started;
   };
   const first = CLEARING_PARTS.filter(waitedFor).map(start);
   const opened = [startOpened(ref, step), ...step.handOn.map((effect) => handedOnEffect(at(effect), effect, OUTSIDE[effect](at(effect)), localSteps))];
-  const rest = CLEARING_PARTS.filter((part) => !waitedFor(part)).map(start);
-  await Promise.all([...opened, ...first, ...rest]);
+  const waiting = CLEARING_PARTS.filter(waits).map(start);
+  const rest = CLEARING_PARTS.filter(neither).map(start);
+  await Promise.all([...opened, ...first, ...waiting, ...rest]);
 }
 
 /** The step; when it fails for good (its retries spent), every part is left to its own steps. */
