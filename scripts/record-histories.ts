@@ -1,13 +1,15 @@
 /**
  * `npm run histories:record`: records the histories the replay test (test/workflows/replay.test.ts)
- * runs the workflow code over, into `test/workflows/histories/<workflow type>.json`. Each scenario
+ * runs the workflow code over, into `test/workflows/histories/<workflow type>.<date>.json`: one file per
+ * type and day, a generation of that type's code, beside the older ones (each replays as long as runs
+ * of its code can be open; then it goes to `retired/`, workflows/README.md). Each scenario
  * of scripts/histories/scenarios.ts runs on a Temporal dev server of its own (in memory; or
  * TEMPORAL_ADDRESS) with today's workflow code and fake activities; every run of a workflow id
  * (continue-as-new included) is kept. Run it after a change that went out behind `patched()`
  * (README, "Deploying"), and commit the files. `npm run histories:record -- <type> ...` records the
- * scenarios of those workflow types only and leaves the other files as they are.
+ * scenarios of those workflow types only; a second recording the same day replaces that day's file.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
@@ -68,12 +70,11 @@ async function main() {
     await connection.close();
 
     mkdirSync(HISTORIES_DIR, { recursive: true });
-    const replaced = (file: string) => file.endsWith('.json') && (onlyTypes.length === 0 || onlyTypes.includes(file.slice(0, -'.json'.length)));
-    for (const file of readdirSync(HISTORIES_DIR)) if (replaced(file)) rmSync(path.join(HISTORIES_DIR, file));
     const byType = new Map<string, RecordedRun[]>();
     for (const { type, runs } of recorded) byType.set(type, [...(byType.get(type) ?? []), ...runs]);
+    const day = new Date().toISOString().slice(0, 10);
     for (const [type, runs] of byType) {
-      const file = path.join(HISTORIES_DIR, `${type}.json`);
+      const file = path.join(HISTORIES_DIR, `${type}.${day}.json`);
       writeFileSync(file, `${JSON.stringify({ workflowType: type, recordedAt: new Date().toISOString(), runs }, null, 1)}\n`);
       log(`wrote ${path.relative(REPO_ROOT, file)}`);
     }

@@ -1,9 +1,11 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.ts';
+import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import type { WebhookSettings } from '../webhooks/settings.ts';
 import type { MailEndpoints } from '../../domain/shared/mail-endpoints.ts';
 import type { IntegrationEndpoints } from '../../adapters/endpoints.ts';
-import type { OrderReads } from '../../db/repositories/shop/step-reads.ts';
-import type { RecordEffect } from '../../db/repositories/shop/order-effects.ts';
+import { READ_EACH_TIME, type OrderReads } from '../../db/repositories/shop/step-reads.ts';
+import { recordEffect, type RecordEffect } from '../../db/repositories/shop/order-effects.ts';
 
 /** What activities need from the outside world; the worker builds it once, tests pass their own. */
 export interface ActivityDeps {
@@ -21,8 +23,23 @@ export interface ActivityDeps {
   integrationEndpoints?: IntegrationEndpoints;
   /** `PUBLIC_URL` (config.ts publicUrlOf): the base of every link in a mail (downloads, invoices); DEFAULT_PUBLIC_URL when unset. */
   publicUrl?: string;
-  /** How the order effects read an order: once per step in the clearing's one step (`readsOnce`); each time when unset. */
-  reads?: OrderReads;
-  /** How the order effects record their outcome: kept for one multi-row write at the end of the clearing's step (`effectLogBatch`); at once when unset. */
-  recordEffect?: RecordEffect;
+}
+
+/**
+ * Where a group of shop activities does its database work, an explicit parameter of the group:
+ * by default each activity its own unit of work (`unitsOfWork`); the clearing's one step passes
+ * its transaction (activities/shop/clearing-transaction.ts).
+ */
+export interface ActivityDb {
+  /** An entity manager scoped to the shop for one unit of work (a fresh fork, or one in the step's transaction). */
+  shopEm(shopId: string): EntityManager;
+  /** How the order effects read an order: each time, or once per step in the clearing (`readsOnce`). */
+  reads: OrderReads;
+  /** How the order effects record their outcome: at once, or kept for one multi-row write at the end of the clearing's step (`effectLogBatch`). */
+  recordEffect: RecordEffect;
+}
+
+/** Each activity its own unit of work: a fresh entity manager of the Orm per call, reads each time, outcomes recorded at once. */
+export function unitsOfWork(orm: Orm): ActivityDb {
+  return { shopEm: (shopId) => shopEm(orm, shopId), reads: READ_EACH_TIME, recordEffect };
 }

@@ -1,8 +1,7 @@
 import { automaticRuleApplies, automaticStatusDueAt } from '../../domain/shop/automatic-status.ts';
 import type { AutomaticStatusSource } from '../../domain/shop/automatic-status.ts';
 import { automaticRulesAfter, orderStatusPosition, setStatusIfUnmoved, type ExpectedPosition } from '../../db/repositories/shop/automatic-statuses.ts';
-import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
+import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 
 export interface PlanAutomaticStatusesInput {
   shopId: string;
@@ -25,7 +24,7 @@ export interface ApplyAutomaticStatusInput extends ExpectedPosition {
 }
 
 /** Automatic status assignment (domain/shop/automatic-status.ts): planning the timers and setting the status when one fires. */
-export function automaticStatusActivities({ orm }: ActivityDeps) {
+export function automaticStatusActivities({ orm }: ActivityDeps, db: ActivityDb = unitsOfWork(orm)) {
   return {
     /**
      * The statuses to set later because the order reached its status by `source`: none when the
@@ -33,7 +32,7 @@ export function automaticStatusActivities({ orm }: ActivityDeps) {
      * whose conditions admit the order, due at the moment it was reached plus the offset.
      */
     async planAutomaticStatuses({ shopId, orderId, source }: PlanAutomaticStatusesInput): Promise<PlannedAutomaticStatus[]> {
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       const at = await orderStatusPosition(em, shopId, orderId);
       if (!at) return [];
       let reachedAt: Date | null;
@@ -60,7 +59,7 @@ export function automaticStatusActivities({ orm }: ActivityDeps) {
      * status change's effects) or null.
      */
     async applyAutomaticStatus({ shopId, orderId, toStatusId, ...expected }: ApplyAutomaticStatusInput): Promise<{ changeId: number } | null> {
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       const stillConfigured = (await automaticRulesAfter(em, expected.fromStatusId)).some((r) => r.statusId === toStatusId);
       if (!stillConfigured) return null;
       const changeId = await setStatusIfUnmoved(em, shopId, orderId, expected, toStatusId);

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { CLEARING_PARTS, effectOfPart, waitsForDeferred, type ClearingPart, type OutsideClearingEffect } from '../../domain/shop/clearing-parts.ts';
+import { CLEARING_PARTS, effectOfPart, planOf, waitsForDeferred, webhooksOf, type ClearingPart, type OutsideClearingEffect, type WebhooksPart } from '../../domain/shop/clearing-plan.ts';
 import { clubDeliveryOpened, noShopWebhookSubscribed, orderSequencesStarted, shopDeliveryUnderWay } from '../../domain/shop/effect-outcomes.ts';
 import { isHandOn, type EffectOutcome, type EffectSource, type HandOn } from '../../domain/shop/effects.ts';
 import type { ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
@@ -59,15 +59,18 @@ export type ClearingEffects = Pick<Fns<typeof orderEffectActivities>, 'recordOrd
 
 type PartRun = (fx: ClearingEffects, input: ClearingStepInput) => Promise<Partial<ClearingStepResult>>;
 
-const ref = (input: ClearingStepInput, source: EffectSource = 'clear') => ({ shopId: input.shopId, orderId: input.orderId, source });
+/** The order, under the source of the part's effect-log entries (domain/shop/clearing-plan.ts). */
+const ref = (input: ClearingStepInput, part: ClearingPart) => ({ shopId: input.shopId, orderId: input.orderId, source: planOf(part).source });
 
 /** An effect asked locally first: settled here when nothing has to go out, else handed on. */
-const outside = (effect: OutsideClearingEffect, ask: (fx: ClearingEffects, input: ClearingStepInput) => Promise<EffectOutcome | HandOn>): PartRun =>
-  async (fx, input) => (isHandOn(await ask(fx, input)) ? { handOn: [effect] } : {});
+const outside = (effect: OutsideClearingEffect, ask: (fx: ClearingEffects, at: ReturnType<typeof ref>) => Promise<EffectOutcome | HandOn>): PartRun =>
+  async (fx, input) => (isHandOn(await ask(fx, ref(input, effect))) ? { handOn: [effect] } : {});
 
-function webhooks(type: ShopWebhookEvent, source: EffectSource, event: (input: ClearingStepInput) => ClearingEvent): PartRun {
+/** The webhooks of the part's event: one delivery opened per subscribed webhook, its first attempt the workflow's. */
+function webhooks(part: WebhooksPart): PartRun {
+  const { type, event } = webhooksOf(part);
   return async (fx, input) => {
-    const at = ref(input, source);
+    const at = ref(input, part);
     const targets = await fx.shopWebhookTargets({ shopId: input.shopId, type });
     if (targets.length === 0) {
       await fx.recordOrderEffect({ ...at, effect: 'webhook', outcome: noShopWebhookSubscribed(type) });
@@ -75,7 +78,7 @@ function webhooks(type: ShopWebhookEvent, source: EffectSource, event: (input: C
     }
     const deliveries: OpenedShopDelivery[] = [];
     for (const { webhookId, host } of targets) {
-      const opened = { ...at, webhookId, type, ...event(input) };
+      const opened = { ...at, webhookId, type, ...input.events[event] };
       const { deliveryId } = await fx.openShopWebhookDelivery(opened);
       // Provisional: its delivery workflow records over it once it is over.
       await fx.recordOrderEffect({ ...at, effect: 'webhook', target: webhookId, outcome: shopDeliveryUnderWay(type, webhookId, host), provisional: true });
@@ -87,40 +90,37 @@ function webhooks(type: ShopWebhookEvent, source: EffectSource, event: (input: C
 
 /** Each part: its database work and effect-log rows, and what it leaves to the workflow. */
 const PARTS: Record<ClearingPart, PartRun> = {
-  invoice: async (fx, input) => (await fx.issueInvoice(ref(input)), {}),
-  download_codes: async (fx, input) => (await fx.createDownloadCodes(ref(input)), {}),
-  analytics_purchase: outside('analytics_purchase', (fx, input) => fx.sendAnalyticsPurchase({ ...ref(input), localFirst: true })),
-  marketing_tags: outside('marketing_tags', (fx, input) => fx.tagCustomer({ ...ref(input), localFirst: true })),
-  status_mail: outside('status_mail', (fx, input) => fx.sendStatusMail({ ...ref(input, 'clear:paid'), statusId: null, localFirst: true })),
+  invoice: async (fx, input) => (await fx.issueInvoice(ref(input, 'invoice')), {}),
+  download_codes: async (fx, input) => (await fx.createDownloadCodes(ref(input, 'download_codes')), {}),
+  analytics_purchase: outside('analytics_purchase', (fx, at) => fx.sendAnalyticsPurchase({ ...at, localFirst: true })),
+  marketing_tags: outside('marketing_tags', (fx, at) => fx.tagCustomer({ ...at, localFirst: true })),
+  status_mail: outside('status_mail', (fx, at) => fx.sendStatusMail({ ...at, statusId: null, localFirst: true })),
   async course_access(fx, input) {
-    const { outcome, ...courseAccess } = await fx.registerCourseAccessOrder(ref(input));
-    await fx.recordOrderEffect({ ...ref(input), effect: 'course_access', outcome });
+    const { outcome, ...courseAccess } = await fx.registerCourseAccessOrder(ref(input, 'course_access'));
+    await fx.recordOrderEffect({ ...ref(input, 'course_access'), effect: 'course_access', outcome });
     return { courseAccess };
   },
   async mail_sequence(fx, input) {
     const sequences = await fx.orderMailSequences({ shopId: input.shopId, orderId: input.orderId, statusId: null });
-    await fx.recordOrderEffect({ ...ref(input), effect: 'mail_sequence', outcome: orderSequencesStarted(sequences.sequenceIds) });
+    await fx.recordOrderEffect({ ...ref(input, 'mail_sequence'), effect: 'mail_sequence', outcome: orderSequencesStarted(sequences.sequenceIds) });
     return sequences.sequenceIds.length ? { sequences } : {};
   },
   async subscription(fx, input) {
-    const { outcome, subscriberIds, endedIds, extendedIds = [] } = await fx.activateSubscriptions(ref(input));
+    const { outcome, subscriberIds, endedIds, extendedIds = [] } = await fx.activateSubscriptions(ref(input, 'subscription'));
     const entries = subscriberIds.length ? await fx.subscriptionEntryMailSequences({ shopId: input.shopId, subscriberIds }) : [];
-    await fx.recordOrderEffect({ ...ref(input), effect: 'subscription', outcome });
+    await fx.recordOrderEffect({ ...ref(input, 'subscription'), effect: 'subscription', outcome });
     return { subscriptions: { subscriberIds, reloadIds: [...endedIds, ...extendedIds], entries } };
   },
-  automatic_statuses: async (fx, input) => ({ automaticStatuses: await fx.planAutomaticStatuses(ref(input, 'clear') as { shopId: string; orderId: number; source: 'clear' }) }),
-  cleared_webhooks: webhooks('order_cleared', 'clear', (input) => input.events.cleared),
-  paid_webhooks: webhooks('order_status_changed', 'clear:paid', (input) => input.events.paid),
+  automatic_statuses: async (fx, input) => ({ automaticStatuses: await fx.planAutomaticStatuses({ shopId: input.shopId, orderId: input.orderId, source: 'clear' }) }),
+  cleared_webhooks: webhooks('cleared_webhooks'),
+  paid_webhooks: webhooks('paid_webhooks'),
   async club_webhook(fx, input) {
-    const opening = await fx.openClubWebhookDelivery({ ...ref(input), statusId: null, ...input.events.club });
+    const opening = await fx.openClubWebhookDelivery({ ...ref(input, 'club_webhook'), statusId: null, ...input.events.club });
     const outcome = clubDeliveryOpened(opening);
-    await fx.recordOrderEffect({ ...ref(input), effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
+    await fx.recordOrderEffect({ ...ref(input, 'club_webhook'), effect: 'club_webhook', outcome, provisional: outcome.status === 'done' });
     return 'skipped' in opening ? {} : { club: { deliveryId: opening.deliveryId, statusId: opening.statusId } };
   },
 };
-
-/** The effect-log source of a part's entry. */
-const sourceOf = (part: ClearingPart): EffectSource => (part === 'status_mail' || part === 'paid_webhooks' ? 'clear:paid' : 'clear');
 
 /**
  * The clearing's database work in one step (issue 26 item 1): every part in turn, each in a
@@ -148,7 +148,7 @@ export async function runClearingStep(fx: ClearingEffects, inSavepoint: <T>(work
         continue;
       }
       const outcome: EffectOutcome = { status: 'failed', detail: error.message };
-      await inSavepoint(() => fx.recordOrderEffect({ ...ref(input, sourceOf(part)), effect, outcome })).catch(() => deferred.add(part));
+      await inSavepoint(() => fx.recordOrderEffect({ ...ref(input, part), effect, outcome })).catch(() => deferred.add(part));
     }
   }
   return { ...result, deferred: [...deferred] };

@@ -1,8 +1,8 @@
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { readsOnce } from '../../db/repositories/shop/step-reads.ts';
 import { effectLogBatch } from '../../db/repositories/shop/effect-log-batch.ts';
-import { inSavepoint, ormIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
+import { inSavepoint, shopEmIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
+import type { ActivityDb, ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
 import { automaticStatusActivities } from './automatic-status.ts';
 import { runClearingStep, type ClearingEffects, type ClearingStepInput, type ClearingStepResult } from './clearing-step.ts';
@@ -13,7 +13,8 @@ import { orderEffectActivities } from './order-effects.ts';
 import { subscriberRenewalActivities } from './subscriber-renewal.ts';
 
 /**
- * The activities the clearing's step is made of, every one of them in the scope's transaction,
+ * The activities the clearing's step is made of, every one of them in the scope's transaction
+ * (their explicit `ActivityDb`),
  * reading the order's facts once (the invoice part writes the order's invoice number, which the
  * webhook bodies after it carry: the facts are read again after it) and its effect log once, and
  * keeping their effect-log entries for one write at the end (`effectLog`).
@@ -21,17 +22,17 @@ import { subscriberRenewalActivities } from './subscriber-renewal.ts';
 function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): { effects: ClearingEffects; effectLog: ReturnType<typeof effectLogBatch> } {
   const reads = readsOnce();
   const effectLog = effectLogBatch();
-  const inTransaction = { ...deps, orm: ormIn(scope), reads, recordEffect: effectLog.record };
-  const orderEffects = orderEffectActivities(inTransaction);
+  const db: ActivityDb = { shopEm: (shopId) => shopEmIn(scope, shopId), reads, recordEffect: effectLog.record };
+  const orderEffects = orderEffectActivities(deps, db);
   const effects: ClearingEffects = {
     ...orderEffects,
     issueInvoice: (input) => orderEffects.issueInvoice(input).finally(reads.forgetFacts),
-    ...shopCourseAccessActivities(inTransaction),
-    ...mailSequenceActivities(inTransaction),
-    ...subscriberRenewalActivities(inTransaction),
-    ...automaticStatusActivities(inTransaction),
-    ...shopWebhookActivities(inTransaction),
-    ...clubWebhookActivities(inTransaction),
+    ...shopCourseAccessActivities(deps, db),
+    ...mailSequenceActivities(deps, db),
+    ...subscriberRenewalActivities(deps, undefined, db),
+    ...automaticStatusActivities(deps, db),
+    ...shopWebhookActivities(deps, db),
+    ...clubWebhookActivities(deps, db),
   };
   return { effects, effectLog };
 }

@@ -1,12 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { CLUB_WEBHOOK_TABLES, clubDeliveryOutcome, clubProducts, findClub, openClubDelivery } from '../../db/repositories/shop/club.ts';
-import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
-import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordEffect as recordEffectNow } from '../../db/repositories/shop/order-effects.ts';
 import { CLUB_WEBHOOK_EVENT, clubDeliveryEffect, clubWebhookDecision, firesForAllProducts } from '../../domain/shop/club-rules.ts';
 import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
+import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 import type { AttemptResult } from '../webhooks/attempt.ts';
 import { attemptDepsFrom, attemptInActivity } from '../webhooks/delivery.ts';
 import { orderWebhookPayload } from '../webhooks/shop.ts';
@@ -29,8 +26,9 @@ export type ClubDeliveryOpening = { deliveryId: string; host: string; statusId: 
  * delivery of an order at a status (once per order and status), then the platform's attempt on the
  * club's tables, with its signing, SSRF rules and retry schedule.
  */
-export function clubWebhookActivities(activityDeps: ActivityDeps) {
-  const { orm, reads: { orderFacts } = READ_EACH_TIME, recordEffect = recordEffectNow } = activityDeps;
+export function clubWebhookActivities(activityDeps: ActivityDeps, db: ActivityDb = unitsOfWork(activityDeps.orm)) {
+  const { orm } = activityDeps;
+  const { reads: { orderFacts }, recordEffect } = db;
   const deps = attemptDepsFrom(activityDeps);
 
   return {
@@ -41,7 +39,7 @@ export function clubWebhookActivities(activityDeps: ActivityDeps) {
      */
     async openClubWebhookDelivery(input: OpenClubDeliveryInput): Promise<ClubDeliveryOpening> {
       const { shopId, orderId, source } = input;
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       const [club, facts] = await Promise.all([findClub(em, shopId), orderFacts(em, orderId)]);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
       const statusId = input.statusId ?? (await paidStatusId(em, shopId));
@@ -81,7 +79,7 @@ export function clubWebhookActivities(activityDeps: ActivityDeps) {
      * of the transition that opened it.
      */
     async recordClubWebhookOutcome({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<EffectOutcome> {
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       const row = await clubDeliveryOutcome(em, shopId, deliveryId);
       if (!row) throw ApplicationFailure.nonRetryable(`club webhook delivery ${deliveryId} not found`, 'DeliveryNotFound');
       const outcome = clubDeliveryEffect({ host: row.host, status: row.status, statusCode: row.status_code, error: row.error });

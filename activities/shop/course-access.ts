@@ -1,14 +1,13 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
 import { awaitsFulfilment, findOrderByExternalId, markOrderCancelled, registerOrder } from '../../db/repositories/access/orders.ts';
 import { courseLinesOf, linkedPlatformId, platformCourseIds } from '../../db/repositories/shop/course-access.ts';
-import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
-import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { orderedCourses, type OrderedCourse } from '../../domain/access/order-contents.ts';
 import { normalizeEmail } from '../../domain/shared/email.ts';
 import { accessOrderContents, accessOrderExternalId, withdrawsCourseAccess } from '../../domain/shop/course-access.ts';
 import { done, skipped, type EffectOutcome } from '../../domain/shop/effects.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
+import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 import type { OrderEffectInput } from './order-effects.ts';
 
 /** What the workflow does after the activity: record `outcome`, after starting the access workflow when one is named. */
@@ -25,15 +24,16 @@ export interface CourseAccessStep {
  * or returned shop order cancels it as `DELETE /api/orders/:id` does. The access workflows
  * themselves (fulfilOrder, cancelOrder) are started by the calling workflow, as its children.
  */
-export function shopCourseAccessActivities({ orm, reads: { orderFacts, recordedEffect } = READ_EACH_TIME }: ActivityDeps) {
+export function shopCourseAccessActivities({ orm }: ActivityDeps, db: ActivityDb = unitsOfWork(orm)) {
+  const { orderFacts, recordedEffect } = db.reads;
   /** The outcome already recorded for this transition (a replayed or reset run does nothing again). */
   async function recorded(input: OrderEffectInput) {
-    const em = shopEm(orm, input.shopId);
+    const em = db.shopEm(input.shopId);
     const outcome = await recordedEffect(em, { ...input, effect: 'course_access' });
     return { em, outcome: outcome && outcome.status !== 'failed' ? outcome : null };
   }
 
-  async function orderOf(em: ReturnType<typeof shopEm>, orderId: number) {
+  async function orderOf(em: EntityManager, orderId: number) {
     const facts = await orderFacts(em, orderId);
     if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
     return facts.order;
@@ -44,7 +44,7 @@ export function shopCourseAccessActivities({ orm, reads: { orderFacts, recordedE
    * (started once under its id), since the clearing's one step records the outcome before the
    * workflow that starts it has committed its task.
    */
-  async function fulfilStillDue(em: ReturnType<typeof shopEm>, input: OrderEffectInput): Promise<Pick<CourseAccessStep, 'fulfil'>> {
+  async function fulfilStillDue(em: EntityManager, input: OrderEffectInput): Promise<Pick<CourseAccessStep, 'fulfil'>> {
     const platformId = await linkedPlatformId(em, input.shopId);
     const facts = platformId ? await orderFacts(em, input.orderId) : null;
     const registered = facts && (await findOrderByExternalId(em, platformId!, accessOrderExternalId(input.shopId, facts.order.ordinalNumber)));

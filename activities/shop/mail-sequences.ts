@@ -6,17 +6,15 @@ import { paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { findMailSequence, firstPlanEntries, hasEarlierOrder, mailSequenceItem, mailSequenceOf, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { findSender } from '../../db/repositories/shop/reference.ts';
 import { loadShop } from '../../db/repositories/shop/shops.ts';
-import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import type { OrderFacts } from '../../db/repositories/shop/order-facts.ts';
 import { erasedSince } from '../../db/repositories/shared/personal-data/erasures.ts';
 import { personalEmailHash } from '../../db/repositories/shared/personal-data/salt.ts';
-import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { recipientCode } from '../../db/repositories/shop/recipient-codes.ts';
 import { sequenceRecipientAddress, type SequenceRecipientRow } from '../../db/repositories/shop/sequence-recipients.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { orderStartsSequence, sendInstant, triggerStillSet, usesTag, type OrderTriggerFacts, type SequenceTrigger } from '../../domain/shop/mail-sequence-rules.ts';
 import { fillTags, orderMailTags } from '../../domain/shop/mail-tags.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
+import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 import { sendShopMailOnce } from './shop-mail-send.ts';
 
 /** Who a run mails: the address's keyed hash (the run's id, the erasure check) and the row each send reads the address from. */
@@ -94,14 +92,15 @@ async function triggerFacts(em: EntityManager, shopId: string, facts: OrderFacts
 const startsFor = (sequence: IMailSequence, facts: OrderTriggerFacts) => orderStartsSequence({ triggers: triggersOf(sequence), onlyFirstPurchase: sequence.onlyFirstPurchase }, facts);
 
 /** The shop's mail sequences at run time: which start on a trigger, when each message goes, and each send. */
-export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, reads: { orderFacts: factsOf } = READ_EACH_TIME }: ActivityDeps) {
+export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps, db: ActivityDb = unitsOfWork(orm)) {
+  const { orderFacts: factsOf } = db.reads;
   return {
     /**
      * The sequences an order reaching `statusId` (null: the shop's Paid status) starts (status, product and code narrowing,
      * `only_first_purchase`), and the buyer as the runs name them (never the address: the result is in the workflow's history).
      */
     async orderMailSequences({ shopId, orderId, statusId: reached }: { shopId: string; orderId: number; statusId: number | null }): Promise<OrderMailSequences> {
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       const facts = await factsOf(em, orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
       const statusId = reached ?? (await paidStatusId(em, shopId));
@@ -117,7 +116,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
      * active sequences of `first_subscription_entry` on that plan.
      */
     async subscriptionEntryMailSequences({ shopId, subscriberIds }: { shopId: string; subscriberIds: number[] }): Promise<SubscriptionEntrySequences[]> {
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       const entries = await firstPlanEntries(em, shopId, subscriberIds);
       return Promise.all(
         entries.map(async ({ id: subscriberId, email, plan_id: subscriptionPlanId }) => ({
@@ -130,7 +129,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
 
     /** When each message of the sequence goes for a run, in sending order (the shop's zone and `sending_time` for days). */
     async planMailSequence(run: MailSequenceRun): Promise<PlannedMessage[]> {
-      const em = shopEm(orm, run.shopId);
+      const em = db.shopEm(run.shopId);
       const found = await findMailSequence(em, run.sequenceId);
       if (!found) return [];
       const { sequence, items } = found;
@@ -149,7 +148,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
      * records it in the shop's mail log under `sequence/<id>/<email>/item/<item id>`.
      */
     async sendMailSequenceItem(input: MailSequenceRun & { itemId: number }): Promise<SequenceSendOutcome> {
-      const em = shopEm(orm, input.shopId);
+      const em = db.shopEm(input.shopId);
       const sequence = await mailSequenceOf(em, input.sequenceId);
       if (!sequence || !sequence.active || !triggerStillSet(triggersOf(sequence), input.trigger)) return 'stopped';
       const recipient = await recipientOf(em, input);

@@ -1,13 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
-import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { DEFAULT_PUBLIC_URL } from '../../domain/shared/config.ts';
-import { recordEffect as recordEffectNow, type EffectKey } from '../../db/repositories/shop/order-effects.ts';
+import { type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import { findOrderStatus, findPaidOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
 import { newStatusId } from '../../db/repositories/shop/orders.ts';
-import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
 import { contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
 import { invoiceItemNames, invoiceOfKind, issueInvoiceDocument, shopTimeZone } from '../../db/repositories/shop/invoices.ts';
 import { buildInvoice, correctionOf } from '../../domain/shop/invoice.ts';
@@ -16,7 +15,7 @@ import { internalStatusAt, invoicedLines, needsNoClearing } from '../../domain/s
 import { invoiceSourceOf } from './invoice-source.ts';
 import { purchaseClientId } from '../../domain/shop/analytics-client-id.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
+import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 import { orderEffects } from '../shared/metrics.ts';
 import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import { integrationsFromSettings } from './integrations/index.ts';
@@ -63,22 +62,17 @@ export function buyerTags(always: readonly string[], byProduct: Record<string, s
  * section 7). Each is idempotent: it answers an outcome already recorded for the same order,
  * transition and effect instead of doing the work again, and records its own outcome.
  */
-export function orderEffectActivities({
-  orm,
-  now = () => new Date(),
-  mailEndpoints = DEFAULT_MAIL_ENDPOINTS,
-  secretsKey,
-  integrationEndpoints,
-  publicUrl = DEFAULT_PUBLIC_URL,
-  reads: { orderFacts, recordedEffect } = READ_EACH_TIME,
-  recordEffect = recordEffectNow,
-}: ActivityDeps) {
+export function orderEffectActivities(
+  { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints, publicUrl = DEFAULT_PUBLIC_URL }: ActivityDeps,
+  db: ActivityDb = unitsOfWork(orm),
+) {
+  const { reads: { orderFacts, recordedEffect }, recordEffect } = db;
   // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
   const integrationsOf = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
   /** Runs `perform` unless the effect already has an outcome other than `failed`, and records it. */
-  async function once<T extends EffectOutcome | HandOn = EffectOutcome>(input: OrderEffectInput, effect: OrderEffectName, perform: (em: ReturnType<typeof shopEm>) => Promise<T>): Promise<T | EffectOutcome> {
+  async function once<T extends EffectOutcome | HandOn = EffectOutcome>(input: OrderEffectInput, effect: OrderEffectName, perform: (em: EntityManager) => Promise<T>): Promise<T | EffectOutcome> {
     const key: EffectKey = { shopId: input.shopId, orderId: input.orderId, source: input.source, effect };
-    const em = shopEm(orm, input.shopId);
+    const em = db.shopEm(input.shopId);
     const recorded = await recordedEffect(em, key);
     if (recorded && recorded.status !== 'failed') return recorded;
     const outcome = await perform(em);
@@ -88,7 +82,7 @@ export function orderEffectActivities({
     return outcome;
   }
 
-  async function facts(em: ReturnType<typeof shopEm>, orderId: number) {
+  async function facts(em: EntityManager, orderId: number) {
     const loaded = await orderFacts(em, orderId);
     if (!loaded) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
     return loaded;
@@ -107,7 +101,7 @@ export function orderEffectActivities({
       provisional = false,
       ...input
     }: OrderEffectInput & { effect: OrderEffectName; target?: string; outcome: EffectOutcome; provisional?: boolean }): Promise<void> {
-      await recordEffect(shopEm(orm, input.shopId), { ...input, effect }, outcome, now(), { keepRecorded: provisional });
+      await recordEffect(db.shopEm(input.shopId), { ...input, effect }, outcome, now(), { keepRecorded: provisional });
       orderEffects.inc({ effect, outcome: outcome.status });
     },
 
@@ -116,14 +110,14 @@ export function orderEffectActivities({
      * own effects placing runs, and whether the order needs no clearing (a zero total).
      */
     async placingFacts(input: OrderEffectInput): Promise<{ newStatusId: number; needsNoClearing: boolean }> {
-      const em = shopEm(orm, input.shopId);
+      const em = db.shopEm(input.shopId);
       const { order } = await facts(em, input.orderId);
       return { newStatusId: await newStatusId(em, input.shopId), needsNoClearing: needsNoClearing(order.total) };
     },
 
     /** Whether the order's total is zero: it is then fulfilled at placing, without clearing. */
     async needsNoClearing(input: OrderEffectInput): Promise<boolean> {
-      const { order } = await facts(shopEm(orm, input.shopId), input.orderId);
+      const { order } = await facts(db.shopEm(input.shopId), input.orderId);
       return needsNoClearing(order.total);
     },
 
@@ -160,7 +154,7 @@ export function orderEffectActivities({
      * nothing (null).
      */
     async correctOrderInvoice(input: OrderEffectInput & { statusId: number }): Promise<EffectOutcome | null> {
-      const status = await findOrderStatus(shopEm(orm, input.shopId), input.statusId);
+      const status = await findOrderStatus(db.shopEm(input.shopId), input.statusId);
       if (!status || internalStatusAt(status.kind) === 'placed') return null;
       return once(input, 'invoice', async (em) => {
         const invoice = await invoiceOfKind(em, input.orderId, 'invoice');

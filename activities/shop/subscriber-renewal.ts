@@ -1,8 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ISubscriberCharge, IProduct } from '../../db/entities/shop/index.ts';
-import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
-import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { newStatusId, orderAddresses, paidStatusId } from '../../db/repositories/shop/orders.ts';
 import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
 import { firstSender } from '../../db/repositories/shop/reference.ts';
@@ -34,7 +32,7 @@ import { planEmailKindOf, planReminders, planSends, subscriberMail, type Subscri
 import { planEmail } from '../../db/repositories/shop/subscription-plan-emails.ts';
 import { chargeKey, chargeKeyPrefix, DAY_MS, nextPeriod, REMINDER_OFFSETS_MS, renewalIntervalDays, type RenewalSchedule } from '../../domain/shop/subscription-periods.ts';
 import type { SubscriberStatus } from '../../domain/shop/subscription-rules.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
+import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 import { renewalCharges } from '../shared/metrics.ts';
 import { shopGateway, type GatewayFor } from './shop-gateway.ts';
 import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
@@ -157,9 +155,11 @@ function renewalCart(state: SubscriberState, products: Map<number, IProduct>, ca
  * what it did before (charge key, charge's order, mail key, the order's subscriber).
  */
 export function subscriberRenewalActivities(
-  { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints, reads: { orderFacts, recordedEffect } = READ_EACH_TIME }: ActivityDeps,
+  { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints }: ActivityDeps,
   gatewayFor: GatewayFor = shopGateway(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints?.stripeApiUrl),
+  db: ActivityDb = unitsOfWork(orm),
 ) {
+  const { orderFacts, recordedEffect } = db.reads;
   async function facts(em: EntityManager, subscriberId: number): Promise<RenewalFacts> {
     const state = await loadSubscriberState(em, subscriberId);
     if (!state?.period) throw notFound(subscriberId);
@@ -213,7 +213,7 @@ export function subscriberRenewalActivities(
 
   return {
     async loadRenewalSchedule({ shopId, subscriberId }: SubscriberRef): Promise<RenewalFacts> {
-      return facts(shopEm(orm, shopId), subscriberId);
+      return facts(db.shopEm(shopId), subscriberId);
     },
 
     /**
@@ -222,7 +222,7 @@ export function subscriberRenewalActivities(
      * missing saved payment is a declined attempt without a gateway call.
      */
     async chargeRenewal(input: SubscriberRef & { periodId: number; periodEnd: number; attempt: number }): Promise<ChargeOutcome> {
-      const em = shopEm(orm, input.shopId);
+      const em = db.shopEm(input.shopId);
       const key = chargeKey(input);
       const answer = (charge: ISubscriberCharge): ChargeOutcome =>
         charge.status === 'approved'
@@ -284,7 +284,7 @@ export function subscriberRenewalActivities(
      * the next period, from the payment (`immediate`) or from the previous end (`continuous`).
      */
     async renewSubscriber({ shopId, subscriberId, chargeId }: SubscriberRef & { chargeId: number }): Promise<{ orderId: number; periodId: number }> {
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       const renewed = await renewFromCharge(
         em,
         {
@@ -306,7 +306,7 @@ export function subscriberRenewalActivities(
 
     /** Ends the subscription (`expired` after dunning, `ended` at the renewal limit) and answers the schedule. */
     async endSubscriber({ shopId, subscriberId, status }: SubscriberRef & { status: 'expired' | 'ended' }): Promise<RenewalFacts> {
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       await endSubscription(em, subscriberId, status, now());
       return facts(em, subscriberId);
     },
@@ -317,7 +317,7 @@ export function subscriberRenewalActivities(
      * shop's time zone, from the shop's first sender or else its `admin_email`.
      */
     async sendSubscriberMail({ shopId, subscriberId, periodId, kind }: SubscriberRef & { periodId: number; kind: SubscriberMailKind }): Promise<string> {
-      const em = shopEm(orm, shopId);
+      const em = db.shopEm(shopId);
       const state = await loadSubscriberState(em, subscriberId);
       if (!state) throw notFound(subscriberId);
       if (!planSends(state.plan, kind)) return `the plan does not send ${kind} mails`;
@@ -347,7 +347,7 @@ export function subscriberRenewalActivities(
      * have nothing to stop and record nothing (null outcome).
      */
     async stopOrderSubscriptions(input: OrderEffectInput & { statusId: number }): Promise<{ outcome: EffectOutcome | null; endedIds: number[] }> {
-      const em = shopEm(orm, input.shopId);
+      const em = db.shopEm(input.shopId);
       const status = await findOrderStatus(em, input.statusId);
       if (!status || isLive(internalStatusAt(status.kind))) return { outcome: null, endedIds: [] };
       const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });
@@ -366,7 +366,7 @@ export function subscriberRenewalActivities(
      * creates a subscriber.
      */
     async activateSubscriptions(input: OrderEffectInput): Promise<SubscriptionActivation> {
-      const em = shopEm(orm, input.shopId);
+      const em = db.shopEm(input.shopId);
       const facts = await orderFacts(em, input.orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
       const { order, items } = facts;

@@ -2,14 +2,11 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { orderDetail } from '../../domain/shop/order-document.ts';
 import type { IOrder, IOrderItem } from '../../db/entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-deliveries.ts';
-import { READ_EACH_TIME } from '../../db/repositories/shop/step-reads.ts';
-import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
-import { recordEffect as recordEffectNow } from '../../db/repositories/shop/order-effects.ts';
 import { openShopDelivery, shopDeliveryOutcome, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
 import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
 import { orderOfEventKey, shopEventKey, shopWebhookDeliveryEffect, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
 import { activityContext } from '../shared/activity-context.ts';
-import type { ActivityDeps } from '../shared/deps.ts';
+import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 import type { AttemptResult } from './attempt.ts';
 import { attemptDepsFrom, attemptInActivity } from './delivery.ts';
 
@@ -37,12 +34,13 @@ export function orderWebhookPayload(order: IOrder, items: IOrderItem[]): Record<
  * targets and opening a delivery are the shop's own; the attempt is the platform's
  * (activities/webhooks/attempt.ts) on the shop's tables.
  */
-export function shopWebhookActivities(activityDeps: ActivityDeps) {
-  const { orm, reads: { orderFacts } = READ_EACH_TIME, recordEffect = recordEffectNow } = activityDeps;
+export function shopWebhookActivities(activityDeps: ActivityDeps, db: ActivityDb = unitsOfWork(activityDeps.orm)) {
+  const { orm } = activityDeps;
+  const { reads: { orderFacts }, recordEffect } = db;
   const deps = attemptDepsFrom(activityDeps);
 
   async function openDelivery(input: OpenShopDeliveryInput): Promise<string> {
-    const em = shopEm(orm, input.shopId);
+    const em = db.shopEm(input.shopId);
     const facts = await orderFacts(em, input.orderId);
     if (!facts) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
     const deliveryId = await openShopDelivery(em, input.shopId, input.webhookId, {
@@ -62,7 +60,7 @@ export function shopWebhookActivities(activityDeps: ActivityDeps) {
    * webhook. Null for a delivery of no order transition (a customer's erasure).
    */
   async function recordOutcome({ shopId, deliveryId }: { shopId: string; deliveryId: string }): Promise<EffectOutcome | null> {
-    const em = shopEm(orm, shopId);
+    const em = db.shopEm(shopId);
     const row = await shopDeliveryOutcome(em, shopId, deliveryId);
     if (!row) throw ApplicationFailure.nonRetryable(`shop webhook delivery ${deliveryId} not found`, 'DeliveryNotFound');
     const transition = orderOfEventKey(row.event_key);
@@ -86,7 +84,7 @@ export function shopWebhookActivities(activityDeps: ActivityDeps) {
   return {
     /** The shop's active webhooks subscribed to `type`, with the host each goes to (for the effect log). */
     async shopWebhookTargets({ shopId, type }: { shopId: string; type: ShopWebhookEvent }): Promise<{ webhookId: string; host: string }[]> {
-      const rows = await subscribedShopWebhooks(shopEm(orm, shopId), shopId, type);
+      const rows = await subscribedShopWebhooks(db.shopEm(shopId), shopId, type);
       return rows.map((r) => ({ webhookId: r.id, host: URL.canParse(r.url) ? new URL(r.url).host : '' }));
     },
 

@@ -5,15 +5,13 @@
  */
 import type { Client } from '@temporalio/client';
 import pg from 'pg';
-import { CLEARING_PARTS, effectOfPart } from '../../domain/shop/clearing-parts.ts';
+import { CLEARING_PARTS, planOf } from '../../domain/shop/clearing-plan.ts';
 import { clearOrderWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import { grantCounts } from './stack-kit.ts';
 import type { Operation } from './operations.ts';
 
 /** The effect-log entries of a clearing with no webhook configured: every part's own entry, the status mail under the Paid status's source. */
-export const CLEARING_EFFECTS: readonly string[] = CLEARING_PARTS.map(effectOfPart)
-  .filter((effect) => effect !== null)
-  .map((effect) => `${effect === 'status_mail' ? 'clear:paid' : 'clear'}/${effect}`);
+export const CLEARING_EFFECTS: readonly string[] = CLEARING_PARTS.map(planOf).flatMap(({ effect, source }) => (effect ? [`${source}/${effect}`] : []));
 
 export interface KindFigures {
   sent: number;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Orm } from '../../orm.ts';
+import { SHOP_FILTER } from '../../tenant.ts';
 
-/** Where the forks of an `ormIn` go: the transaction (a savepoint of `inSavepoint` is on its connection). */
+/** A transaction and its savepoint state: the forks of `shopEmIn` run in it. */
 export interface TransactionScope {
   em: EntityManager;
   /** `inSavepoint`'s last savepoint, which succeeded: not released yet (the next one or the commit does). */
@@ -11,12 +11,14 @@ export interface TransactionScope {
 }
 
 /**
- * An Orm whose every fork (`shopEm`, `tenantEm`) runs in the scope's transaction: the activities,
- * written to fork their own entity manager, run unchanged inside one transaction (the clearing's
- * one step, issue 26 item 1). Only `em.fork()` is there: nothing else of the Orm is reachable.
+ * An entity manager scoped to the shop, forked in the scope's transaction (a savepoint of
+ * `inSavepoint` is on its connection): what an activity group's `ActivityDb.shopEm` gives inside
+ * the clearing's one step (issue 26 item 1), where `shopEm` forks a fresh one of the Orm.
  */
-export function ormIn(scope: TransactionScope): Orm {
-  return { em: { fork: () => scope.em.fork({ keepTransactionContext: true }) } } as unknown as Orm;
+export function shopEmIn(scope: TransactionScope, shopId: string): EntityManager {
+  const em = scope.em.fork({ keepTransactionContext: true });
+  em.setFilterParams(SHOP_FILTER, { shopId });
+  return em;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, patched, uuid4 } from '@temporalio/workflow';
 import type { ClearingEvent, ClearingStepResult } from '../../../activities/shop/clearing-step.ts';
-import { CLEARING_PARTS, type ClearingPart, type OutsideClearingEffect } from '../../../domain/shop/clearing-parts.ts';
+import { CLEARING_PARTS, planOf, webhooksOf, type ClearingPart, type OutsideClearingEffect } from '../../../domain/shop/clearing-plan.ts';
 import type { EffectOutcome, HandOn } from '../../../domain/shop/effects.ts';
 import { activateSubscriptions, startSubscribers } from './activate-subscriptions.ts';
 import { grantShopCourseAccess, startAccessWorkflows } from './course-access.ts';
@@ -16,46 +16,69 @@ import { activitiesOf } from '../../shared/activities-of.ts';
 import { LOCAL_ORDER_EFFECT } from '../../shared/activity-profiles.ts';
 
 const clearing = activitiesOf<ClearingStepActivities>(LOCAL_ORDER_EFFECT);
+const orderEffects = activitiesOf<OrderEffectActivities>(localSteps.orderEffect);
 
 type OutsideCall = (proxy: OrderEffects, first: { localFirst?: true }) => Promise<EffectOutcome | HandOn>;
 
+/** The call of each outside part (domain/shop/clearing-plan.ts), for the order under its part's source. */
+const OUTSIDE: Record<OutsideClearingEffect, (at: OrderRef) => OutsideCall> = {
+  analytics_purchase: (at) => (proxy, first) => proxy.sendAnalyticsPurchase({ ...at, ...first }),
+  marketing_tags: (at) => (proxy, first) => proxy.tagCustomer({ ...at, ...first }),
+  status_mail: (at) => (proxy, first) => proxy.sendStatusMail({ ...at, statusId: null, ...first }),
+};
+
+/** Each part run by its own local steps, when the one step left it (its failure may pass with a retry). */
+const LEFT: Record<ClearingPart, (at: OrderRef) => Promise<unknown>> = {
+  invoice: (at) => runEffect(at, 'invoice', () => orderEffects.issueInvoice(at), localSteps),
+  download_codes: (at) => runEffect(at, 'download_codes', () => orderEffects.createDownloadCodes(at), localSteps),
+  analytics_purchase: (at) => outsideEffect(at, 'analytics_purchase', OUTSIDE.analytics_purchase(at), localSteps),
+  marketing_tags: (at) => outsideEffect(at, 'marketing_tags', OUTSIDE.marketing_tags(at), localSteps),
+  course_access: (at) => grantShopCourseAccess(at, localSteps),
+  mail_sequence: (at) => startOrderMailSequences(at, null, localSteps),
+  subscription: (at) => activateSubscriptions(at, localSteps),
+  automatic_statuses: (at) => scheduleAutomaticStatuses({ ...at, source: 'clear' }, localSteps),
+  cleared_webhooks: (at) => notifyShopWebhooks(at, webhooksOf('cleared_webhooks').type, localSteps),
+  club_webhook: (at) => notifyClub(at, null, localSteps),
+  status_mail: (at) => outsideEffect(at, 'status_mail', OUTSIDE.status_mail(at), localSteps),
+  paid_webhooks: (at) => notifyShopWebhooks(at, webhooksOf('paid_webhooks').type, localSteps),
+};
+
 /**
- * The clearing with its database work in one local activity (issue 26 item 1, `clearing-one-step`):
- * `clearOrderInOneStep` does every database-only part in one transaction and records its rows; the
- * workflow then starts what it opened (deliveries, the access order's workflow, sequences,
- * subscribers, timers) and hands the effects that go out to their retried activities. A part the
- * step left (its failure may pass with a retry) runs by its own local steps, as before the patch,
- * and with it the parts that wait for it (webhooks after the invoice, the Paid status's mail and
- * webhooks after the download codes too).
+ * The order parts start in, as the commands of the histories were issued: the parts others wait
+ * for, then what the step opened, then the parts that wait (each once what it waits for is over),
+ * then the rest.
+ */
+const waitedFor = (part: ClearingPart): boolean => CLEARING_PARTS.some((other) => planOf(other).waitsFor.includes(part));
+const waits = (part: ClearingPart): boolean => !waitedFor(part) && planOf(part).waitsFor.length > 0;
+const neither = (part: ClearingPart): boolean => !waitedFor(part) && !waits(part);
+
+/**
+ * The clearing with its database work in one local activity (issue 26 item 1, `clearing-one-step`),
+ * by the plan of domain/shop/clearing-plan.ts: `clearOrderInOneStep` does every database part in
+ * one transaction and records its rows; the workflow then starts what it opened (deliveries, the
+ * access order's workflow, sequences, subscribers, timers) and hands the outside parts that have
+ * to go out to their retried activities. A part the step left runs by its own local steps (`LEFT`),
+ * after the parts it waits for, and with it the parts that wait for it.
  */
 export async function clearInOneStep(ref: OrderRef): Promise<void> {
-  const paid: OrderRef = { ...ref, source: 'clear:paid' };
   // Workflow code: uuid4 and the clock are recorded, so a repeated task passes the same events.
   const event = (): ClearingEvent => ({ eventId: uuid4(), occurredAt: new Date().toISOString() });
   const step = await clearingStep({ shopId: ref.shopId, orderId: ref.orderId, events: { cleared: event(), paid: event(), club: event() } });
   const left = new Set(step.deferred);
-  const slow = (part: ClearingPart, run: () => Promise<unknown>): Promise<unknown> => (left.has(part) ? run() : Promise.resolve());
-  const outside: Record<OutsideClearingEffect, { at: OrderRef; call: OutsideCall }> = {
-    analytics_purchase: { at: ref, call: (proxy, first) => proxy.sendAnalyticsPurchase({ ...ref, ...first }) },
-    marketing_tags: { at: ref, call: (proxy, first) => proxy.tagCustomer({ ...ref, ...first }) },
-    status_mail: { at: paid, call: (proxy, first) => proxy.sendStatusMail({ ...paid, statusId: null, ...first }) },
+  const at = (part: ClearingPart): OrderRef => ({ ...ref, source: planOf(part).source });
+  const runs = new Map<ClearingPart, Promise<unknown>>();
+  const start = (part: ClearingPart): Promise<unknown> => {
+    const run = () => (left.has(part) ? LEFT[part](at(part)) : Promise.resolve());
+    const before = planOf(part).waitsFor.map((other) => runs.get(other) ?? Promise.resolve());
+    const started = before.length === 0 ? run() : before.length === 1 ? before[0]!.then(run) : Promise.all(before).then(run);
+    runs.set(part, started);
+    return started;
   };
-  const outsideLeft = (effect: OutsideClearingEffect) => slow(effect, () => outsideEffect(outside[effect].at, effect, outside[effect].call, localSteps));
-  const steps = localSteps;
-  const invoice = slow('invoice', () => runEffect(ref, 'invoice', () => activitiesOf<OrderEffectActivities>(steps.orderEffect).issueInvoice(ref), steps));
-  const codes = slow('download_codes', () => runEffect(ref, 'download_codes', () => activitiesOf<OrderEffectActivities>(steps.orderEffect).createDownloadCodes(ref), steps));
-  await Promise.all([
-    startOpened(ref, step),
-    ...step.handOn.map((effect) => handedOnEffect(outside[effect].at, effect, outside[effect].call, steps)),
-    invoice.then(() => Promise.all([slow('cleared_webhooks', () => notifyShopWebhooks(ref, 'order_cleared', steps)), slow('club_webhook', () => notifyClub(ref, null, steps))])),
-    Promise.all([invoice, codes]).then(() => Promise.all([outsideLeft('status_mail'), slow('paid_webhooks', () => notifyShopWebhooks(paid, 'order_status_changed', steps))])),
-    outsideLeft('analytics_purchase'),
-    outsideLeft('marketing_tags'),
-    slow('course_access', () => grantShopCourseAccess(ref, steps)),
-    slow('mail_sequence', () => startOrderMailSequences(ref, null, steps)),
-    slow('subscription', () => activateSubscriptions(ref, steps)),
-    slow('automatic_statuses', () => scheduleAutomaticStatuses({ ...ref, source: 'clear' }, steps)),
-  ]);
+  const first = CLEARING_PARTS.filter(waitedFor).map(start);
+  const opened = [startOpened(ref, step), ...step.handOn.map((effect) => handedOnEffect(at(effect), effect, OUTSIDE[effect](at(effect)), localSteps))];
+  const waiting = CLEARING_PARTS.filter(waits).map(start);
+  const rest = CLEARING_PARTS.filter(neither).map(start);
+  await Promise.all([...opened, ...first, ...waiting, ...rest]);
 }
 
 /** The step; when it fails for good (its retries spent), every part is left to its own steps. */

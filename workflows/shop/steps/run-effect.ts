@@ -23,13 +23,13 @@ export interface EffectSteps {
 /** The order effects an outside effect calls (`outsideEffect`), by the profile it is asked under. */
 export type OrderEffects = ActivitiesOf<OrderEffectActivities>;
 
-/** Every step its own activity task: status changes, zero-total orders, and clearings begun before issue 26 item 1. */
+/** Every step its own activity task: status changes and zero-total orders. */
 export const activitySteps: EffectSteps = { dbStep: DB_STEP, orderEffect: ORDER_EFFECT };
 
 /**
  * The clearing's database-only steps as local activities, inside its workflow task (issue 26
- * item 1); the effects that talk to the outside (analytics, marketing tags, mail, webhook
- * deliveries) stay activities and children with their own retries.
+ * item 1): the parts its one step left; the effects that talk to the outside (analytics,
+ * marketing tags, mail, webhook deliveries) stay activities and children with their own retries.
  */
 export const localSteps: EffectSteps = { dbStep: LOCAL_DB_STEP, orderEffect: LOCAL_ORDER_EFFECT };
 
