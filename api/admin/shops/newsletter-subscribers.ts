@@ -33,7 +33,7 @@ export const shopNewsletterAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const { subscriber, created } = await signUpWithSequences(app.workflows, request.em, request.log, shop.id, request.body.email);
+      const { subscriber, created } = await signUpWithSequences(app.workflows, request.em, shop.id, request.body.email);
       return reply.code(created ? 201 : 200).send({ data: { id: subscriber.id, email: subscriber.email, created_at: subscriber.createdAt.toISOString() } });
     },
   );

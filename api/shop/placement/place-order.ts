@@ -18,7 +18,7 @@ import { priceCheckout, type CartLine } from '../../../domain/shop/pricing.ts';
 import { addPricingErrors, pricingProblems } from '../../../domain/shop/pricing-inputs.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
 import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
-import { signUpWithSequences, unlessSequencesUnstarted } from '../shared/newsletter-sign-up.ts';
+import { signUpWithSequences } from '../shared/newsletter-sign-up.ts';
 import type { PrefetchedReads } from '../../../db/repositories/shop/checkout-reads.ts';
 import { prepareCheckout, type CheckoutOptions } from './checkout-context.ts';
 import type { PlaceOrderInput } from './schemas.ts';
@@ -144,10 +144,9 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
       throw error;
     });
   }
-  // Consent given with the order signs the buyer up as the newsletter endpoint does. The order
-  // is stored: a 503 would invite a repeat that places it twice, so sequences that could not be
-  // started are only logged (signing up again through the endpoint starts them).
-  if (body.newsletter) await signUpWithSequences(deps.workflows, em, deps.log, shop.id, email).catch(unlessSequencesUnstarted);
+  // Consent given with the order signs the buyer up as the newsletter endpoint does (its sequences
+  // recorded with the sign-up: they start when Temporal is reachable).
+  if (body.newsletter) await signUpWithSequences(deps.workflows, em, shop.id, email);
   // The order confirmation (the New status's own effects, DESIGN.md section 10), the statuses set
   // automatically after New and a zero-total order's fulfilment, when there is any of them; likewise
   // only logged when Temporal is away.
