@@ -167,6 +167,23 @@ const writes: [string, number, boolean, () => Promise<Write>][] = [
     },
   ],
   [
+    'POST /admin/v1/shops/:id/webhooks/:id/deliveries/:id/redeliver (redeliverShopWebhook)',
+    202,
+    false,
+    async () => {
+      const webhookId = (await adminPost(app, `/admin/v1/shops/${shop.id}/webhooks`, { url: 'https://hooks.example.com/x', events: ['order_cleared'], secret_key: 'secret-0123456789abcdef' })).id as string;
+      const [delivery] = await sql<{ id: string }>(
+        `insert into shop_webhook_deliveries (id, shop_id, webhook_id, event_id, event_key, event_type, payload, occurred_at, status, attempt_count, created_at, updated_at)
+         values (gen_random_uuid(), ?, ?, gen_random_uuid(), ?, 'order_cleared', '{"order": {"id": 1}}'::jsonb, now(), 'failed', 1, clock_timestamp(), clock_timestamp()) returning id`,
+        [shop.id, webhookId, `order/1/${randomUUID()}`],
+      );
+      return {
+        send: () => app.inject({ method: 'POST', url: `/admin/v1/shops/${shop.id}/webhooks/${webhookId}/deliveries/${delivery!.id}/redeliver`, headers: operator }),
+        start: () => ({ type: 'redeliverShopWebhook', needle: delivery!.id }),
+      };
+    },
+  ],
+  [
     'POST /admin/v1/shops/:id/customers/erase (erasure, signal-with-start)',
     202,
     false,
