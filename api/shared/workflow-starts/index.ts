@@ -5,7 +5,6 @@ import { accessWorkflowStarts } from './access.ts';
 import { directStarter, outboxDispatcher, outboxRecorder, type OutboxSettings, type RecordedStart } from './outbox.ts';
 import { sharedWorkflowStarts } from './shared.ts';
 import { shopWorkflowStarts } from './shop.ts';
-import { startOnceOn } from './start-once.ts';
 
 export type { AccessCommand } from './access.ts';
 export type { OutboxSettings, RecordedStart } from './outbox.ts';
@@ -22,17 +21,19 @@ export type { OutboxSettings, RecordedStart } from './outbox.ts';
  * calls `startRecorded`: Temporal down, the write still answers and its workflow starts when
  * Temporal is back (`outbox.start()` looks for pending starts periodically). A write with no row
  * of its own starts its workflow at once and records it only when Temporal does not take it
- * (`directStarter`). Only the placement's `orderPlaced` and the live-run operations (the state
- * query, the end of a deleted sequence's runs, a deleted discount's removal) call Temporal directly.
+ * (`directStarter`); the placement's `orderPlaced` is recorded by the placing statement itself.
+ * Only the live-run operations (the state query, the end of a deleted sequence's runs, a deleted
+ * discount's removal) call Temporal in the request.
  */
 export function createWorkflowStarter(client: Client, taskQueue: string, outbox: { em: () => EntityManager; log: FastifyBaseLogger; settings?: OutboxSettings }) {
-  const startOnce = startOnceOn(client, taskQueue);
   const recorder = outboxRecorder(taskQueue);
   const dispatcher = outboxDispatcher({ client, ...outbox });
   const startOrRecord = directStarter({ client, taskQueue, log: outbox.log, settings: outbox.settings });
   return {
     access: accessWorkflowStarts(recorder, startOrRecord),
-    shop: shopWorkflowStarts(client, startOnce, recorder, startOrRecord),
+    shop: shopWorkflowStarts(client, recorder, startOrRecord),
+    /** The task queue its starts go to (the placing statement records `orderPlaced` for it: db/repositories/shop/order-placement.ts). */
+    taskQueue,
     shared: sharedWorkflowStarts(recorder),
     /** Sends starts recorded in a committed transaction now; one Temporal refuses stays pending (never throws). */
     startRecorded(...recorded: (RecordedStart | null | undefined)[]): Promise<void> {

@@ -4,25 +4,23 @@ import {
   clearOrderWorkflowId,
   clubWebhookRedeliveryWorkflowId,
   mailSequenceWorkflowId,
-  orderPlacedWorkflowId,
   orderStatusWorkflowId,
   shopWebhookRedeliveryWorkflowId,
   statusTestMailsWorkflowId,
 } from '../../../domain/shop/workflow-ids.ts';
-import type { ChangeOrderStatusInput, ClearOrderInput, MailSequenceRun, OrderPlacedInput, SequenceRecipient } from '../../../workflows/shop/contracts.ts';
+import type { ChangeOrderStatusInput, ClearOrderInput, MailSequenceRun, SequenceRecipient } from '../../../workflows/shop/contracts.ts';
 import type * as workflows from '../../../workflows/index.ts';
 import { discountWorkflows } from './shop-discounts.ts';
 import { sequenceWorkflows } from './shop-sequences.ts';
 import { subscriberWorkflows } from './shop-subscribers.ts';
 import type { OutboxRecorder, RecordedStart, StartOrRecord } from './outbox.ts';
-import type { StartOnce } from './start-once.ts';
 
 /**
  * The shop's workflows as the api starts and signals them (`app.workflows.shop`), each with its
  * business id and start policy: one-shot starts (a repeat joins the first), manual webhook
  * redeliveries, the subscribers' renewal runs and the time-limited discounts' price runs.
  */
-export function shopWorkflowStarts(client: Client, startOnce: StartOnce, outbox: OutboxRecorder, startOrRecord: StartOrRecord) {
+export function shopWorkflowStarts(client: Client, outbox: OutboxRecorder, startOrRecord: StartOrRecord) {
   return {
     /**
      * The clearing's effects, recorded in the clearing's transaction `em` (the outbox: sent by
@@ -35,10 +33,6 @@ export function shopWorkflowStarts(client: Client, startOnce: StartOnce, outbox:
     /** The effects of one recorded status change (`changeId`), recorded in the change's transaction `em`. */
     changeOrderStatus(em: EntityManager, change: ChangeOrderStatusInput): Promise<RecordedStart> {
       return outbox.recordOnce(em, 'changeOrderStatus', orderStatusWorkflowId(change), [change]);
-    },
-    /** A placed order's automatic statuses and zero-total fulfilment. */
-    orderPlaced(order: OrderPlacedInput) {
-      return startOnce('orderPlaced', orderPlacedWorkflowId(order), [order]);
     },
     /** One recipient's run of a shop mail sequence, once per sequence and address (a newsletter sign-up records them in its transaction `em`). */
     mailSequence(em: EntityManager, run: MailSequenceRun & { recipient: SequenceRecipient }): Promise<RecordedStart> {

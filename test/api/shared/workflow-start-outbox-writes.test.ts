@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { buildApp, type App } from '../../../api/app.ts';
 import type { Orm } from '../../../db/orm.ts';
-import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { orderPlacedWorkflowId, subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { createConfigurationKey, configure, type TestConfigurationKey } from '../../helpers/configuration.ts';
 import { createCourse, createPlatform, operator, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -120,6 +120,18 @@ const writes: [string, number, boolean, () => Promise<Write>][] = [
       return {
         send: (headers) => app.inject({ method: 'PATCH', url: `/api/v1/orders/${orderId}/status`, headers: { ...shop.headers(), ...headers }, payload: { order_status_id: shop.statuses.Sent } }),
         start: () => ({ type: 'changeOrderStatus', needle: `/order/${orderId}/status/` }),
+      };
+    },
+  ],
+  [
+    'POST /admin/v1/shops/:id/orders at a zero total (orderPlaced, recorded by the placing statement)',
+    201,
+    false,
+    async () => {
+      const free = await insertProduct(orm, shop.id, { name: 'Leaflet', price: '0.00' });
+      return {
+        send: () => app.inject({ method: 'POST', url: `/admin/v1/shops/${shop.id}/orders`, headers: operator, payload: { email: uniqueEmail('buyer'), items: [{ product_id: free, quantity: 1 }] } }),
+        start: (res) => ({ type: 'orderPlaced', needle: orderPlacedWorkflowId({ shopId: shop.id, orderId: res.json().data.id }) }),
       };
     },
   ],
