@@ -12,8 +12,7 @@ import {
   type AccessItem,
 } from '../../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../../workflows/index.ts';
-import type { DirectStart, OutboxRecorder, RecordedStart, StartOrRecord } from './outbox.ts';
-import type { WorkflowType } from './start-once.ts';
+import type { DirectStart, OutboxRecorder, RecordedStart, StartOrRecord, WorkflowType } from './outbox.ts';
 
 export interface AccessCommand {
   item: AccessItem;

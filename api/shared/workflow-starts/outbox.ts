@@ -10,7 +10,9 @@ import {
   type PendingWorkflowStartRow,
 } from '../../../db/repositories/shared/pending-workflow-starts.ts';
 import type * as workflows from '../../../workflows/index.ts';
-import type { WorkflowType } from './start-once.ts';
+
+/** Every workflow type the worker registers (workflows/index.ts exports them by these names). */
+export type WorkflowType = keyof typeof workflows;
 
 /**
  * What a recorded start sends once Temporal is reached: a one-shot start (REJECT_DUPLICATE: a
