@@ -92,6 +92,7 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
         const seqs = await nextCommandSeqs(request.em, batch.valid.length);
         const personOf = await personalEmailHasher(request.em);
         const workflowIds = await app.workflows.access.accessCommands(
+          request.em,
           platform.id,
           command,
           batch.valid.map((e, i) => ({

@@ -28,26 +28,22 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const platform = platformOf(request);
       const { order } = request.body;
-      // A known external_id answers 200 with the stored order: a repeat never changes it.
-      const { order: registered, created } = await registerOrder(request.em, platform.id, order, async () => {
-        const courses = orderedCourses(order.ordered_contents);
-        const known = await knownItemIds(request.em, platform.id, 'course', courses.map((c) => c.courseId));
-        const unknown = courses.filter((c) => !known.has(c.courseId)).map((c) => c.courseId);
-        if (unknown.length > 0) {
-          throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
-        }
-      });
-      // Also on a repeat: a first request that died between the insert and the start still gets its
-      // fulfilment, from the stored order (the start is one-shot per order).
-      if (awaitsFulfilment(registered)) {
-        await app.workflows.access.fulfilOrder({
-          platformId: platform.id,
-          orderId: registered.id,
-          email: registered.email,
-          courses: orderedCourses(registered.ordered_contents),
-          seq: Number(registered.seq),
+      // A known external_id answers 200 with the stored order: a repeat never changes it. The
+      // fulfilment is recorded with the order (sent once committed, later when Temporal is down);
+      // also on a repeat while it awaits fulfilment (one-shot per order: the repeat joins the run).
+      const { registered, created, recorded } = await request.em.transactional(async (tx) => {
+        const { order: registered, created } = await registerOrder(tx, platform.id, order, async () => {
+          const courses = orderedCourses(order.ordered_contents);
+          const known = await knownItemIds(tx, platform.id, 'course', courses.map((c) => c.courseId));
+          const unknown = courses.filter((c) => !known.has(c.courseId)).map((c) => c.courseId);
+          if (unknown.length > 0) {
+            throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
+          }
         });
-      }
+        const fulfilment = { platformId: platform.id, orderId: registered.id, email: registered.email, courses: orderedCourses(registered.ordered_contents), seq: Number(registered.seq) };
+        return { registered, created, recorded: awaitsFulfilment(registered) ? await app.workflows.access.fulfilOrder(tx, fulfilment) : null };
+      });
+      await app.workflows.startRecorded(recorded);
       return reply.code(created ? 201 : 200).send({ id: registered.id });
     },
   );
@@ -67,8 +63,12 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const platform = platformOf(request);
       const { id } = request.params;
       if (!z.uuid().safeParse(id).success) throw notFound('order');
-      if (!(await markOrderCancelled(request.em, platform.id, id))) throw notFound('order');
-      await app.workflows.access.cancelOrder({ platformId: platform.id, orderId: id });
+      // The revocation is recorded with the cancellation (sent once committed, later when Temporal is down).
+      const recorded = await request.em.transactional(async (tx) =>
+        (await markOrderCancelled(tx, platform.id, id)) ? app.workflows.access.cancelOrder(tx, { platformId: platform.id, orderId: id }) : null,
+      );
+      if (!recorded) throw notFound('order');
+      await app.workflows.startRecorded(recorded);
       return { id, status: 'cancelled' as const };
     },
   );

@@ -31,9 +31,13 @@ export const lessonCompletionAdminRoutes: FastifyPluginAsyncZod = async (app) =>
       const platform = await usePlatform(em, request.params.platform_id);
       const { participant, lesson, courseId, enrolment } = await learnerInLesson(em, request.body.email, request.body.lesson_id);
 
-      const completion = await recordLessonCompletion(em, { platformId: platform.id, participantId: participant.id, lessonId: lesson.id, courseId });
-      await markCourseViewed(em, enrolment.id);
-      await app.workflows.access.lessonCompleted({ platformId: platform.id, courseId, participantId: participant.id, lessonId: lesson.id });
+      // Its effects are recorded with the completion (sent once committed, later when Temporal is down).
+      const { completion, recorded } = await em.transactional(async (tx) => {
+        const completion = await recordLessonCompletion(tx, { platformId: platform.id, participantId: participant.id, lessonId: lesson.id, courseId });
+        await markCourseViewed(tx, enrolment.id);
+        return { completion, recorded: await app.workflows.access.lessonCompleted(tx, { platformId: platform.id, courseId, participantId: participant.id, lessonId: lesson.id }) };
+      });
+      await app.workflows.startRecorded(recorded);
       return reply.code(201).send({
         data: { email: participant.email, lesson_id: lesson.id, course_id: courseId, completed_at: completion.completedAt.toISOString() },
       });

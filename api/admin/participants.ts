@@ -36,7 +36,7 @@ export const participantAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         const platform = await usePlatform(em, request.params.platform_id);
         const participant = await findParticipantByEmail(em, normalizeEmail(request.body.email));
         if (!participant) throw notFound('participant');
-        await app.workflows.access.mailLoginLink({ platformId: platform.id, participantId: participant.id, template, requestId: once ? 'once' : randomUUID() });
+        await app.workflows.access.mailLoginLink(em, { platformId: platform.id, participantId: participant.id, template, requestId: once ? 'once' : randomUUID() });
         return reply.code(202).send({ data: { email: participant.email, template } });
       },
     );

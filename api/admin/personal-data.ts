@@ -48,8 +48,12 @@ export async function requestPersonalDataErasure(
   const address = normalizeEmail(email);
   const emailHash = await personalEmailHash(deps.em, address);
   const workflowId = erasureWorkflowId({ tenant, tenantId, emailHash });
-  const { id } = await requestErasure(deps.em, { tenant, tenantId, emailHash, workflowId, emailSealed: sealSecret(address, deps.secretsKey) });
-  await deps.workflows.shared.erasePersonalData({ tenant, tenantId, erasureId: id }, workflowId);
+  // The erasure's start is recorded with the request (sent once committed, later when Temporal is down).
+  const recorded = await deps.em.transactional(async (tx) => {
+    const { id } = await requestErasure(tx, { tenant, tenantId, emailHash, workflowId, emailSealed: sealSecret(address, deps.secretsKey) });
+    return deps.workflows.shared.erasePersonalData(tx, { tenant, tenantId, erasureId: id }, workflowId);
+  });
+  await deps.workflows.startRecorded(recorded);
   return { workflow_id: workflowId, erasure_id: emailHash };
 }
 

@@ -48,8 +48,12 @@ export const quizResultAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       const { participant, lesson, courseId } = await learnerInLesson(em, request.body.email, request.body.lesson_id);
 
       const { score, passed } = request.body;
-      const result = await recordQuizResult(em, { platform: platform.id, participant, course: courseId, lesson, quizId: request.body.quiz_id ?? lesson.id, score, passed });
-      await app.workflows.access.quizResultRecorded({ platformId: platform.id, resultId: result.id });
+      // Its effects are recorded with the result (sent once committed, later when Temporal is down).
+      const { result, recorded } = await em.transactional(async (tx) => {
+        const result = await recordQuizResult(tx, { platform: platform.id, participant, course: courseId, lesson, quizId: request.body.quiz_id ?? lesson.id, score, passed });
+        return { result, recorded: await app.workflows.access.quizResultRecorded(tx, { platformId: platform.id, resultId: result.id }) };
+      });
+      await app.workflows.startRecorded(recorded);
       return reply.code(201).send({
         data: { id: result.id, email: participant.email, course_id: courseId, lesson_id: lesson.id, quiz_id: result.quizId, score, passed, recorded_at: result.recordedAt.toISOString() },
       });

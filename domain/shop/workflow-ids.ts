@@ -69,7 +69,13 @@ export function mailSequenceRunsPrefix(p: { shopId: string; sequenceId: number }
 
 /** The follow-up of an order's placement (the automatic statuses after New): one per order. */
 export function orderPlacedWorkflowId(p: { shopId: string; orderId: number }): string {
-  return `${shopPrefix(p.shopId)}/order/${p.orderId}/placed`;
+  const [head, tail] = orderPlacedWorkflowIdAround(p.shopId);
+  return `${head}${p.orderId}${tail}`;
+}
+
+/** What stands before and after the order id in `orderPlacedWorkflowId` (the placing statement builds it in SQL). */
+export function orderPlacedWorkflowIdAround(shopId: string): [string, string] {
+  return [`${shopPrefix(shopId)}/order/`, '/placed'];
 }
 
 /** The delivery of one erasure run's `customer_erased` event to one shop webhook (issue 29): a repeated start is rejected. */

@@ -6486,15 +6486,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unavailable. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     "shop.subscribers.move_period": {
@@ -6599,15 +6590,6 @@ export interface operations {
             };
             /** @description Rate limit exceeded; `Retry-After` says when to try again. */
             429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unavailable. */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,15 +25,15 @@ export const shopNewsletterAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'admin.shops.newsletter_subscribers.create',
         summary: 'Adds a newsletter subscriber',
-        description: 'Signs an address up for the shop newsletter: 201 when new, 200 (same row, nothing added) when it already signed up. Starts the mail sequences with the `newsletter_subscription` trigger; 503 with Retry-After when they could not be started (the sign-up is saved: repeat the request).',
+        description: 'Signs an address up for the shop newsletter: 201 when new, 200 (same row, nothing added) when it already signed up. Starts the mail sequences with the `newsletter_subscription` trigger (recorded with the sign-up: they start when Temporal is reachable).',
         params: ShopParams,
         body: NewsletterSignUpBody,
-        response: { 200: data(NewsletterSubscriberReply), 201: data(NewsletterSubscriberReply), 404: ErrorBody, 422: ValidationErrorBody, 503: ErrorBody },
+        response: { 200: data(NewsletterSubscriberReply), 201: data(NewsletterSubscriberReply), 404: ErrorBody, 422: ValidationErrorBody },
       },
     },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const { subscriber, created } = await signUpWithSequences(app.workflows, request.em, request.log, shop.id, request.body.email);
+      const { subscriber, created } = await signUpWithSequences(app.workflows, request.em, shop.id, request.body.email);
       return reply.code(created ? 201 : 200).send({ data: { id: subscriber.id, email: subscriber.email, created_at: subscriber.createdAt.toISOString() } });
     },
   );

@@ -148,12 +148,12 @@ export const shopWebhookAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       // A deleted webhook is still the shop's: its deliveries are a 409, not a 404.
       const webhook = await findShopWebhook(request.em, id.toLowerCase());
       if (!webhook) throw notFound('webhook');
-      const view = await redeliver(request.em, {
+      const view = await redeliver(request.em, app.workflows, {
         delivery: await findShopDelivery(request.em, webhook.id, deliveryId),
         tables: SHOP_WEBHOOK_TABLES,
         tenantId: shopId,
         webhook: { active: webhook.active, deleted: webhook.deletedAt != null },
-        start: (delivery, redelivery) => app.workflows.shop.redeliverShopWebhook({ shopId, webhookId: webhook.id, deliveryId: delivery.id, redelivery }),
+        record: (tx, delivery, redelivery) => app.workflows.shop.redeliverShopWebhook(tx, { shopId, webhookId: webhook.id, deliveryId: delivery.id, redelivery }),
         view: async (delivery) => orderDeliveryViews([delivery], await shopAttemptsOf(request.em, [delivery.id]), orderIdOf)[0]!,
       });
       return reply.code(202).send({ data: view });

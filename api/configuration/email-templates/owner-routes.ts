@@ -86,7 +86,7 @@ export const templateOwnerRoutes: FastifyPluginAsyncZod<TemplateOwnerRouteOption
       if (!platform.adminEmail || normalizeEmail(platform.adminEmail) !== to) {
         throw unprocessable({ email: ["test mails go only to the platform administrator's address"] });
       }
-      await app.workflows.access.sendTestMail({ platformId, courseId: templates.courseId, slug, to, requestId: randomUUID() });
+      await app.workflows.access.sendTestMail(request.em, { platformId, courseId: templates.courseId, slug, to, requestId: randomUUID() });
       return reply.code(202).send({ data: { status: 'queued' as const, to } });
     },
   );

@@ -148,12 +148,12 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { platformId } = configurationKeyOf(request);
       const webhook = await webhookOr404(request.em, request.params.id);
-      const view = await redeliver(request.em, {
+      const view = await redeliver(request.em, app.workflows, {
         delivery: await findDelivery(request.em, webhook.id, request.params.delivery_id),
         tables: PLATFORM_WEBHOOK_TABLES,
         tenantId: platformId,
         webhook: { active: webhook.active, deleted: false },
-        start: (delivery, redelivery) => app.workflows.access.redeliverWebhook({ platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery }),
+        record: (tx, delivery, redelivery) => app.workflows.access.redeliverWebhook(tx, { platformId, webhookId: webhook.id, eventId: delivery.event.id, redelivery }),
         view: async (delivery) => (await withAttempts(request.em, [delivery]))[0]!,
       });
       return reply.code(202).send({ data: view });

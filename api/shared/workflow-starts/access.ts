@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AccessLevel } from '../../../domain/access/access-level.ts';
 import {
   accessCommandWorkflowId,
@@ -12,7 +12,7 @@ import {
   type AccessItem,
 } from '../../../domain/shared/workflow-ids.ts';
 import type * as workflows from '../../../workflows/index.ts';
-import type { StartOnce } from './start-once.ts';
+import type { DirectStart, OutboxRecorder, RecordedStart, StartOrRecord, WorkflowType } from './outbox.ts';
 
 export interface AccessCommand {
   item: AccessItem;
@@ -24,64 +24,72 @@ export interface AccessCommand {
   seq: number;
 }
 
+/** The workflow type of a grant or revoke command for an item kind. */
+function commandWorkflow(command: 'grant' | 'revoke', item: AccessItem): WorkflowType {
+  if (command === 'grant') return item.kind === 'course' ? 'grantCourseAccess' : 'grantAudiobookAccess';
+  return item.kind === 'course' ? 'revokeCourseAccess' : 'revokeAudiobookAccess';
+}
+
+/** A grant or revoke command's workflow input. */
+function commandInput(platformId: string, command: 'grant' | 'revoke', { item, email, name, accessLevel = 0, seq }: AccessCommand) {
+  const itemRef = item.kind === 'course' ? { courseId: item.id } : { audiobookId: item.id };
+  if (command === 'grant' && item.kind === 'course') return { platformId, ...itemRef, email, name: name ?? null, accessLevel, seq };
+  if (command === 'grant') return { platformId, ...itemRef, email, name: name ?? null, seq };
+  return { platformId, ...itemRef, email, seq };
+}
+
 /**
  * The course platform's workflows as the api starts them (`app.workflows.access`), each with its
  * business id and start policy: grants and revokes (one workflow per command and sequence number),
  * orders, course mails, operator mails, test mails, quiz results and manual webhook redeliveries.
+ *
+ * None needs Temporal up for the write to answer. A write with a row of its own records its start
+ * in the write's `em` (the outbox: the caller sends it with `startRecorded` after the commit). A
+ * write that only starts its workflow (grants and revokes, login-link and test mails) starts it at
+ * once under its deterministic id, and records it in the outbox only when Temporal does not take
+ * it (`startOrRecord`: no insert and delete on the hot path).
  */
-export function accessWorkflowStarts(client: Client, taskQueue: string, startOnce: StartOnce) {
-  /** One grant or revoke command: the workflow of its command and item kind. */
-  async function startCommand(platformId: string, command: 'grant' | 'revoke', { item, email, person, name, accessLevel = 0, seq }: AccessCommand): Promise<string> {
-    const workflowId = accessCommandWorkflowId({ platformId, item, person, command, seq });
-    const options = { taskQueue, workflowId };
-    if (command === 'grant' && item.kind === 'course') {
-      await client.workflow.start<typeof workflows.grantCourseAccess>('grantCourseAccess', {
-        ...options,
-        args: [{ platformId, courseId: item.id, email, name: name ?? null, accessLevel, seq }],
-      });
-    } else if (command === 'grant') {
-      await client.workflow.start<typeof workflows.grantAudiobookAccess>('grantAudiobookAccess', {
-        ...options,
-        args: [{ platformId, audiobookId: item.id, email, name: name ?? null, seq }],
-      });
-    } else if (item.kind === 'course') {
-      await client.workflow.start<typeof workflows.revokeCourseAccess>('revokeCourseAccess', { ...options, args: [{ platformId, courseId: item.id, email, seq }] });
-    } else {
-      await client.workflow.start<typeof workflows.revokeAudiobookAccess>('revokeAudiobookAccess', { ...options, args: [{ platformId, audiobookId: item.id, email, seq }] });
-    }
+export function accessWorkflowStarts(outbox: OutboxRecorder, startOrRecord: StartOrRecord) {
+  const once = async <K extends WorkflowType>(em: EntityManager, type: K, workflowId: string, args: Parameters<(typeof workflows)[K]>): Promise<string> => {
+    await startOrRecord(em, [{ workflowType: type, workflowId, request: { kind: 'start', args } }]);
     return workflowId;
-  }
-
+  };
   return {
-    /** Starts one workflow per grant or revoke command; each command has its own sequence number. */
-    accessCommands(platformId: string, command: 'grant' | 'revoke', entries: AccessCommand[]): Promise<string[]> {
-      return Promise.all(entries.map((entry) => startCommand(platformId, command, entry)));
+    /** Starts one workflow per grant or revoke command (each has its own sequence number); those Temporal refuses are recorded in `em`. */
+    async accessCommands(em: EntityManager, platformId: string, command: 'grant' | 'revoke', entries: AccessCommand[]): Promise<string[]> {
+      const starts = entries.map((entry): DirectStart => ({
+        workflowType: commandWorkflow(command, entry.item),
+        workflowId: accessCommandWorkflowId({ platformId, item: entry.item, person: entry.person, command, seq: entry.seq }),
+        request: { kind: 'start', args: [commandInput(platformId, command, entry)] },
+      }));
+      await startOrRecord(em, starts);
+      return starts.map((s) => s.workflowId);
     },
-    fulfilOrder(input: Parameters<typeof workflows.fulfilOrder>[0]) {
-      return startOnce('fulfilOrder', orderWorkflowId({ ...input, step: 'fulfil' }), [input]);
+    fulfilOrder(em: EntityManager, input: Parameters<typeof workflows.fulfilOrder>[0]): Promise<RecordedStart> {
+      return outbox.recordOnce(em, 'fulfilOrder', orderWorkflowId({ ...input, step: 'fulfil' }), [input]);
     },
-    cancelOrder(input: Parameters<typeof workflows.cancelOrder>[0]) {
-      return startOnce('cancelOrder', orderWorkflowId({ ...input, step: 'cancel' }), [input]);
+    cancelOrder(em: EntityManager, input: Parameters<typeof workflows.cancelOrder>[0]): Promise<RecordedStart> {
+      return outbox.recordOnce(em, 'cancelOrder', orderWorkflowId({ ...input, step: 'cancel' }), [input]);
     },
-    lessonCompleted(input: Parameters<typeof workflows.lessonCompleted>[0]) {
-      return startOnce('lessonCompleted', lessonCompletedWorkflowId(input), [input]);
+    lessonCompleted(em: EntityManager, input: Parameters<typeof workflows.lessonCompleted>[0]): Promise<RecordedStart> {
+      return outbox.recordOnce(em, 'lessonCompleted', lessonCompletedWorkflowId(input), [input]);
     },
-    courseMailRollout(input: Parameters<typeof workflows.courseMailRollout>[0]) {
-      return startOnce('courseMailRollout', courseMailRolloutWorkflowId(input), [input]);
+    courseMailRollout(em: EntityManager, input: Parameters<typeof workflows.courseMailRollout>[0]): Promise<RecordedStart> {
+      return outbox.recordOnce(em, 'courseMailRollout', courseMailRolloutWorkflowId(input), [input]);
     },
-    mailLoginLink(input: Parameters<typeof workflows.mailLoginLink>[0]) {
-      return startOnce('mailLoginLink', loginLinkMailWorkflowId(input), [input]);
+    mailLoginLink(em: EntityManager, input: Parameters<typeof workflows.mailLoginLink>[0]): Promise<string> {
+      return once(em, 'mailLoginLink', loginLinkMailWorkflowId(input), [input]);
     },
-    sendTestMail(input: Parameters<typeof workflows.sendTestMail>[0]) {
-      return startOnce('sendTestMail', testMailWorkflowId(input), [input]);
+    sendTestMail(em: EntityManager, input: Parameters<typeof workflows.sendTestMail>[0]): Promise<string> {
+      return once(em, 'sendTestMail', testMailWorkflowId(input), [input]);
     },
-    quizResultRecorded(input: Parameters<typeof workflows.quizResultRecorded>[0]) {
-      return startOnce('quizResultRecorded', quizResultWorkflowId(input), [input]);
+    quizResultRecorded(em: EntityManager, input: Parameters<typeof workflows.quizResultRecorded>[0]): Promise<RecordedStart> {
+      return outbox.recordOnce(em, 'quizResultRecorded', quizResultWorkflowId(input), [input]);
     },
-    /** The `redelivery`-th manual redelivery of an (event, webhook) pair: one attempt. */
-    redeliverWebhook(p: { platformId: string; webhookId: string; eventId: string; redelivery: number }) {
+    /** The `redelivery`-th manual redelivery of an (event, webhook) pair: one attempt, recorded with the delivery's claim. */
+    redeliverWebhook(em: EntityManager, p: { platformId: string; webhookId: string; eventId: string; redelivery: number }): Promise<RecordedStart> {
       const input: Parameters<typeof workflows.deliverWebhook>[0] = { platformId: p.platformId, webhookId: p.webhookId, eventId: p.eventId, manual: true };
-      return startOnce('deliverWebhook', webhookRedeliveryWorkflowId(p), [input]);
+      return outbox.recordOnce(em, 'deliverWebhook', webhookRedeliveryWorkflowId(p), [input]);
     },
   };
 }

@@ -2,10 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { accessWorkflowStarts } from './access.ts';
-import { outboxDispatcher, outboxRecorder, type OutboxSettings, type RecordedStart } from './outbox.ts';
+import { directStarter, outboxDispatcher, outboxRecorder, type OutboxSettings, type RecordedStart } from './outbox.ts';
 import { sharedWorkflowStarts } from './shared.ts';
 import { shopWorkflowStarts } from './shop.ts';
-import { startOnceOn } from './start-once.ts';
 
 export type { AccessCommand } from './access.ts';
 export type { OutboxSettings, RecordedStart } from './outbox.ts';
@@ -20,16 +19,22 @@ export type { OutboxSettings, RecordedStart } from './outbox.ts';
  * A write whose effects run in a workflow records its start in its own transaction instead (the
  * outbox, `outbox.ts`: the facade's methods that take the transaction's `em`), and after the commit
  * calls `startRecorded`: Temporal down, the write still answers and its workflow starts when
- * Temporal is back (`outbox.start()` looks for pending starts periodically).
+ * Temporal is back (`outbox.start()` looks for pending starts periodically). A write with no row
+ * of its own starts its workflow at once and records it only when Temporal does not take it
+ * (`directStarter`); the placement's `orderPlaced` is recorded by the placing statement itself.
+ * Only the live-run operations (the state query, the end of a deleted sequence's runs, a deleted
+ * discount's removal) call Temporal in the request.
  */
 export function createWorkflowStarter(client: Client, taskQueue: string, outbox: { em: () => EntityManager; log: FastifyBaseLogger; settings?: OutboxSettings }) {
-  const startOnce = startOnceOn(client, taskQueue);
   const recorder = outboxRecorder(taskQueue);
   const dispatcher = outboxDispatcher({ client, ...outbox });
+  const startOrRecord = directStarter({ client, taskQueue, log: outbox.log, settings: outbox.settings });
   return {
-    access: accessWorkflowStarts(client, taskQueue, startOnce),
-    shop: shopWorkflowStarts(client, taskQueue, startOnce, recorder),
-    shared: sharedWorkflowStarts(client, taskQueue),
+    access: accessWorkflowStarts(recorder, startOrRecord),
+    shop: shopWorkflowStarts(client, recorder, startOrRecord),
+    /** The task queue its starts go to (the placing statement records `orderPlaced` for it: db/repositories/shop/order-placement.ts). */
+    taskQueue,
+    shared: sharedWorkflowStarts(recorder),
     /** Sends starts recorded in a committed transaction now; one Temporal refuses stays pending (never throws). */
     startRecorded(...recorded: (RecordedStart | null | undefined)[]): Promise<void> {
       return dispatcher.dispatch(recorded.flatMap((r) => (r ? [r.outboxId] : [])));

@@ -6,21 +6,29 @@ import {
   forgetWorkflowStart,
   noteWorkflowStartFailure,
   recordWorkflowStart,
+  recordWorkflowStarts,
   type PendingWorkflowStartRow,
 } from '../../../db/repositories/shared/pending-workflow-starts.ts';
 import type * as workflows from '../../../workflows/index.ts';
-import type { WorkflowType } from './start-once.ts';
+
+/** Every workflow type the worker registers (workflows/index.ts exports them by these names). */
+export type WorkflowType = keyof typeof workflows;
 
 /**
  * What a recorded start sends once Temporal is reached: a one-shot start (REJECT_DUPLICATE: a
- * repeat joins the first run), a signal-with-start, or a signal to a running workflow only (none
- * running: nothing to tell). Each is idempotent by its workflow id (and the signals by what they
- * carry), so a start sent twice (a dispatcher that died after Temporal accepted it) changes nothing.
+ * repeat joins the first run), a signal-with-start (`allowDuplicate`: a finished run's id may run
+ * again), a signal or signals in order to a running workflow only (none running: nothing to tell),
+ * or a restart (a run begun before the write is terminated and a new one started; a run begun after
+ * the write was recorded is the one it needs, so a restart sent twice starts one run). Each is
+ * idempotent by its workflow id (and the signals by what they carry), so a start sent twice (a
+ * dispatcher that died after Temporal accepted it) changes nothing.
  */
 export type OutboxRequest =
   | { kind: 'start'; args: unknown[] }
-  | { kind: 'signalWithStart'; args: unknown[]; signal: string; signalArgs: unknown[] }
-  | { kind: 'signal'; signal: string; signalArgs: unknown[] };
+  | { kind: 'signalWithStart'; args: unknown[]; signal: string; signalArgs: unknown[]; allowDuplicate?: boolean }
+  | { kind: 'signal'; signal: string; signalArgs: unknown[] }
+  | { kind: 'signals'; signals: { signal: string; signalArgs: unknown[] }[] }
+  | { kind: 'restart'; args: unknown[] };
 
 /** A start recorded in a write's transaction: `app.workflows.startRecorded` sends it after the commit. */
 export interface RecordedStart {
@@ -56,24 +64,73 @@ export function outboxRecorder(taskQueue: string) {
 }
 export type OutboxRecorder = ReturnType<typeof outboxRecorder>;
 
+/** A restart is done when the id's latest run began after the write recorded it (that run read the committed row). */
+async function restartedSince(client: Client, workflowId: string, recordedAt: Date): Promise<boolean> {
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).startTime >= recordedAt;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
+}
+
 /** Sends one recorded start to Temporal; resolves when Temporal has it (or needs it no more). */
-async function send(client: Client, row: PendingWorkflowStartRow): Promise<void> {
+async function send(client: Client, row: Omit<PendingWorkflowStartRow, 'id' | 'attempts'>): Promise<void> {
   const request = row.request as OutboxRequest;
   const { taskQueue, workflowId, workflowType } = row;
   try {
     if (request.kind === 'start') {
       await client.workflow.start(workflowType, { taskQueue, workflowId, args: request.args, workflowIdReusePolicy: 'REJECT_DUPLICATE' });
     } else if (request.kind === 'signalWithStart') {
-      await client.workflow.signalWithStart(workflowType, { taskQueue, workflowId, args: request.args, signal: request.signal, signalArgs: request.signalArgs });
+      const reuse = request.allowDuplicate ? { workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const } : {};
+      await client.workflow.signalWithStart(workflowType, { taskQueue, workflowId, args: request.args, signal: request.signal, signalArgs: request.signalArgs, ...reuse });
+    } else if (request.kind === 'restart') {
+      if (await restartedSince(client, workflowId, row.recordedAt)) return;
+      await client.workflow.start(workflowType, { taskQueue, workflowId, args: request.args, workflowIdReusePolicy: 'ALLOW_DUPLICATE', workflowIdConflictPolicy: 'TERMINATE_EXISTING' });
     } else {
-      await client.workflow.getHandle(workflowId).signal(request.signal, ...request.signalArgs);
+      const handle = client.workflow.getHandle(workflowId);
+      const signals = request.kind === 'signal' ? [request] : request.signals;
+      for (const { signal, signalArgs } of signals) await handle.signal(signal, ...signalArgs);
     }
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError && request.kind === 'start') return;
-    if (error instanceof WorkflowNotFoundError && request.kind === 'signal') return;
+    if (error instanceof WorkflowNotFoundError && (request.kind === 'signal' || request.kind === 'signals')) return;
     throw error;
   }
 }
+
+/** One start a write sends at once, recorded in the outbox only when Temporal does not take it (`startOrRecord`). */
+export interface DirectStart {
+  workflowType: WorkflowType;
+  workflowId: string;
+  request: OutboxRequest;
+}
+
+/**
+ * For a write with no row of its own (a grant only starts its workflow): each start is sent at
+ * once with the outbox's deadline, and only those Temporal refuses or does not answer in time are
+ * recorded, in `em`'s transaction, for the dispatcher's next round. The ids are deterministic, so a
+ * start that landed although it timed out and is recorded too runs once (already started = done).
+ * Never throws for Temporal: the write answers its 2xx either way.
+ */
+export function directStarter(deps: { client: Client; taskQueue: string; log: FastifyBaseLogger; settings?: OutboxSettings }) {
+  const { client, taskQueue, log } = deps;
+  const { deadlineMs } = { ...DEFAULTS, ...deps.settings };
+  return async function startOrRecord(em: EntityManager, starts: readonly DirectStart[]): Promise<void> {
+    const recordedAt = new Date();
+    const sent = await Promise.allSettled(
+      starts.map((s) => client.connection.withDeadline(Date.now() + deadlineMs, () => send(client, { taskQueue, workflowType: s.workflowType, workflowId: s.workflowId, request: s.request, recordedAt }))),
+    );
+    const refused = starts.filter((_, i) => sent[i]!.status === 'rejected');
+    if (refused.length === 0) return;
+    log.warn({ err: (sent.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason, refused: refused.length }, 'workflow starts recorded in the outbox: Temporal did not take them now');
+    await recordWorkflowStarts(
+      em,
+      refused.map((s) => ({ taskQueue, workflowType: s.workflowType, workflowId: s.workflowId, request: s.request })),
+    );
+  };
+}
+export type StartOrRecord = ReturnType<typeof directStarter>;
 
 /**
  * Starts the recorded starts that are committed: right after a write (`dispatch(ids)`), and every

@@ -1,10 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { FastifyBaseLogger } from 'fastify';
-import { undoReactivation } from '../../../db/repositories/shop/subscribers.ts';
+import type { Client } from '@temporalio/client';
 import type { SubscriberSignal, SubscriberStatus } from '../../../domain/shop/subscription-rules.ts';
 import { subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
-import type * as workflows from '../../../workflows/index.ts';
 import {
   subscriberItemsChangedSignal,
   subscriberPausedSignal,
@@ -13,7 +10,7 @@ import {
   subscriberStateQuery,
   type SubscriberRenewalState,
 } from '../../../workflows/shop/subscription-signals.ts';
-import { HttpError } from '../errors.ts';
+import type { OutboxRecorder, RecordedStart } from './outbox.ts';
 
 export type SubscriberNotice = { signal: SubscriberSignal } | { signal: 'periodMoved'; activeUntil: Date };
 export interface SubscriberTarget {
@@ -21,78 +18,47 @@ export interface SubscriberTarget {
   subscriberId: number;
 }
 
+const signalOf = (notice: SubscriberNotice) => {
+  if (notice.signal === 'periodMoved') return { signal: subscriberPeriodMovedSignal.name, signalArgs: [{ activeUntil: notice.activeUntil.toISOString() }] };
+  if (notice.signal === 'paused') return { signal: subscriberPausedSignal.name, signalArgs: [] };
+  if (notice.signal === 'resumed') return { signal: subscriberResumedSignal.name, signalArgs: [] };
+  return { signal: subscriberItemsChangedSignal.name, signalArgs: [] };
+};
+
 /**
  * The shop's subscriber renewal workflows as the api talks to them (`app.workflows.shop`): signals
- * after a committed write, the start of a reactivated subscription, the state query.
+ * after a write and the start of a reactivated subscription, both recorded in the write's
+ * transaction (the outbox: the route sends them with `startRecorded` after the commit, later when
+ * Temporal is down), and the state query.
  */
-export function subscriberWorkflows(client: Client, taskQueue: string) {
+export function subscriberWorkflows(client: Client, outbox: OutboxRecorder) {
   /**
-   * Tells a subscriber's renewal workflow what a committed write changed. A workflow that does not
-   * run (not started yet, or finished) is no failure: the write stands and the workflow reads the
-   * row when it starts. Temporal being unreachable is a 503 saying the change is saved: the client's
-   * repeat of the same request sends the signals again (they are idempotent in the workflow).
+   * Tells a subscriber's renewal workflow what the write changed, in order, once committed. A
+   * workflow that does not run (not started yet, or finished) is no failure: the write stands and
+   * the workflow reads the row when it starts. The signals are idempotent in the workflow (it reads
+   * the row), so signals sent twice change nothing.
    */
-  async function notifySubscriber(log: FastifyBaseLogger, target: SubscriberTarget, notices: readonly SubscriberNotice[]): Promise<void> {
-    if (notices.length === 0) return;
-    const workflowId = subscriberWorkflowId(target);
-    const handle = client.workflow.getHandle(workflowId);
-    for (const notice of notices) {
-      try {
-        if (notice.signal === 'periodMoved') await handle.signal(subscriberPeriodMovedSignal, { activeUntil: notice.activeUntil.toISOString() });
-        else if (notice.signal === 'paused') await handle.signal(subscriberPausedSignal);
-        else if (notice.signal === 'resumed') await handle.signal(subscriberResumedSignal);
-        else await handle.signal(subscriberItemsChangedSignal);
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) {
-          log.info({ workflowId, signal: notice.signal }, 'subscriber workflow not running: signal skipped');
-          return;
-        }
-        log.error({ err: error, workflowId, signal: notice.signal }, 'subscriber workflow could not be signalled');
-        throw new HttpError(503, 'the change is saved, but its renewal workflow could not be told: repeat the request', undefined, { 'retry-after': '5' });
-      }
-    }
-  }
-
-  /**
-   * Starts the renewal workflow of a subscription made active again, with the id it always has
-   * (`shop/<s>/subscriber/<id>`): a finished run's id is reused (ALLOW_DUPLICATE), and a run still
-   * finishing its end (it saw the old status and only sends its last mail before it returns) is
-   * terminated (TERMINATE_EXISTING), since it would never read the row again. The new run loads the
-   * schedule from the row, which was committed before. False when Temporal could not be reached.
-   */
-  async function startSubscriber(log: FastifyBaseLogger, target: SubscriberTarget): Promise<boolean> {
-    const workflowId = subscriberWorkflowId(target);
-    try {
-      await client.workflow.start<typeof workflows.subscriberRenewal>('subscriberRenewal', {
-        taskQueue,
-        workflowId,
-        args: [{ shopId: target.shopId, subscriberId: target.subscriberId }],
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        workflowIdConflictPolicy: 'TERMINATE_EXISTING',
-      });
-      return true;
-    } catch (error) {
-      log.error({ err: error, workflowId }, 'subscriber workflow could not be started');
-      return false;
-    }
+  async function notifySubscriber(em: EntityManager, target: SubscriberTarget, notices: readonly SubscriberNotice[]): Promise<RecordedStart | null> {
+    if (notices.length === 0) return null;
+    return outbox.record(em, 'subscriberRenewal', subscriberWorkflowId(target), { kind: 'signals', signals: notices.map(signalOf) });
   }
 
   return {
     notifySubscriber,
 
     /**
-     * After `PATCH /subscribers/:id/period` committed the move: a running subscription's workflow is
-     * told (its timers move); a subscription made active again (`reactivatedFrom`: the status it had)
-     * gets its workflow started, or, when that start fails, its status back (never active without a
-     * workflow) and a 503, so the client's repeat reactivates and starts again.
+     * For `PATCH /subscribers/:id/period`, in its transaction `em`: a running subscription's
+     * workflow is told (its timers move); a subscription made active again (`reactivatedFrom`: the
+     * status it had) gets its workflow started with the id it always has (`shop/<s>/subscriber/<id>`):
+     * a finished run's id is reused, and a run still finishing its end (it saw the old status and only
+     * sends its last mail) is terminated, since it would never read the row again. Recorded as a
+     * restart: a run begun after this write was recorded read the active row and is kept, so a
+     * restart sent twice never terminates the run it started. The status stays active while
+     * Temporal is down; the workflow starts when it is back.
      */
-    async subscriberPeriodMoved(deps: { em: EntityManager; log: FastifyBaseLogger }, target: SubscriberTarget, move: { activeUntil: Date; reactivatedFrom: SubscriberStatus | null }): Promise<void> {
-      if (move.reactivatedFrom === null) return notifySubscriber(deps.log, target, [{ signal: 'periodMoved', activeUntil: move.activeUntil }]);
-      if (await startSubscriber(deps.log, target)) return;
-      await undoReactivation(deps.em, target.shopId, target.subscriberId, move.reactivatedFrom);
-      throw new HttpError(503, 'the period end is moved, but the subscription could not be made active again (its renewal workflow did not start): repeat the request', undefined, {
-        'retry-after': '5',
-      });
+    subscriberPeriodMoved(em: EntityManager, target: SubscriberTarget, move: { activeUntil: Date; reactivatedFrom: SubscriberStatus | null }): Promise<RecordedStart | null> {
+      if (move.reactivatedFrom === null) return notifySubscriber(em, target, [{ signal: 'periodMoved', activeUntil: move.activeUntil }]);
+      return outbox.record(em, 'subscriberRenewal', subscriberWorkflowId(target), { kind: 'restart', args: [{ shopId: target.shopId, subscriberId: target.subscriberId }] });
     },
 
     /** The renewal workflow's answer to the state query; null when it is not running or does not answer within `timeoutMs`. */

@@ -4,25 +4,23 @@ import {
   clearOrderWorkflowId,
   clubWebhookRedeliveryWorkflowId,
   mailSequenceWorkflowId,
-  orderPlacedWorkflowId,
   orderStatusWorkflowId,
   shopWebhookRedeliveryWorkflowId,
   statusTestMailsWorkflowId,
 } from '../../../domain/shop/workflow-ids.ts';
-import type { ChangeOrderStatusInput, ClearOrderInput, MailSequenceRun, OrderPlacedInput, SequenceRecipient } from '../../../workflows/shop/contracts.ts';
+import type { ChangeOrderStatusInput, ClearOrderInput, MailSequenceRun, SequenceRecipient } from '../../../workflows/shop/contracts.ts';
 import type * as workflows from '../../../workflows/index.ts';
 import { discountWorkflows } from './shop-discounts.ts';
 import { sequenceWorkflows } from './shop-sequences.ts';
 import { subscriberWorkflows } from './shop-subscribers.ts';
-import type { OutboxRecorder } from './outbox.ts';
-import type { StartOnce } from './start-once.ts';
+import type { OutboxRecorder, RecordedStart, StartOrRecord } from './outbox.ts';
 
 /**
  * The shop's workflows as the api starts and signals them (`app.workflows.shop`), each with its
  * business id and start policy: one-shot starts (a repeat joins the first), manual webhook
  * redeliveries, the subscribers' renewal runs and the time-limited discounts' price runs.
  */
-export function shopWorkflowStarts(client: Client, taskQueue: string, startOnce: StartOnce, outbox: OutboxRecorder) {
+export function shopWorkflowStarts(client: Client, outbox: OutboxRecorder, startOrRecord: StartOrRecord) {
   return {
     /**
      * The clearing's effects, recorded in the clearing's transaction `em` (the outbox: sent by
@@ -32,33 +30,31 @@ export function shopWorkflowStarts(client: Client, taskQueue: string, startOnce:
     clearOrder(em: EntityManager, order: ClearOrderInput) {
       return outbox.recordOnce(em, 'clearOrder', clearOrderWorkflowId(order), [order]);
     },
-    /** The effects of one recorded status change (`changeId`). */
-    changeOrderStatus(change: ChangeOrderStatusInput) {
-      return startOnce('changeOrderStatus', orderStatusWorkflowId(change), [change]);
+    /** The effects of one recorded status change (`changeId`), recorded in the change's transaction `em`. */
+    changeOrderStatus(em: EntityManager, change: ChangeOrderStatusInput): Promise<RecordedStart> {
+      return outbox.recordOnce(em, 'changeOrderStatus', orderStatusWorkflowId(change), [change]);
     },
-    /** A placed order's automatic statuses and zero-total fulfilment. */
-    orderPlaced(order: OrderPlacedInput) {
-      return startOnce('orderPlaced', orderPlacedWorkflowId(order), [order]);
+    /** One recipient's run of a shop mail sequence, once per sequence and address (a newsletter sign-up records them in its transaction `em`). */
+    mailSequence(em: EntityManager, run: MailSequenceRun & { recipient: SequenceRecipient }): Promise<RecordedStart> {
+      return outbox.recordOnce(em, 'mailSequence', mailSequenceWorkflowId({ ...run, recipient: run.recipient.hash }), [run]);
     },
-    /** One recipient's run of a shop mail sequence, once per sequence and address (a newsletter sign-up starts them here). */
-    mailSequence(run: MailSequenceRun & { recipient: SequenceRecipient }) {
-      return startOnce('mailSequence', mailSequenceWorkflowId({ ...run, recipient: run.recipient.hash }), [run]);
+    /** The test mails of one checked request (`shop/<s>/status-test-mails/<request>`): started at once, recorded in `em` only when Temporal does not take it. */
+    async sendOrderStatusTestMails(em: EntityManager, input: Parameters<typeof workflows.sendOrderStatusTestMails>[0]): Promise<string> {
+      const workflowId = statusTestMailsWorkflowId(input);
+      await startOrRecord(em, [{ workflowType: 'sendOrderStatusTestMails', workflowId, request: { kind: 'start', args: [input] } }]);
+      return workflowId;
     },
-    /** The test mails of one checked request (`shop/<s>/status-test-mails/<request>`). */
-    sendOrderStatusTestMails(input: Parameters<typeof workflows.sendOrderStatusTestMails>[0]) {
-      return startOnce('sendOrderStatusTestMails', statusTestMailsWorkflowId(input), [input]);
-    },
-    /** The `redelivery`-th manual redelivery of a shop webhook's delivery: one attempt. */
-    redeliverShopWebhook(p: { shopId: string; webhookId: string; deliveryId: string; redelivery: number }) {
+    /** The `redelivery`-th manual redelivery of a shop webhook's delivery: one attempt, recorded with the delivery's claim. */
+    redeliverShopWebhook(em: EntityManager, p: { shopId: string; webhookId: string; deliveryId: string; redelivery: number }): Promise<RecordedStart> {
       const input: Parameters<typeof workflows.redeliverShopWebhook>[0] = { shopId: p.shopId, deliveryId: p.deliveryId };
-      return startOnce('redeliverShopWebhook', shopWebhookRedeliveryWorkflowId(p), [input]);
+      return outbox.recordOnce(em, 'redeliverShopWebhook', shopWebhookRedeliveryWorkflowId(p), [input]);
     },
-    /** The `redelivery`-th manual redelivery of a club webhook's delivery (an order at a status): one attempt. */
-    redeliverClubWebhook(p: { shopId: string; deliveryId: string; orderId: number; statusId: number; redelivery: number }) {
+    /** The `redelivery`-th manual redelivery of a club webhook's delivery (an order at a status): one attempt, recorded with the delivery's claim. */
+    redeliverClubWebhook(em: EntityManager, p: { shopId: string; deliveryId: string; orderId: number; statusId: number; redelivery: number }): Promise<RecordedStart> {
       const input: Parameters<typeof workflows.deliverClubWebhook>[0] = { shopId: p.shopId, deliveryId: p.deliveryId, manual: true };
-      return startOnce('deliverClubWebhook', clubWebhookRedeliveryWorkflowId(p), [input]);
+      return outbox.recordOnce(em, 'deliverClubWebhook', clubWebhookRedeliveryWorkflowId(p), [input]);
     },
-    ...subscriberWorkflows(client, taskQueue),
+    ...subscriberWorkflows(client, outbox),
     ...discountWorkflows(client, outbox),
     ...sequenceWorkflows(client),
   };

@@ -57,13 +57,10 @@ export const orderTransitionRoutes: FastifyPluginAsyncZod = async (app) => {
       const statusId = request.body.order_status_id;
       if (!(await findOrderDetail(request.em, orderId))) throw notFound('order');
       if (!(await isShopOrderStatus(request.em, statusId))) throw unprocessable({ order_status_id: ['is not an order status of this shop'] });
-      // Also when the status was set already: the change's workflow is started again, a no-op when
-      // it ran, so a crash between the change and its first start heals on the client's retry.
-      const change = await recordStatusChange(request.em, shopId, orderId, statusId);
-      if (change) {
-        const { changeId } = change;
-        await app.workflows.shop.changeOrderStatus({ shopId, orderId, changeId, statusId });
-      }
+      // The change's effects are recorded with it (sent once committed, later when Temporal is
+      // down); the status set already records nothing.
+      const change = await recordStatusChange(request.em, shopId, orderId, statusId, (tx, changeId) => app.workflows.shop.changeOrderStatus(tx, { shopId, orderId, changeId, statusId }));
+      await app.workflows.startRecorded(change?.recorded);
       request.em.clear();
       const found = await findOrderDetail(request.em, orderId);
       return { data: orderDetail(found!.order, found!.items) };

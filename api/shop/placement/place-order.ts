@@ -9,7 +9,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { IShop } from '../../../db/entities/shop/index.ts';
-import { needsNoClearing, storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
+import { storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
 import { insertOrder, ProductPricesChanged, ProductsUnavailable, type PlacedOrderRow } from '../../../db/repositories/shop/order-placement.ts';
 import { DiscountCodeRefused } from '../../../db/repositories/shop/discount-codes.ts';
 import { AutomaticDiscountUsedUp } from '../../../db/repositories/shop/checkout.ts';
@@ -18,7 +18,7 @@ import { priceCheckout, type CartLine } from '../../../domain/shop/pricing.ts';
 import { addPricingErrors, pricingProblems } from '../../../domain/shop/pricing-inputs.ts';
 import { fieldErrorMap, unprocessable, type FieldErrors } from '../../shared/validation-errors.ts';
 import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
-import { signUpWithSequences, unlessSequencesUnstarted } from '../shared/newsletter-sign-up.ts';
+import { signUpWithSequences } from '../shared/newsletter-sign-up.ts';
 import type { PrefetchedReads } from '../../../db/repositories/shop/checkout-reads.ts';
 import { prepareCheckout, type CheckoutOptions } from './checkout-context.ts';
 import type { PlaceOrderInput } from './schemas.ts';
@@ -111,6 +111,7 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
       cartId: options.cartId,
       currency: shop.currency,
       statusId: newStatus.id,
+      placedStart: { taskQueue: deps.workflows.taskQueue },
       email,
       cart: priced.cart,
       delivery: delivery && { id: delivery.id, name: delivery.name, vatRate: delivery.vatRate },
@@ -144,16 +145,13 @@ export async function placeOrder(deps: PlacementDeps, em: EntityManager, shop: P
       throw error;
     });
   }
-  // Consent given with the order signs the buyer up as the newsletter endpoint does. The order
-  // is stored: a 503 would invite a repeat that places it twice, so sequences that could not be
-  // started are only logged (signing up again through the endpoint starts them).
-  if (body.newsletter) await signUpWithSequences(deps.workflows, em, deps.log, shop.id, email).catch(unlessSequencesUnstarted);
+  // Consent given with the order signs the buyer up as the newsletter endpoint does (its sequences
+  // recorded with the sign-up: they start when Temporal is reachable).
+  if (body.newsletter) await signUpWithSequences(deps.workflows, em, shop.id, email);
   // The order confirmation (the New status's own effects, DESIGN.md section 10), the statuses set
-  // automatically after New and a zero-total order's fulfilment, when there is any of them; likewise
-  // only logged when Temporal is away.
-  const { id: orderId, ordinalNumber, placingHasEffects } = placed;
-  if (placingHasEffects || needsNoClearing(total)) {
-    await deps.workflows.shop.orderPlaced({ shopId: shop.id, orderId }).catch((error: unknown) => deps.log.error({ err: error, shopId: shop.id, orderId }, "the placed order's follow-up (confirmation, automatic statuses, zero-total fulfilment) could not be started"));
-  }
+  // automatically after New and a zero-total order's fulfilment, when there is any of them: recorded
+  // by the placing statement, sent once committed (later when Temporal is down).
+  const { id: orderId, ordinalNumber } = placed;
+  await deps.workflows.startRecorded(placed.placedStart);
   return { id: orderId, ordinalNumber, total, stripeGateway: prepared.reads.stripeGateway };
 }

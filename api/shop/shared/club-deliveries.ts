@@ -29,13 +29,13 @@ export async function clubDeliveriesPage(em: EntityManager, pageNumber: number) 
 /** Redelivers one of the shop's club deliveries (api/shared/redelivery.ts); the delivery as it is after the claim. */
 export async function redeliverClubDelivery(em: EntityManager, workflows: WorkflowStarter, shopId: string, deliveryId: string) {
   const club = await findClub(em, shopId);
-  return redeliver(em, {
+  return redeliver(em, workflows, {
     delivery: await findClubDelivery(em, shopId, deliveryId),
     what: 'club webhook delivery',
     tables: CLUB_WEBHOOK_TABLES,
     tenantId: shopId,
     webhook: { active: club?.active ?? false, deleted: club === null, name: 'the club integration' },
-    start: (delivery, redelivery) => workflows.shop.redeliverClubWebhook({ shopId, deliveryId: delivery.id, orderId: delivery.order.id, statusId: delivery.orderStatusId, redelivery }),
+    record: (tx, delivery, redelivery) => workflows.shop.redeliverClubWebhook(tx, { shopId, deliveryId: delivery.id, orderId: delivery.order.id, statusId: delivery.orderStatusId, redelivery }),
     view: async (delivery) => orderDeliveryViews([delivery], await clubAttemptsOf(em, [delivery.id]), (d) => d.order.id)[0]!,
   });
 }

@@ -1,46 +1,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FastifyBaseLogger } from 'fastify';
 import type { INewsletterSubscriber } from '../../../db/entities/shop/index.ts';
 import { personalEmailHash } from '../../../db/repositories/shared/personal-data/salt.ts';
 import { sequencesForTrigger } from '../../../db/repositories/shop/mail-sequences.ts';
 import { signUpForNewsletter } from '../../../db/repositories/shop/newsletter-subscribers.ts';
-import { HttpError } from '../../shared/errors.ts';
 import type { WorkflowStarter } from '../../shared/workflow-starts/index.ts';
 
-/** Seconds a client is asked to wait before repeating a sign-up whose sequences could not be started. */
-export const SEQUENCE_START_RETRY_AFTER_S = 5;
-
-class SequencesNotStarted extends HttpError {}
-
-/** For a caller that answers without the runs: swallows the 503 of signUpWithSequences (already logged), rethrows anything else. */
-export function unlessSequencesUnstarted(error: unknown): void {
-  if (!(error instanceof SequencesNotStarted)) throw error;
-}
-
 /**
- * Signs `email` (normalised) up for the shop's newsletter and starts the mail sequences with the
- * `newsletter_subscription` trigger. Also on a repeated sign-up: a run is started once per
- * sequence and address, so a repeat only completes what an earlier attempt left unstarted.
- * Temporal unreachable after the row is saved is a 503 with Retry-After saying so: the client's
- * repeat of the request starts the runs.
+ * Signs `email` (normalised) up for the shop's newsletter and records, in the same transaction,
+ * the runs of the mail sequences with the `newsletter_subscription` trigger (the outbox: sent once
+ * committed, later when Temporal is down; a run is one per sequence and address, so a repeated
+ * sign-up records them again and joins the runs already started).
  */
-export async function signUpWithSequences(
-  workflows: WorkflowStarter,
-  em: EntityManager,
-  log: FastifyBaseLogger,
-  shopId: string,
-  email: string,
-): Promise<{ subscriber: INewsletterSubscriber; created: boolean }> {
-  const signedUp = await signUpForNewsletter(em, shopId, email);
-  const trigger = { kind: 'newsletter' } as const;
-  const triggeredAt = new Date().toISOString();
-  const sequences = await sequencesForTrigger(em, trigger);
-  const recipient = { hash: await personalEmailHash(em, signedUp.subscriber.email), row: { kind: 'newsletter' as const, subscriberId: signedUp.subscriber.id } };
-  try {
-    for (const sequence of sequences) await workflows.shop.mailSequence({ shopId, sequenceId: sequence.id, recipient, trigger, triggeredAt });
-  } catch (error) {
-    log.error({ err: error, shopId }, 'newsletter sequences could not be started');
-    throw new SequencesNotStarted(503, 'the sign-up is saved, but its mail sequences could not be started: repeat the request', undefined, { 'retry-after': String(SEQUENCE_START_RETRY_AFTER_S) });
-  }
+export async function signUpWithSequences(workflows: WorkflowStarter, em: EntityManager, shopId: string, email: string): Promise<{ subscriber: INewsletterSubscriber; created: boolean }> {
+  const { signedUp, recorded } = await em.transactional(async (tx) => {
+    const signedUp = await signUpForNewsletter(tx, shopId, email);
+    const trigger = { kind: 'newsletter' } as const;
+    const triggeredAt = new Date().toISOString();
+    const sequences = await sequencesForTrigger(tx, trigger);
+    const recipient = { hash: await personalEmailHash(tx, signedUp.subscriber.email), row: { kind: 'newsletter' as const, subscriberId: signedUp.subscriber.id } };
+    const recorded = [];
+    for (const sequence of sequences) recorded.push(await workflows.shop.mailSequence(tx, { shopId, sequenceId: sequence.id, recipient, trigger, triggeredAt }));
+    return { signedUp, recorded };
+  });
+  await workflows.startRecorded(...recorded);
   return signedUp;
 }

@@ -105,22 +105,26 @@ export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/subscribers/:id',
-    { config, schema: { operationId: 'shop.subscribers.update', summary: 'Updates a subscriber', params: SubscriberParams, body: PatchSubscriberBody, response: { 200: data(SubscriberReply), 503: ErrorBody, ...errors } } },
+    { config, schema: { operationId: 'shop.subscribers.update', summary: 'Updates a subscriber', params: SubscriberParams, body: PatchSubscriberBody, response: { 200: data(SubscriberReply), ...errors } } },
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const current = await rowOr404(request.em, request.params.id, findSubscriber, 'subscriber');
       const body = request.body ?? {};
       const problems = await patchProblems(request.em, shopId, body);
       if (problems.length > 0) throw refusedFields(problems);
-      const subscriber = await updateSubscriber(request.em, current.id, {
-        ...(body.renewal_items && { renewalItems: body.renewal_items.map((item) => ({ product_id: item.product_id, quantity: item.quantity, price: item.price ?? null })) }),
-        ...(body.renewal_interval_days !== undefined && { renewalIntervalDays: body.renewal_interval_days }),
-        ...(body.renewal_paused !== undefined && { renewalPaused: body.renewal_paused }),
-        ...(body.custom_identifier !== undefined && { customIdentifier: body.custom_identifier }),
-      });
-      if (!subscriber) throw notFound('subscriber');
       const signals = signalsFor({ renewalPaused: body.renewal_paused, itemsSent: body.renewal_items !== undefined, intervalSent: body.renewal_interval_days !== undefined });
-      await app.workflows.shop.notifySubscriber(request.log, { shopId, subscriberId: subscriber.id }, signals.map((signal) => ({ signal })));
+      // The workflow's signals are recorded with the change (sent once committed, later when Temporal is down).
+      const { subscriber, recorded } = await request.em.transactional(async (tx) => {
+        const updated = await updateSubscriber(tx, current.id, {
+          ...(body.renewal_items && { renewalItems: body.renewal_items.map((item) => ({ product_id: item.product_id, quantity: item.quantity, price: item.price ?? null })) }),
+          ...(body.renewal_interval_days !== undefined && { renewalIntervalDays: body.renewal_interval_days }),
+          ...(body.renewal_paused !== undefined && { renewalPaused: body.renewal_paused }),
+          ...(body.custom_identifier !== undefined && { customIdentifier: body.custom_identifier }),
+        });
+        if (!updated) throw notFound('subscriber');
+        return { subscriber: updated, recorded: await app.workflows.shop.notifySubscriber(tx, { shopId, subscriberId: updated.id }, signals.map((signal) => ({ signal }))) };
+      });
+      await app.workflows.startRecorded(recorded);
       // The reply is the row as this request's transaction left it (not a later write's).
       return { data: (await withPeriods(request.em, subscriber)).reply };
     },
@@ -137,17 +141,22 @@ export const subscriberRoutes: FastifyPluginAsyncZod = async (app) => {
           'Moves the end of the running (latest) period, whatever the status; every pending reminder and charge moves with it. A subscription that was over and now ends in the future is active again.',
         params: SubscriberParams,
         body: PatchPeriodBody,
-        response: { 200: data(PeriodReply), 503: ErrorBody, ...errors },
+        response: { 200: data(PeriodReply), ...errors },
       },
     },
     async (request) => {
       const { shopId } = shopKeyOf(request);
       const id = pathId(request.params.id);
       const activeUntil = request.body.active_until;
-      const moved = id === null ? ({ kind: 'missing' } as const) : await moveLatestPeriod(request.em, id, activeUntil, new Date());
+      // The workflow's signal or restart is recorded with the move (sent once committed, later when Temporal is down).
+      const { moved, recorded } = await request.em.transactional(async (tx) => {
+        const move = id === null ? ({ kind: 'missing' } as const) : await moveLatestPeriod(tx, id, activeUntil, new Date());
+        if (move.kind !== 'moved') return { moved: move, recorded: null };
+        return { moved: move, recorded: await app.workflows.shop.subscriberPeriodMoved(tx, { shopId, subscriberId: id! }, { activeUntil, reactivatedFrom: move.reactivatedFrom }) };
+      });
       if (moved.kind === 'missing') throw notFound('subscriber');
       if (moved.kind === 'refused') throw unprocessable({ active_until: [moved.problem] });
-      await app.workflows.shop.subscriberPeriodMoved({ em: request.em, log: request.log }, { shopId, subscriberId: id! }, { activeUntil, reactivatedFrom: moved.reactivatedFrom });
+      await app.workflows.startRecorded(recorded);
       return { data: periodReply(moved.period) };
     },
   );

@@ -18,6 +18,8 @@ export interface WorkflowStartRecord {
 export interface PendingWorkflowStartRow extends WorkflowStartRecord {
   id: number;
   attempts: number;
+  /** When the write recorded it (its transaction's clock): a restart is done by any run begun after. */
+  recordedAt: Date;
 }
 
 /** Records a start in `em`'s transaction; its id (for the dispatch right after the commit). */
@@ -30,6 +32,17 @@ export async function recordWorkflowStart(em: EntityManager, start: WorkflowStar
   return Number(row!.id);
 }
 
+/** Records several starts in `em`'s transaction with one statement (a batch whose starts Temporal refused). */
+export async function recordWorkflowStarts(em: EntityManager, starts: readonly WorkflowStartRecord[]): Promise<void> {
+  if (starts.length === 0) return;
+  await em.execute(
+    `insert into pending_workflow_starts (task_queue, workflow_type, workflow_id, request, recorded_at, next_attempt_at)
+     select s.task_queue, s.workflow_type, s.workflow_id, s.request, clock_timestamp(), clock_timestamp()
+       from jsonb_to_recordset(?::jsonb) as s(task_queue text, workflow_type text, workflow_id text, request jsonb)`,
+    [JSON.stringify(starts.map((s) => ({ task_queue: s.taskQueue, workflow_type: s.workflowType, workflow_id: s.workflowId, request: s.request })))],
+  );
+}
+
 /**
  * Claims up to `limit` committed starts that are due (only those of `ids` when given): each is
  * put off by `retryAfterSeconds`, so another dispatcher (another api instance) skips it while this
@@ -37,14 +50,14 @@ export async function recordWorkflowStart(em: EntityManager, start: WorkflowStar
  */
 export async function claimDueWorkflowStarts(em: EntityManager, opts: { ids?: readonly number[]; limit: number; retryAfterSeconds: number }): Promise<PendingWorkflowStartRow[]> {
   const only = opts.ids ? 'and id = any(?::bigint[])' : '';
-  const rows = await em.execute<{ id: string; task_queue: string; workflow_type: string; workflow_id: string; request: Record<string, unknown>; attempts: number }[]>(
+  const rows = await em.execute<{ id: string; task_queue: string; workflow_type: string; workflow_id: string; request: Record<string, unknown>; attempts: number; recorded_at: Date | string }[]>(
     `update pending_workflow_starts s set attempts = s.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
       where s.id in (select id from pending_workflow_starts where next_attempt_at <= clock_timestamp() ${only} order by id limit ? for update skip locked)
-      returning s.id, s.task_queue, s.workflow_type, s.workflow_id, s.request, s.attempts`,
+      returning s.id, s.task_queue, s.workflow_type, s.workflow_id, s.request, s.attempts, s.recorded_at`,
     [opts.retryAfterSeconds, ...(opts.ids ? [`{${opts.ids.join(',')}}`] : []), opts.limit],
   );
   return rows
-    .map((r) => ({ id: Number(r.id), taskQueue: r.task_queue, workflowType: r.workflow_type, workflowId: r.workflow_id, request: r.request, attempts: r.attempts }))
+    .map((r) => ({ id: Number(r.id), taskQueue: r.task_queue, workflowType: r.workflow_type, workflowId: r.workflow_id, request: r.request, attempts: r.attempts, recordedAt: new Date(r.recorded_at) }))
     .sort((a, b) => a.id - b.id);
 }
 

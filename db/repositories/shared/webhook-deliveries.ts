@@ -204,12 +204,3 @@ export async function claimRedelivery(em: EntityManager, { tables: t, tenantId, 
   return rows[0]?.redeliveries;
 }
 
-/** Gives a claimed redelivery back (its workflow could not be started): the delivery is `previous` again. */
-export async function releaseRedelivery(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery, previous: WebhookDeliveryStatus, redelivery: number): Promise<void> {
-  await em.execute(`update ${t.deliveries} set status = ? where id = ? and ${t.tenant} = ? and status = 'pending' and redeliveries = ?`, [
-    previous,
-    deliveryId,
-    tenantId,
-    redelivery,
-  ]);
-}

@@ -12,7 +12,9 @@
  * latest version (a row lock in READ COMMITTED waits for and then reads the concurrent writer's
  * row), so no limit is ever passed. Only a code with a per-customer limit needs a second
  * statement: the customer's orders counted after the code's lock, in a transaction. A prepared
- * statement (shared/prepared.ts): its text is long.
+ * statement (shared/prepared.ts): its text is long. The api's placement also records there the
+ * start of the order's `orderPlaced` workflow (`placedStart`, the outbox of issue 41 item 2), so
+ * the order and its follow-up commit together in the same round trip.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
@@ -23,6 +25,7 @@ import { DiscountCodeRefused } from './discount-codes.ts';
 import { AutomaticDiscountUsedUp } from './checkout.ts';
 import { runStatement, statement, type Statement } from '../shared/prepared.ts';
 import { PLACING_HAS_EFFECTS_SQL } from './placing-effects.ts';
+import { orderPlacedWorkflowIdAround } from '../../../domain/shop/workflow-ids.ts';
 
 export interface NewOrder {
   shopId: string;
@@ -60,13 +63,19 @@ export interface NewOrder {
   alreadyPaid?: boolean;
   /** The storefront cart the order is placed from (its id is the order's uuid): marked checked out with the order. */
   cartId?: string;
+  /**
+   * Records, in the statement, the start of the order's `orderPlaced` workflow (the api's outbox,
+   * pending_workflow_starts, for `taskQueue`) when the New status has effects at placing
+   * (placing-effects.ts) or the total is zero (its fulfilment needs no clearing).
+   */
+  placedStart?: { taskQueue: string };
 }
 
 export interface PlacedOrderRow {
   id: number;
   ordinalNumber: number;
-  /** The New status has effects to run at placing (placing-effects.ts), read with the order. */
-  placingHasEffects: boolean;
+  /** The `orderPlaced` start the statement recorded (`placedStart`), to send once committed; null when none. */
+  placedStart: { outboxId: number; workflowId: string } | null;
 }
 
 /** Products of the cart that were removed, hidden or switched off while the order was priced. */
@@ -89,7 +98,7 @@ interface Outcome {
   available: { id: number; price: string }[];
   code_free: boolean | null;
   autos_free: number[];
-  placing_has_effects: boolean | null;
+  placed_start: { id: string; workflow_id: string } | null;
 }
 
 /**
@@ -145,17 +154,28 @@ items as (
       ? `,
 cart as (update shop_carts set order_id = ord.id, updated_at = now() from ord where shop_carts.id = :cart and shop_carts.shop_id = :shop and shop_carts.order_id is null returning shop_carts.id)`
       : ''
+  }${
+    input.placedStart
+      ? `,
+placed_start as (
+  insert into pending_workflow_starts (task_queue, workflow_type, workflow_id, request, recorded_at, next_attempt_at)
+  select :taskQueue, 'orderPlaced', :placedIdHead || ord.id || :placedIdTail,
+         jsonb_build_object('kind', 'start', 'args', jsonb_build_array(jsonb_build_object('shopId', :shop::text, 'orderId', ord.id))), clock_timestamp(), clock_timestamp()
+    from ord where :total::numeric <= 0 or ${PLACING_HAS_EFFECTS_SQL}
+  returning id, workflow_id)`
+      : ''
   }
 select (select id from ord) as order_id, (select ordinal_number from ord) as ordinal_number,
        (select coalesce(jsonb_agg(jsonb_build_object('id', id, 'price', price::text)), '[]') from prod) as available,
        (select free from code_locked) as code_free,
        (select coalesce(jsonb_agg(id), '[]') from auto_locked where free) as autos_free,
-       (select ${PLACING_HAS_EFFECTS_SQL} from ord) as placing_has_effects`;
+       ${input.placedStart ? "(select jsonb_build_object('id', id, 'workflow_id', workflow_id) from placed_start)" : 'null::jsonb'} as placed_start`;
 }
 
 function placementStatement(input: NewOrder, productIds: readonly number[]): Statement {
   const { cart, discount, pricedAt } = input;
-  const variant = `${input.discount ? 'c' : ''}${input.alreadyPaid ? 'p' : ''}${input.cartId ? 'k' : ''}`;
+  const variant = `${input.discount ? 'c' : ''}${input.alreadyPaid ? 'p' : ''}${input.cartId ? 'k' : ''}${input.placedStart ? 's' : ''}`;
+  const [placedIdHead, placedIdTail] = orderPlacedWorkflowIdAround(input.shopId);
   return statement(`shop-place-order-${variant}`, placementSql(input), {
     wanted: JSON.stringify(productIds.map((id) => ({ id, price: pricedAt?.get(id) ?? null }))),
     shop: input.shopId,
@@ -195,6 +215,7 @@ function placementStatement(input: NewOrder, productIds: readonly number[]): Sta
     // The priced lines as they are (jsonb_to_recordset reads the fields it names), each with its place.
     lines: JSON.stringify(cart.lines.map((line, pos) => ({ ...line, pos }))),
     ...(input.cartId ? { cart: input.cartId } : {}),
+    ...(input.placedStart ? { taskQueue: input.placedStart.taskQueue, placedIdHead, placedIdTail } : {}),
   });
 }
 
@@ -217,7 +238,8 @@ async function placeOnce(em: EntityManager, input: NewOrder): Promise<PlacedOrde
   const productIds = [...new Set(input.cart.lines.map((line) => line.productId))].sort((a, b) => a - b);
   const [outcome] = await runStatement<Outcome>(em, placementStatement(input, productIds));
   if (!outcome || outcome.order_id === null || outcome.ordinal_number === null) throw refusal(outcome!, input, productIds);
-  return { id: outcome.order_id, ordinalNumber: outcome.ordinal_number, placingHasEffects: outcome.placing_has_effects === true };
+  const started = outcome.placed_start;
+  return { id: outcome.order_id, ordinalNumber: outcome.ordinal_number, placedStart: started ? { outboxId: Number(started.id), workflowId: started.workflow_id } : null };
 }
 
 /**

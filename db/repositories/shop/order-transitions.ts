@@ -37,22 +37,30 @@ export async function clearRefusal(em: EntityManager, shopId: string, orderId: n
   return 'not_placed';
 }
 
-export interface StatusChange {
+export interface StatusChange<R = null> {
   /** The change's id: the key of its workflow. */
   changeId: number;
   /** False when the order already had the status: `changeId` is then the change that set it (null if none did). */
   changed: boolean;
+  /** What `recordEffects` answered for a new change (null when nothing changed). */
+  recorded: R | null;
 }
 
 /**
  * Sets an order's status and records the change, in one transaction with the order row locked.
  * The built-in Canceled and Returned statuses make the order `canceled` and `returned`; any other
  * status makes it `placed` again (domain/shop/order-lifecycle.ts).
- * When the order already has that status nothing changes, and the answer names the change that
- * set it, so the caller can start that change's workflow again (a no-op when it ran) and a crash
- * between the first commit and its workflow start heals on the client's retry.
+ * A new change's effects are recorded by `recordEffects` in the same transaction (the workflow
+ * start's outbox row), so they exist exactly when the change committed. When the order already has
+ * that status nothing changes (nothing is recorded), and the answer names the change that set it.
  */
-export async function recordStatusChange(em: EntityManager, shopId: string, orderId: number, statusId: number): Promise<StatusChange | null> {
+export async function recordStatusChange<R = null>(
+  em: EntityManager,
+  shopId: string,
+  orderId: number,
+  statusId: number,
+  recordEffects?: (tx: EntityManager, changeId: number) => Promise<R>,
+): Promise<StatusChange<R> | null> {
   return em.transactional(async (tx) => {
     const [order] = await tx.execute<{ order_status_id: number }[]>('select order_status_id from shop_orders where shop_id = ? and id = ? for update', [shopId, orderId]);
     if (!order) return null;
@@ -61,7 +69,7 @@ export async function recordStatusChange(em: EntityManager, shopId: string, orde
         'select id, to_status_id from shop_order_status_changes where shop_id = ? and order_id = ? order by id desc limit 1',
         [shopId, orderId],
       );
-      return last && last.to_status_id === statusId ? { changeId: last.id, changed: false } : null;
+      return last && last.to_status_id === statusId ? { changeId: last.id, changed: false, recorded: null } : null;
     }
     await tx.execute(
       `update shop_orders set order_status_id = s.id, internal_status = ${INTERNAL_STATUS_OF_KIND}, updated_at = now()
@@ -72,6 +80,6 @@ export async function recordStatusChange(em: EntityManager, shopId: string, orde
       'insert into shop_order_status_changes (shop_id, order_id, from_status_id, to_status_id, at) values (?, ?, ?, ?, now()) returning id',
       [shopId, orderId, order.order_status_id, statusId],
     );
-    return { changeId: change!.id, changed: true };
+    return { changeId: change!.id, changed: true, recorded: recordEffects ? await recordEffects(tx, change!.id) : null };
   });
 }

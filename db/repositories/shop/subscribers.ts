@@ -126,14 +126,6 @@ export async function moveLatestPeriod(em: EntityManager, subscriberId: number, 
   });
 }
 
-/**
- * Undoes a reactivation whose renewal workflow could not be started (a subscription must not be
- * active without its workflow): the status goes back to `status` if the row is still active.
- */
-export async function undoReactivation(em: EntityManager, shopId: string, subscriberId: number, status: SubscriberStatus): Promise<void> {
-  await em.execute("update shop_subscribers set status = ?, updated_at = now() where shop_id = ? and id = ? and status = 'active'", [status, shopId, subscriberId]);
-}
-
 /** The subscriber's period with this id, or null. */
 export function subscriberPeriod(em: EntityManager, subscriberId: number, periodId: number): Promise<ISubscriberPeriod | null> {
   return em.findOne(SubscriberPeriod, { id: periodId, subscriber: subscriberId });

@@ -105,20 +105,6 @@ describe('PATCH /api/v1/orders/:id/status', () => {
     expect(await workflowIds(id)).toHaveLength(1);
   });
 
-  it('starts the change\'s workflow on a retry when a crash lost its first start', async () => {
-    const id = await placeOrder();
-    const sent = shop.statuses.Sent!;
-    const connection = stack.orm.em.fork().getConnection();
-    await connection.execute('update shop_orders set order_status_id = ? where id = ?', [sent, id]);
-    const [change] = await connection.execute(
-      'insert into shop_order_status_changes (shop_id, order_id, from_status_id, to_status_id, at) values (?, ?, ?, ?, now()) returning id',
-      [shop.id, id, shop.statuses.New, sent],
-    );
-    expect(await workflowIds(id)).toEqual([]);
-    expect((await patch(`/api/v1/orders/${id}/status`, { order_status_id: sent })).statusCode).toBe(200);
-    expect(await workflowIds(id)).toEqual([`shop/${shop.id}/order/${id}/status/${change!.id}`]);
-  });
-
   it('answers 422 naming order_status_id for a status of another shop or none, 404 for another shop\'s order', async () => {
     const id = await placeOrder();
     const foreign = await patch(`/api/v1/orders/${id}/status`, { order_status_id: other.statuses.Sent });

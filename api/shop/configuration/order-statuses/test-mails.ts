@@ -36,7 +36,7 @@ async function startTestMails(request: FastifyRequest, statusIds: number[], orde
   const { shopId } = shopKeyOf(request);
   const requestId = randomUUID();
   const input: StatusTestMailsInput = { shopId, requestId, statusIds, orderId: order?.id ?? null, to, downloadBase: publicBaseOf(request) };
-  await request.server.workflows.shop.sendOrderStatusTestMails(input);
+  await request.server.workflows.shop.sendOrderStatusTestMails(request.em, input);
 }
 
 const tested = (s: IOrderStatus) => ({ id: s.id, name: s.name, send_email_on_status_change: s.sendEmailOnStatusChange });
