@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimKey } from '../../../db/repositories/shared/idempotency-keys.ts';
+import { lockKey } from '../../../db/repositories/shared/idempotency-keys.ts';
 import { errorsPlugin } from '../../../api/shared/errors-plugin.ts';
 import { idempotency } from '../../../api/shared/idempotency/index.ts';
-import { requestFingerprint } from '../../../api/shared/idempotency/fingerprint.ts';
 import { ormPlugin } from '../../../api/shared/orm-context.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
 import { createPlatform, type TestPlatform } from '../../helpers/fixtures.ts';
@@ -116,15 +115,23 @@ describe('Idempotency-Key on the shop API', () => {
     expect(res.json().data.id).toBe(theirs);
   });
 
-  it('answers 409 while the first request with the key is still running', async () => {
+  it('answers 409 at once while another transaction holds the key, and runs as soon as it ends', async () => {
     const id = await placeOrder();
     const key = randomUUID();
-    const fingerprint = requestFingerprint('PATCH', `/api/v1/orders/${id}/clear`, undefined);
-    expect(await claimKey(stack.orm.em.fork(), { tenantKind: 'shop', tenantId: shop.id, key }, fingerprint, 86_400, 300)).toBe(true);
-    const res = await clear(id, key);
-    expect(res.statusCode).toBe(409);
-    expect(res.headers['retry-after']).toBe('1');
-    expect(await clearingWorkflows(shop, id)).toHaveLength(0);
+    const holder = stack.orm.em.fork();
+    await holder.begin();
+    try {
+      expect(await lockKey(holder, { tenantKind: 'shop', tenantId: shop.id, key })).toBe(true);
+      const res = await clear(id, key);
+      expect(res.statusCode).toBe(409);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(await clearingWorkflows(shop, id)).toHaveLength(0);
+    } finally {
+      await holder.rollback();
+    }
+    const after = await clear(id, key);
+    expect(after.statusCode, after.body).toBe(200);
+    expect(after.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('refuses a malformed key with 422 naming the header, and ignores the key on reads', async () => {
