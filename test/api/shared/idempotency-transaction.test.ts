@@ -7,6 +7,7 @@ import { errorsPlugin } from '../../../api/shared/errors-plugin.ts';
 import { idempotency } from '../../../api/shared/idempotency/index.ts';
 import { ormPlugin } from '../../../api/shared/orm-context.ts';
 import { openOrm, type Orm } from '../../../db/orm.ts';
+import { pooledTransaction } from '../../../db/repositories/shared/pooled-transaction.ts';
 import { clearOrderWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
@@ -140,6 +141,11 @@ describe('the keyed request transaction', () => {
         await request.em.execute('insert into idem_test_rows (id, note) values (?, ?)', [`${request.body.id}/${runs}`, 'written']);
         return reply.code(request.body.answers[runs - 1] ?? 201).send({ id: request.body.id, run: runs });
       });
+      // A write on a pooled connection of its own, when unkeyed; in a keyed request it joins the request's transaction.
+      scope.post<{ Body: { id: string; answer: number } }>('/pooled', async (request, reply) => {
+        await pooledTransaction(request.em, (tx) => tx.execute('insert into idem_test_rows (id, note) values (?, ?)', [`${request.body.id}/pooled`, 'pooled']));
+        return reply.code(request.body.answer).send({ id: request.body.id });
+      });
       scope.post<{ Body: { id: string } }>('/slow', async (request, reply) => {
         const [{ pid }] = (await request.em.execute<{ pid: number }[]>('select pg_backend_pid() as pid')) as [{ pid: number }];
         slowPids.push(pid);
@@ -178,6 +184,14 @@ describe('the keyed request transaction', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual({ id, run: 2 });
     expect(runs).toBe(2);
+  });
+
+  it("rolls back a pooledTransaction's write with the request's 5xx (it joined the request's transaction)", async () => {
+    const id = randomUUID();
+    expect((await post('/pooled', randomUUID(), { id, answer: 503 })).statusCode).toBe(503);
+    expect(await rows(id)).toEqual([]);
+    expect((await post('/pooled', randomUUID(), { id, answer: 201 })).statusCode).toBe(201);
+    expect(await rows(id)).toEqual([{ id: `${id}/pooled` }]);
   });
 
   it('rolls back the writes of a 4xx and keeps its reply: the repeat is refused again without running', async () => {
@@ -223,8 +237,8 @@ describe('the keyed request transaction', () => {
     const first = post('/slow', key, { id });
     await waitFor(() => slowPids.length === 1);
     expect((await post('/slow', key, { id })).statusCode).toBe(409);
-    // Its backend goes away as a crashed process's would: PostgreSQL releases the key with it.
-    await sql('select pg_terminate_backend(?)', [slowPids[0]]);
+    // Its backend goes away as a crashed process's would (waited for: the lock goes with the process): PostgreSQL releases the key with it.
+    await sql('select pg_terminate_backend(?, 5000)', [slowPids[0]]);
     const retry = await post('/slow', key, { id });
     expect(retry.statusCode, retry.body).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBeUndefined();

@@ -7,9 +7,10 @@ import { idempotency } from '../../../api/shared/idempotency/index.ts';
 import { ormPlugin } from '../../../api/shared/orm-context.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
 import { createPlatform, type TestPlatform } from '../../helpers/fixtures.ts';
-import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { createDeliveryType, createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { buyer } from '../../helpers/storefront.ts';
 
 let stack: TestStack;
 let shop: TestShop;
@@ -154,6 +155,28 @@ describe('Idempotency-Key on the shop API', () => {
     const again = await clear(id, key);
     expect(again.statusCode).toBe(422);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+});
+
+describe('Idempotency-Key on the storefront', () => {
+  it('places one order for a keyed checkout sent three times at once and again after: the one 201, replayed (the placement runs in the request\'s transaction)', async () => {
+    const store = buyer(stack.app, shop.subdomain);
+    const [courier, transfer] = [await createDeliveryType(stack.app, shop.id, { name: 'Courier', default_price: '12.30' }), await createPaymentType(stack.app, shop.id, { name: 'Transfer' })];
+    const address = { first_name: 'Anna', last_name: 'Nowak', address: 'Polna 2', postcode: '30-001', city: 'Kraków', country: 'PL', phone: '+48 600 000 000' };
+    const cart = (await store.post('/carts', { items: [{ product_id: productId, quantity: 2 }], email: 'anna@example.com' })).json().data;
+    const patched = await store.patch(`/carts/${cart.id}`, { delivery_type_id: courier, payment_type_id: transfer, delivery_address: address, invoice_address: address });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const headers = { 'idempotency-key': randomUUID() };
+    const replies = await Promise.all([0, 1, 2].map(() => store.post(`/carts/${cart.id}/checkout`, undefined, headers)));
+    const fresh = replies.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
+    expect(fresh, replies.map((r) => `${r.statusCode} ${r.body}`).join('\n')).toHaveLength(1);
+    expect(replies.every((r) => r.statusCode === 201 || r.statusCode === 409)).toBe(true);
+    const again = await store.post(`/carts/${cart.id}/checkout`, undefined, headers);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().data.order_id).toBe(fresh[0]!.json().data.order_id);
+    const [{ n }] = (await stack.orm.em.fork().getConnection().execute<{ n: string }[]>("select count(*) as n from shop_orders where shop_id = ? and email = 'anna@example.com'", [shop.id])) as [{ n: string }];
+    expect(Number(n)).toBe(1);
   });
 });
 
