@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
@@ -154,7 +155,7 @@ describe('the keyed request transaction', () => {
         return reply.code(201).send({ id: request.body.id, pid });
       });
     });
-    await plain.ready();
+    await plain.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
     gate?.open();
@@ -251,6 +252,30 @@ describe('the keyed request transaction', () => {
     expect(replayed.statusCode).toBe(201);
     expect(replayed.headers['idempotent-replayed']).toBe('true');
     expect(replayed.json()).toEqual(retry.json());
+    await allReturned(orm);
+  });
+  it('commits and keeps the reply of a request whose client went away mid-request: the retry replays it', async () => {
+    const id = randomUUID();
+    const key = randomUUID();
+    slowPids = [];
+    gate = newGate();
+    const { port } = plain.server.address() as { port: number };
+    const body = JSON.stringify({ id });
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/slow', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': key } });
+    const gone = new Promise<void>((resolve) => req.on('close', () => resolve()));
+    req.on('error', () => undefined);
+    req.end(body);
+    await waitFor(() => slowPids.length === 1);
+    // The client hangs up while its request runs; the request still finishes and commits.
+    req.destroy();
+    await gone;
+    gate.open();
+    await eventually(async () => expect(await keptKeys(key)).toEqual([{ status: 201 }]), { timeoutMs: 5000 });
+    expect(await rows(id)).toEqual([{ id: `${id}/1` }]);
+    const retry = await post('/slow', key, { id });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(slowPids).toHaveLength(1);
     await allReturned(orm);
   });
 });
