@@ -8,8 +8,8 @@ export interface TcpSwitch {
   /**
    * Cuts as `cut` does the moment a client sends bytes holding `marker` (e.g. `COMMIT;`): with
    * `deliver` the target still gets those bytes (then the end of its connection), without it they
-   * are lost. Resolves once cut. The statement reached the server, or not, but its answer never
-   * comes back: the reply of a commit is lost either way.
+   * are lost. Resolves once cut (delivered: once the target closed that connection, having run
+   * what it got). The statement reached the server, or not, but its answer never comes back.
    */
   cutOnSending(marker: string, opts: { deliver: boolean }): Promise<void>;
   /** Connections reach the target again. */
@@ -46,11 +46,15 @@ export async function tcpSwitch(target: string): Promise<TcpSwitch> {
       if (armed && chunk.includes(armed.marker)) {
         trap = null;
         if (armed.deliver) {
+          // Resolved once the server closed its side: it read the bytes and the end, so it ran them.
           ending.add(upstream);
+          upstream.unpipe(client);
+          upstream.resume(); // read the server's answer into nothing, until its end
+          upstream.once('close', () => armed.sprung());
           upstream.end(chunk);
         }
         cutAll();
-        armed.sprung();
+        if (!armed.deliver) armed.sprung();
         return;
       }
       if (!upstream.write(chunk)) client.pause();

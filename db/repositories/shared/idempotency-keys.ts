@@ -36,26 +36,33 @@ export async function lockKey(em: EntityManager, ref: KeyRef): Promise<boolean> 
   return row?.locked === true;
 }
 
-/** The reply kept for the key, with the fingerprint of the request it answered; null: none in its 24 hours. */
+/**
+ * The reply kept for the key, with the fingerprint of the request it answered; null: none in its
+ * 24 hours. A row without a status is a claim of an api of the release before (mid-deploy): no reply.
+ */
 export async function keptReply(em: EntityManager, ref: KeyRef): Promise<{ fingerprint: string; reply: StoredReply } | null> {
   const [row] = await em.execute<{ fingerprint: string; status: number; content_type: string | null; location: string | null; body: string }[]>(
     `select fingerprint, status, content_type, location, body from idempotency_keys
-      where tenant_kind = ? and tenant_id = ? and key = ? and expires_at > clock_timestamp()`,
+      where tenant_kind = ? and tenant_id = ? and key = ? and expires_at > clock_timestamp() and status is not null`,
     [ref.tenantKind, ref.tenantId, ref.key],
   );
   if (!row) return null;
   return { fingerprint: row.fingerprint, reply: { status: row.status, contentType: row.content_type, location: row.location, body: row.body } };
 }
 
-/** Keeps the reply to the key for `ttlSeconds`, in `em`'s transaction (an expired row of the key is replaced). */
+/**
+ * Keeps the reply to the key for `ttlSeconds`, in `em`'s transaction. An expired row of the key is
+ * replaced, and so is a claim without a reply of an api of the release before (mid-deploy; made
+ * `done`, so that api's settle finds nothing to overwrite).
+ */
 export async function keepReply(em: EntityManager, ref: KeyRef, fingerprint: string, reply: StoredReply, ttlSeconds: number): Promise<void> {
   await em.execute(
     `insert into idempotency_keys as k (tenant_kind, tenant_id, key, fingerprint, status, content_type, location, body, claimed_at, expires_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, clock_timestamp(), clock_timestamp() + make_interval(secs => ?))
      on conflict (tenant_kind, tenant_id, key) do update
-       set fingerprint = excluded.fingerprint, status = excluded.status, content_type = excluded.content_type, location = excluded.location,
+       set fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, content_type = excluded.content_type, location = excluded.location,
            body = excluded.body, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at
-       where k.expires_at <= clock_timestamp()`,
+       where k.expires_at <= clock_timestamp() or k.status is null`,
     [ref.tenantKind, ref.tenantId, ref.key, fingerprint, reply.status, reply.contentType, reply.location, reply.body, ttlSeconds],
   );
 }

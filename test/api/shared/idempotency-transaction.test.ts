@@ -38,7 +38,6 @@ beforeAll(async () => {
   app = await buildApp({ orm: viaLink, temporal, taskQueue: uniqueTaskQueue('idem-tx'), adminToken: ADMIN_TOKEN, rateLimits: { enabled: false }, workflowOutbox: { intervalMs: 0 } });
   shop = await createTestShop(app, 'idem-tx');
   productId = await insertProduct(orm, shop.id, { name: 'Book', price: '40.00' });
-  await orm.em.fork().getConnection().execute('create table if not exists idem_test_rows (id text primary key, note text not null)');
 });
 afterAll(async () => {
   link?.restore();
@@ -117,6 +116,16 @@ describe('a keyed clearing whose COMMIT answer is lost', () => {
   });
 });
 
+/**
+ * The routes' write: a row no interface reads (an idempotency key row of tenant kind `test-row`,
+ * without a reply), so the test needs no table of its own in the shared test database.
+ */
+const writeRow = (em: { execute: Orm['em']['execute'] }, id: string) =>
+  em.execute(
+    `insert into idempotency_keys (tenant_kind, tenant_id, key, fingerprint, claimed_at, expires_at) values ('test-row', 'rows', ?, ?, now(), now() + interval '1 hour')`,
+    [id, 'f'.repeat(64)],
+  );
+
 describe('the keyed request transaction', () => {
   // A minimal interface on the real database (not through the switch): routes that write a row, then answer as told.
   let plain: FastifyInstance;
@@ -139,19 +148,19 @@ describe('the keyed request transaction', () => {
       // Answers its run's status of `answers` (the same body each time: a true retry).
       scope.post<{ Body: { id: string; answers: number[] } }>('/write', async (request, reply) => {
         runs += 1;
-        await request.em.execute('insert into idem_test_rows (id, note) values (?, ?)', [`${request.body.id}/${runs}`, 'written']);
+        await writeRow(request.em, `${request.body.id}/${runs}`);
         return reply.code(request.body.answers[runs - 1] ?? 201).send({ id: request.body.id, run: runs });
       });
       // A write on a pooled connection of its own, when unkeyed; in a keyed request it joins the request's transaction.
       scope.post<{ Body: { id: string; answer: number } }>('/pooled', async (request, reply) => {
-        await pooledTransaction(request.em, (tx) => tx.execute('insert into idem_test_rows (id, note) values (?, ?)', [`${request.body.id}/pooled`, 'pooled']));
+        await pooledTransaction(request.em, (tx) => writeRow(tx, `${request.body.id}/pooled`));
         return reply.code(request.body.answer).send({ id: request.body.id });
       });
       scope.post<{ Body: { id: string } }>('/slow', async (request, reply) => {
         const [{ pid }] = (await request.em.execute<{ pid: number }[]>('select pg_backend_pid() as pid')) as [{ pid: number }];
         slowPids.push(pid);
         if (slowPids.length === 1) await gate.opened;
-        await request.em.execute('insert into idem_test_rows (id, note) values (?, ?)', [`${request.body.id}/${slowPids.length}`, 'slow']);
+        await writeRow(request.em, `${request.body.id}/${slowPids.length}`);
         return reply.code(201).send({ id: request.body.id, pid });
       });
     });
@@ -163,7 +172,7 @@ describe('the keyed request transaction', () => {
   });
 
   const post = (url: string, key: string, body: object) => plain.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', 'idempotency-key': key }, payload: body });
-  const rows = (id: string) => sql<{ id: string }>('select id from idem_test_rows where id like ? order by id', [`${id}/%`]);
+  const rows = (id: string) => sql<{ id: string }>(`select key as id from idempotency_keys where tenant_kind = 'test-row' and key like ? order by key`, [`${id}/%`]);
   const waitFor = async (check: () => boolean) => {
     for (let i = 0; !check() && i < 400; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(check()).toBe(true);

@@ -135,6 +135,21 @@ describe('Idempotency-Key on the shop API', () => {
     expect(after.headers['idempotent-replayed']).toBeUndefined();
   });
 
+  it("mid-deploy, runs over a key an api of the previous release left claimed `running` (no reply) and keeps its own reply there", async () => {
+    const id = await placeOrder();
+    const key = randomUUID();
+    const conn = stack.orm.em.fork().getConnection();
+    await conn.execute(
+      `insert into idempotency_keys (tenant_kind, tenant_id, key, fingerprint, state, claimed_at, expires_at) values ('shop', ?, ?, ?, 'running', now(), now() + interval '1 day')`,
+      [shop.id, key, 'f'.repeat(64)],
+    );
+    const res = await clear(id, key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(await conn.execute('select state, status from idempotency_keys where tenant_id = ? and key = ?', [shop.id, key])).toEqual([{ state: 'done', status: 200 }]);
+    expect((await clear(id, key)).headers['idempotent-replayed']).toBe('true');
+  });
+
   it('refuses a malformed key with 422 naming the header, and ignores the key on reads', async () => {
     const id = await placeOrder();
     const res = await clear(id, 'x'.repeat(256));

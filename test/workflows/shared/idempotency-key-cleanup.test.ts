@@ -22,7 +22,7 @@ const tenant = randomUUID();
 async function insertKey(expiresInSql: string): Promise<string> {
   const key = randomUUID();
   await stack.orm.em.fork().getConnection().execute(
-    `insert into idempotency_keys (tenant_kind, tenant_id, key, fingerprint, status, body, claimed_at, expires_at) values ('shop', ?, ?, ?, 200, '{}', now() - interval '1 day', now() + interval '${expiresInSql}')`,
+    `insert into idempotency_keys (tenant_kind, tenant_id, key, fingerprint, state, claimed_at, expires_at) values ('shop', ?, ?, ?, 'done', now() - interval '1 day', now() + interval '${expiresInSql}')`,
     [tenant, key, 'f'.repeat(64)],
   );
   return key;
