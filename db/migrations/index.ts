@@ -32,6 +32,7 @@ import { Migration20261205002001_OrderAnalyticsClientId } from './Migration20261
 import { Migration20261205003001_OrderEmailIndex } from './Migration20261205003001_OrderEmailIndex.ts';
 import { Migration20261205006001_SubscriptionPlanEmails } from './Migration20261205006001_SubscriptionPlanEmails.ts';
 import { Migration20261206021508_WorkflowStartOutbox } from './Migration20261206021508_WorkflowStartOutbox.ts';
+import { Migration20261206050001_IdempotencyKeysInTransaction } from './Migration20261206050001_IdempotencyKeysInTransaction.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -68,4 +69,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261205004001_Invoices', class: Migration20261205004001_Invoices },
   { name: 'Migration20261205006001_SubscriptionPlanEmails', class: Migration20261205006001_SubscriptionPlanEmails },
   { name: 'Migration20261206021508_WorkflowStartOutbox', class: Migration20261206021508_WorkflowStartOutbox },
+  { name: 'Migration20261206050001_IdempotencyKeysInTransaction', class: Migration20261206050001_IdempotencyKeysInTransaction },
 ];

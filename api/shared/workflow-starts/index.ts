@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { FastifyBaseLogger } from 'fastify';
 import { accessWorkflowStarts } from './access.ts';
+import { heldStarts } from './after-commit.ts';
 import { directStarter, outboxDispatcher, outboxRecorder, type OutboxSettings, type RecordedStart } from './outbox.ts';
 import { sharedWorkflowStarts } from './shared.ts';
 import { shopWorkflowStarts } from './shop.ts';
@@ -35,9 +36,15 @@ export function createWorkflowStarter(client: Client, taskQueue: string, outbox:
     /** The task queue its starts go to (the placing statement records `orderPlaced` for it: db/repositories/shop/order-placement.ts). */
     taskQueue,
     shared: sharedWorkflowStarts(recorder),
-    /** Sends starts recorded in a committed transaction now; one Temporal refuses stays pending (never throws). */
+    /**
+     * Sends starts recorded in a committed transaction now; one Temporal refuses stays pending
+     * (never throws). In a keyed request the write's transaction is the request's, still open:
+     * they are sent right after its commit (after-commit.ts).
+     */
     startRecorded(...recorded: (RecordedStart | null | undefined)[]): Promise<void> {
-      return dispatcher.dispatch(recorded.flatMap((r) => (r ? [r.outboxId] : [])));
+      const ids = recorded.flatMap((r) => (r ? [r.outboxId] : []));
+      if (ids.length > 0 && heldStarts.getStore()?.hold(ids, dispatcher.dispatch)) return Promise.resolve();
+      return dispatcher.dispatch(ids);
     },
     /** The periodic dispatch of pending starts (started and stopped with the app). */
     outbox: dispatcher,

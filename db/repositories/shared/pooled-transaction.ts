@@ -45,9 +45,12 @@ async function query<T>(connection: pg.ClientBase, sql: string, params: readonly
 
 /**
  * Runs `work` in a transaction on one pooled connection: committed when it returns, rolled back
- * when it throws. A connection whose rollback fails is marked so that the pool discards it.
+ * when it throws. A connection whose rollback fails is marked so that the pool discards it. When
+ * `em` is in a transaction already (a keyed request's, api/shared/idempotency), `work` joins it as
+ * a savepoint instead: a connection of its own would commit apart from the reply that answers it.
  */
 export async function pooledTransaction<T>(em: EntityManager, work: (tx: Sql) => Promise<T>): Promise<T> {
+  if (em.getTransactionContext()) return em.transactional((tx) => work(tx));
   const pool = ormPool(em);
   const connection = await pool.acquireConnection();
   const tx = { execute: (sql: string, params: readonly unknown[] = []) => query(connection, sql, params) } as unknown as Sql;

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimKey } from '../../../db/repositories/shared/idempotency-keys.ts';
+import { lockKey } from '../../../db/repositories/shared/idempotency-keys.ts';
 import { errorsPlugin } from '../../../api/shared/errors-plugin.ts';
 import { idempotency } from '../../../api/shared/idempotency/index.ts';
-import { requestFingerprint } from '../../../api/shared/idempotency/fingerprint.ts';
 import { ormPlugin } from '../../../api/shared/orm-context.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
 import { createPlatform, type TestPlatform } from '../../helpers/fixtures.ts';
-import { insertProduct } from '../../helpers/shop-catalogue.ts';
+import { createDeliveryType, createPaymentType, insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { buyer } from '../../helpers/storefront.ts';
 
 let stack: TestStack;
 let shop: TestShop;
@@ -116,15 +116,38 @@ describe('Idempotency-Key on the shop API', () => {
     expect(res.json().data.id).toBe(theirs);
   });
 
-  it('answers 409 while the first request with the key is still running', async () => {
+  it('answers 409 at once while another transaction holds the key, and runs as soon as it ends', async () => {
     const id = await placeOrder();
     const key = randomUUID();
-    const fingerprint = requestFingerprint('PATCH', `/api/v1/orders/${id}/clear`, undefined);
-    expect(await claimKey(stack.orm.em.fork(), { tenantKind: 'shop', tenantId: shop.id, key }, fingerprint, 86_400, 300)).toBe(true);
+    const holder = stack.orm.em.fork();
+    await holder.begin();
+    try {
+      expect(await lockKey(holder, { tenantKind: 'shop', tenantId: shop.id, key })).toBe(true);
+      const res = await clear(id, key);
+      expect(res.statusCode).toBe(409);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(await clearingWorkflows(shop, id)).toHaveLength(0);
+    } finally {
+      await holder.rollback();
+    }
+    const after = await clear(id, key);
+    expect(after.statusCode, after.body).toBe(200);
+    expect(after.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it("mid-deploy, runs over a key an api of the previous release left claimed `running` (no reply) and keeps its own reply there", async () => {
+    const id = await placeOrder();
+    const key = randomUUID();
+    const conn = stack.orm.em.fork().getConnection();
+    await conn.execute(
+      `insert into idempotency_keys (tenant_kind, tenant_id, key, fingerprint, state, claimed_at, expires_at) values ('shop', ?, ?, ?, 'running', now(), now() + interval '1 day')`,
+      [shop.id, key, 'f'.repeat(64)],
+    );
     const res = await clear(id, key);
-    expect(res.statusCode).toBe(409);
-    expect(res.headers['retry-after']).toBe('1');
-    expect(await clearingWorkflows(shop, id)).toHaveLength(0);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['idempotent-replayed']).toBeUndefined();
+    expect(await conn.execute('select state, status from idempotency_keys where tenant_id = ? and key = ?', [shop.id, key])).toEqual([{ state: 'done', status: 200 }]);
+    expect((await clear(id, key)).headers['idempotent-replayed']).toBe('true');
   });
 
   it('refuses a malformed key with 422 naming the header, and ignores the key on reads', async () => {
@@ -147,6 +170,28 @@ describe('Idempotency-Key on the shop API', () => {
     const again = await clear(id, key);
     expect(again.statusCode).toBe(422);
     expect(again.headers['idempotent-replayed']).toBeUndefined();
+  });
+});
+
+describe('Idempotency-Key on the storefront', () => {
+  it('places one order for a keyed checkout sent three times at once and again after: the one 201, replayed (the placement runs in the request\'s transaction)', async () => {
+    const store = buyer(stack.app, shop.subdomain);
+    const [courier, transfer] = [await createDeliveryType(stack.app, shop.id, { name: 'Courier', default_price: '12.30' }), await createPaymentType(stack.app, shop.id, { name: 'Transfer' })];
+    const address = { first_name: 'Anna', last_name: 'Nowak', address: 'Polna 2', postcode: '30-001', city: 'Kraków', country: 'PL', phone: '+48 600 000 000' };
+    const cart = (await store.post('/carts', { items: [{ product_id: productId, quantity: 2 }], email: 'anna@example.com' })).json().data;
+    const patched = await store.patch(`/carts/${cart.id}`, { delivery_type_id: courier, payment_type_id: transfer, delivery_address: address, invoice_address: address });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const headers = { 'idempotency-key': randomUUID() };
+    const replies = await Promise.all([0, 1, 2].map(() => store.post(`/carts/${cart.id}/checkout`, undefined, headers)));
+    const fresh = replies.filter((r) => r.statusCode === 201 && r.headers['idempotent-replayed'] === undefined);
+    expect(fresh, replies.map((r) => `${r.statusCode} ${r.body}`).join('\n')).toHaveLength(1);
+    expect(replies.every((r) => r.statusCode === 201 || r.statusCode === 409)).toBe(true);
+    const again = await store.post(`/carts/${cart.id}/checkout`, undefined, headers);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json().data.order_id).toBe(fresh[0]!.json().data.order_id);
+    const [{ n }] = (await stack.orm.em.fork().getConnection().execute<{ n: string }[]>("select count(*) as n from shop_orders where shop_id = ? and email = 'anna@example.com'", [shop.id])) as [{ n: string }];
+    expect(Number(n)).toBe(1);
   });
 });
 
