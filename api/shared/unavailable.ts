@@ -11,8 +11,12 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
  * database system is starting up` / in recovery).
  */
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123])$/;
-/** pg and knex say it in words only: a connection cut mid-query, the pool that found none in time. */
-const UNAVAILABLE_MESSAGE = /Connection terminated|Timeout acquiring a connection|terminating connection|the database system is (starting up|shutting down|in recovery mode)/;
+/**
+ * pg and knex say it in words only: a connection cut mid-query, a client used after its connection
+ * broke (`... is not queryable`), a statement of a transaction that knex ended when its connection
+ * broke (a keyed request's, `Transaction query already complete`), the pool that found none in time.
+ */
+const UNAVAILABLE_MESSAGE = /Connection terminated|is not queryable|Transaction query already complete|Timeout acquiring a connection|terminating connection|the database system is (starting up|shutting down|in recovery mode)/;
 
 /**
  * True when `error` (or an error it wraps: `cause`, MikroORM's copy of the driver error) says the
