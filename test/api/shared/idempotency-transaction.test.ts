@@ -60,17 +60,23 @@ const allReturned = (of: Orm) =>
   eventually(async () => expect((of.em.getKnex().client as { pool: { numUsed(): number } }).pool.numUsed()).toBe(0), { timeoutMs: 5000 });
 const pendingStarts = (workflowId: string) => sql<{ id: string }>('select id from pending_workflow_starts where workflow_id = ?', [workflowId]);
 
+/** A keyed clearing whose connection is cut as its COMMIT goes out (`deliver`: PostgreSQL still gets it): answered 503. */
+async function clearCutAtCommit(opts: { deliver: boolean }) {
+  const id = await placeOrder();
+  const key = randomUUID();
+  const workflowId = clearOrderWorkflowId({ shopId: shop.id, orderId: id });
+  started.push(workflowId);
+  const cutting = link.cutOnSending('COMMIT;', opts);
+  const lost = await clear(id, key);
+  await cutting;
+  link.restore();
+  expect(lost.statusCode, lost.body).toBe(503);
+  return { id, key, workflowId };
+}
+
 describe('a keyed clearing whose COMMIT answer is lost', () => {
   it('answers 503 when the connection is cut as the COMMIT reaches PostgreSQL; the retry with the key replays the 200 (not 422 Already Cleared)', async () => {
-    const id = await placeOrder();
-    const key = randomUUID();
-    const workflowId = clearOrderWorkflowId({ shopId: shop.id, orderId: id });
-    started.push(workflowId);
-    const cutting = link.cutOnSending('COMMIT;', { deliver: true });
-    const lost = await clear(id, key);
-    await cutting;
-    link.restore();
-    expect(lost.statusCode, lost.body).toBe(503);
+    const { id, key, workflowId } = await clearCutAtCommit({ deliver: true });
     // It did commit: the order is paid, the reply kept with it, the clearing's start recorded.
     expect(await paid(id)).toBe(true);
     expect(await keptKeys(key)).toEqual([{ status: 200 }]);
@@ -84,15 +90,7 @@ describe('a keyed clearing whose COMMIT answer is lost', () => {
   });
 
   it('answers 503 and keeps nothing when the COMMIT never reached PostgreSQL; the retry clears the order (a fresh 200)', async () => {
-    const id = await placeOrder();
-    const key = randomUUID();
-    const workflowId = clearOrderWorkflowId({ shopId: shop.id, orderId: id });
-    started.push(workflowId);
-    const cutting = link.cutOnSending('COMMIT;', { deliver: false });
-    const lost = await clear(id, key);
-    await cutting;
-    link.restore();
-    expect(lost.statusCode, lost.body).toBe(503);
+    const { id, key, workflowId } = await clearCutAtCommit({ deliver: false });
     expect(await paid(id)).toBe(false);
     expect(await keptKeys(key)).toEqual([]);
     expect(await pendingStarts(workflowId)).toEqual([]);
@@ -218,7 +216,8 @@ describe('the keyed request transaction', () => {
     expect(runs).toBe(1);
   });
 
-  it('answers 409 at once to a second request with the key while the first runs; a retry after it ends replays it', async () => {
+  /** A keyed request held open in its handler (`gate`), and a second with its key answered 409 at once. */
+  async function slowHolderWithRefusedSecond() {
     const id = randomUUID();
     const key = randomUUID();
     slowPids = [];
@@ -228,6 +227,11 @@ describe('the keyed request transaction', () => {
     const during = await post('/slow', key, { id });
     expect(during.statusCode).toBe(409);
     expect(during.headers['retry-after']).toBe('1');
+    return { id, key, first };
+  }
+
+  it('answers 409 at once to a second request with the key while the first runs; a retry after it ends replays it', async () => {
+    const { id, key, first } = await slowHolderWithRefusedSecond();
     gate.open();
     const done = await first;
     expect(done.statusCode, done.body).toBe(201);
@@ -240,13 +244,7 @@ describe('the keyed request transaction', () => {
   });
 
   it('does not let a holder whose connection died block the key: the retry runs at once, the dead one keeps nothing', async () => {
-    const id = randomUUID();
-    const key = randomUUID();
-    slowPids = [];
-    gate = newGate();
-    const first = post('/slow', key, { id });
-    await waitFor(() => slowPids.length === 1);
-    expect((await post('/slow', key, { id })).statusCode).toBe(409);
+    const { id, key, first } = await slowHolderWithRefusedSecond();
     // Its backend goes away as a crashed process's would (waited for: the lock goes with the process): PostgreSQL releases the key with it.
     await sql('select pg_terminate_backend(?, 5000)', [slowPids[0]]);
     const retry = await post('/slow', key, { id });

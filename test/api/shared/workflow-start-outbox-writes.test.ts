@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { buildApp, type App } from '../../../api/app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../../api/app.ts';
 import type { Orm } from '../../../db/orm.ts';
 import { orderPlacedWorkflowId, subscriberWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { createConfigurationKey, configure, type TestConfigurationKey } from '../../helpers/configuration.ts';
@@ -10,8 +10,9 @@ import { createCourse, createPlatform, operator, uniqueEmail, type TestCourse, t
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { insertSubscriber } from '../../helpers/shop-subscribers.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
-import { ADMIN_TOKEN, connectTemporal, eventually, openTestOrm, uniqueTaskQueue } from '../../helpers/stack.ts';
-import { tcpSwitch, type TcpSwitch } from '../../helpers/tcp-switch.ts';
+import { eventually, uniqueTaskQueue } from '../../helpers/stack.ts';
+import type { TcpSwitch } from '../../helpers/tcp-switch.ts';
+import { appBehindTemporalSwitch } from '../../helpers/temporal-behind-switch.ts';
 
 // Issue 41 item 2, the remaining writes: with the api's link to Temporal cut, each write answers its
 // normal 2xx (a keyed retry replays it, making nothing new); what it started is recorded and runs,
@@ -20,7 +21,6 @@ import { tcpSwitch, type TcpSwitch } from '../../helpers/tcp-switch.ts';
 let orm: Orm;
 let app: App;
 let link: TcpSwitch;
-let viaLink: Client;
 let direct: Client;
 let shop: TestShop;
 let platform: TestPlatform;
@@ -28,21 +28,11 @@ let course: TestCourse;
 let key: TestConfigurationKey;
 let productId: number;
 let planId: number;
-const started = new Set<string>();
+let started: Set<string>;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  link = await tcpSwitch(inject('temporalAddress'));
-  viaLink = new Client({ connection: await Connection.connect({ address: link.address }), namespace: 'default' });
-  direct = await connectTemporal();
-  orm = await openTestOrm();
-  app = await buildApp({
-    orm,
-    temporal: viaLink,
-    taskQueue: uniqueTaskQueue('outbox-writes'),
-    adminToken: ADMIN_TOKEN,
-    rateLimits: { enabled: false },
-    workflowOutbox: { deadlineMs: 1000, retryAfterSeconds: 1, intervalMs: 200 },
-  });
+  ({ link, direct, orm, app, started, close } = await appBehindTemporalSwitch('outbox-writes'));
   shop = await createTestShop(app, 'outbox-writes');
   productId = await insertProduct(orm, shop.id, { name: 'Book', price: '40.00' });
   planId = (await app.inject({ method: 'POST', url: '/api/v1/subscription_plans', headers: shop.headers(), payload: { subscription_plan: { name: 'Monthly' } } })).json().data.id;
@@ -55,15 +45,7 @@ beforeAll(async () => {
   course = await createCourse(app, platform.id);
   key = await createConfigurationKey(app, platform.id);
 });
-afterAll(async () => {
-  link.restore();
-  await Promise.all([...started].map((id) => direct.workflow.getHandle(id).terminate('test done').catch(() => undefined)));
-  await app.close();
-  await viaLink.connection.close();
-  await direct.connection.close();
-  await link.close();
-  await orm.close();
-});
+afterAll(() => close());
 
 const sql = <T>(query: string, params: unknown[] = []) => orm.em.fork().getConnection().execute<T[]>(query, params);
 /** The pending starts of a workflow type whose id (or request) holds `needle`. */
