@@ -151,11 +151,14 @@ const activeEnrolments = async () =>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until `at` enrolments are applied, then kills the worker: work is in flight by then. */
-async function killOnceApplied(worker: WorkerProcess, at: number, timeoutMs = 30_000): Promise<void> {
+/**
+ * Waits until `at` enrolments are applied and the worker holds started work (a loaded machine's
+ * worker may be between tasks at that moment), then kills it: work is in flight by then.
+ */
+async function killOnceApplied(worker: WorkerProcess, at: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while ((await activeEnrolments()) < at) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${at} enrolments within ${timeoutMs} ms:\n${worker.output()}`);
+  while ((await activeEnrolments()) < at || (await startedWork()) === 0) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${at} enrolments, or no started work, within ${timeoutMs} ms:\n${worker.output()}`);
     await sleep(20);
   }
   await worker.kill('SIGKILL');
