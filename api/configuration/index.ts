@@ -27,13 +27,13 @@ export interface ConfigurationOptions {
 
 /**
  * The configuration interface (`/api/v1/configuration`), encapsulated: its own key check, audit
- * log, JSON-only writes, 422 validation replies and write limit. Per request, in this order:
- * audit timestamp, the key-guessing protection shared with the access interface (blocked address
- * 403, used-up keyless quota 429; a 401 counts toward it), key (401) and scope (403), content type
- * (415), write limit (429), then the body (422), then the Idempotency-Key (api/shared/idempotency). The audit entry is written as the reply leaves, whatever its status.
+ * log, JSON-only writes, 422 validation replies and write limit. Per request, in this order: the
+ * key-guessing protection shared with the access interface (blocked address 403, used-up keyless
+ * quota 429; a 401 counts toward it), key (401) and scope (403), content type (415), write limit
+ * (429), then the body (422), then the Idempotency-Key (api/shared/idempotency). The audit entry
+ * is written as the reply leaves, whatever its status (after a keyed write's commit).
  */
 export const configurationRoutes: FastifyPluginAsync<ConfigurationOptions> = async (app, { storageDir, platformUrlTemplate, rateLimits }) => {
-  await app.register(auditLog, { record: (em, subject, entry) => recordConfigurationRequest(em, subject.tenantId, entry) });
   await app.register(keylessProtection, rateLimits);
   await app.register(scopedKeyAuth, configurationKeys);
   await app.register(jsonBodiesOnly, { interfaceName: 'configuration interface' });
@@ -46,6 +46,9 @@ export const configurationRoutes: FastifyPluginAsync<ConfigurationOptions> = asy
   app.setErrorHandler(validationErrorHandler(AS_SENT_422));
   // Idempotency-Key on every write, per platform (after the key, limits and body checks).
   await app.register(idempotency, { tenantKind: 'platform', tenantOf: (request) => (request.scopedKey as AuthenticatedConfigurationKey | null)?.platformId });
+  // After the Idempotency-Key: its onSend commits a keyed write's transaction first, so the entry
+  // takes no second connection while that one is held and carries the status the client gets.
+  await app.register(auditLog, { record: (em, subject, entry) => recordConfigurationRequest(em, subject.tenantId, entry) });
   // Here, not at the root, so that unknown paths pass the key check and land in the audit log too.
   app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `route ${request.method} ${request.url.split('?')[0]} not found` }));
 

@@ -41,7 +41,6 @@ export interface ShopOptions {
  * in `config.scope`; a route without one stops the start.
  */
 export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLimits }) => {
-  await app.register(auditLog, { record: (em, subject, entry) => recordShopConfigurationRequest(em, subject.tenantId, entry) });
   await app.register(scopedKeyAuth, shopKeys);
   await app.register(jsonBodiesOnly, { interfaceName: 'shop API' });
   await app.register(keyRateLimits, {
@@ -57,6 +56,9 @@ export const shopRoutes: FastifyPluginAsync<ShopOptions> = async (app, { rateLim
   await app.register(strictQueries);
   // Idempotency-Key on every write, per shop (after the key, limits and body checks).
   await app.register(idempotency, { tenantKind: 'shop', tenantOf: (request) => (request.scopedKey as AuthenticatedShopKey | null)?.shopId });
+  // After the Idempotency-Key: its onSend commits a keyed write's transaction first, so the entry
+  // takes no second connection while that one is held and carries the status the client gets.
+  await app.register(auditLog, { record: (em, subject, entry) => recordShopConfigurationRequest(em, subject.tenantId, entry) });
 
   await app.register(referenceListRoutes);
   await app.register(productRoutes);

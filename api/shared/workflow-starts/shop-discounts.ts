@@ -1,6 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { FastifyBaseLogger } from 'fastify';
 import { isPriceHistoryType } from '../../../domain/shop/automatic-discount-rules.ts';
 import { timeLimitedDiscountWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { discountChangedSignal, discountRemovedSignal, type DiscountRef, type DiscountSchedule } from '../../../workflows/shop/time-limited-discount-signals.ts';
@@ -23,7 +21,7 @@ export interface StoredSchedule {
  * changed and ends (so a DELETE needs to tell only a price-history discount's workflow). The
  * schedule carries its revision: a signal sent twice, or late, never replaces a newer schedule.
  */
-export function discountWorkflows(client: Client, outbox: OutboxRecorder) {
+export function discountWorkflows(outbox: OutboxRecorder) {
   return {
     discountScheduleChanged(em: EntityManager, ref: DiscountRef, stored: StoredSchedule): Promise<RecordedStart> {
       const priceHistory = isPriceHistoryType(stored.discountType);
@@ -36,15 +34,11 @@ export function discountWorkflows(client: Client, outbox: OutboxRecorder) {
 
     /**
      * The discount is deleted and its prices restored (in the DELETE's transaction): a running
-     * workflow only needs to end. Cleanup: a failure is logged, never the request's (the workflow
-     * then ends at its end date, its restore a no-op).
+     * workflow only needs to end, told by a signal recorded beside the deletion (none running:
+     * nothing to tell; it would end at its end date anyway, its restore a no-op).
      */
-    async discountRemoved(log: FastifyBaseLogger, ref: DiscountRef): Promise<void> {
-      try {
-        await client.workflow.getHandle(timeLimitedDiscountWorkflowId(ref)).signal(discountRemovedSignal);
-      } catch (error) {
-        if (!(error instanceof WorkflowNotFoundError)) log.warn({ err: error, workflowId: timeLimitedDiscountWorkflowId(ref) }, 'time-limited discount workflow could not be told of the removal');
-      }
+    discountRemoved(em: EntityManager, ref: DiscountRef): Promise<RecordedStart> {
+      return outbox.record(em, 'timeLimitedDiscount', timeLimitedDiscountWorkflowId(ref), { kind: 'signal', signal: discountRemovedSignal.name, signalArgs: [] });
     },
   };
 }

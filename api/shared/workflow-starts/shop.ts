@@ -55,7 +55,7 @@ export function shopWorkflowStarts(client: Client, outbox: OutboxRecorder, start
       return outbox.recordOnce(em, 'deliverClubWebhook', clubWebhookRedeliveryWorkflowId(p), [input]);
     },
     ...subscriberWorkflows(client, outbox),
-    ...discountWorkflows(client, outbox),
+    ...discountWorkflows(outbox),
     ...sequenceWorkflows(client),
   };
 }

@@ -161,7 +161,7 @@ function resourceRoutes(resource: AutomaticDiscountResource): FastifyPluginAsync
         const { id } = discount;
         const deletedType = await deleteDiscountRestoringPrices(request.em, shopId, discount, new Date());
         if (deletedType === null) throw notFound(resource.name);
-        if (kind === 'time_limited' && isPriceHistoryType(deletedType)) await app.workflows.shop.discountRemoved(app.log, { shopId, discountId: id });
+        if (kind === 'time_limited' && isPriceHistoryType(deletedType)) await app.workflows.startRecorded(await app.workflows.shop.discountRemoved(request.em, { shopId, discountId: id }));
         return { data: { id, deleted: true as const } };
       },
     );
