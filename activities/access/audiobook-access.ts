@@ -11,6 +11,7 @@ import {
   type AudiobookAccessRow,
 } from '../../db/repositories/access/audiobook-access.ts';
 import { participantIdByEmail } from '../../db/repositories/access/onboarding.ts';
+import { personOfCommand } from './command-person.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
 
@@ -24,7 +25,8 @@ export interface AudiobookGrantInput {
 export interface AudiobookRevokeInput {
   platformId: string;
   audiobookId: string;
-  email: string;
+  /** Runs started before issue 41 item 3 only: new ones read the command's row (personOfCommand). */
+  email?: string;
   seq: number;
 }
 
@@ -32,8 +34,10 @@ const marksOf = (row: AudiobookAccessRow) => ({ grantedSeq: Number(row.granted_s
 
 export function audiobookAccessActivities({ orm }: ActivityDeps) {
   return {
-    async withdrawAudiobookAccess({ platformId, audiobookId, email, seq }: AudiobookRevokeInput): Promise<AccessChange> {
+    async withdrawAudiobookAccess(input: AudiobookRevokeInput): Promise<AccessChange> {
+      const { platformId, audiobookId, seq } = input;
       return orm.em.fork().transactional(async (tx) => {
+        const { email } = await personOfCommand(tx, input);
         const participantId = await participantIdByEmail(tx, platformId, email);
         if (!participantId) return { outcome: 'not_enrolled', accessLevel: null, events: [] };
         const access = await lockAudiobookAccess(tx, platformId, participantId, audiobookId);

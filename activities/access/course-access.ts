@@ -18,6 +18,7 @@ import {
 } from '../../db/repositories/access/course-access.ts';
 import { lockOrder, orderStatusForShare } from '../../db/repositories/access/order-fulfilment.ts';
 import { participantIdByEmail } from '../../db/repositories/access/onboarding.ts';
+import { personOfCommand } from './command-person.ts';
 import { invitationAnswer } from '../../db/repositories/access/participant-activity.ts';
 import { owesReinvitation } from '../../domain/access/reinvitation.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -51,7 +52,8 @@ export interface AccessChange {
 export interface RevokeCourseAccessInput {
   platformId: string;
   courseId: string;
-  email: string;
+  /** Runs started before issue 41 item 3 only: new ones read the command's row (personOfCommand). */
+  email?: string;
   seq: number;
 }
 
@@ -65,8 +67,10 @@ export function courseAccessActivities({ orm }: ActivityDeps) {
      * `DELETE /api/courses/unsubscribe`: withdraws a level-0 enrolment with all its sources.
      * Level 1 is not revocable through the access interface (rule 6): such a revoke changes nothing.
      */
-    async withdrawCourseAccess({ platformId, courseId, email, seq }: RevokeCourseAccessInput): Promise<AccessChange> {
+    async withdrawCourseAccess(input: RevokeCourseAccessInput): Promise<AccessChange> {
+      const { platformId, courseId, seq } = input;
       return orm.em.fork().transactional(async (tx) => {
+        const { email } = await personOfCommand(tx, input);
         const participantId = await participantIdByEmail(tx, platformId, email);
         if (!participantId) return { outcome: 'not_enrolled', accessLevel: null, events: [] };
 

@@ -11,30 +11,29 @@ import { mailDelivery, type MailAttemptOutcome } from '../mail/delivery.ts';
 import { applyAudiobookGrantIn } from './audiobook-access.ts';
 import { applyCourseGrantIn, type AccessChange } from './course-access.ts';
 import { completeOrderFulfilmentIn } from './orders.ts';
+import { ApplicationFailure } from '@temporalio/common';
+import { personOfCommand, type LegacyPerson } from './command-person.ts';
+import { orderEmail } from '../../db/repositories/access/order-fulfilment.ts';
 import { ensureParticipantIn, inviteParticipant } from './participants.ts';
 
-export interface CourseGrantInput {
+export interface CourseGrantInput extends LegacyPerson {
   platformId: string;
   courseId: string;
-  /** Normalised (lower-case) e-mail. */
-  email: string;
-  name?: string | null;
   accessLevel: AccessLevel;
   seq: number;
 }
 
-export interface AudiobookGrantInput {
+export interface AudiobookGrantInput extends LegacyPerson {
   platformId: string;
   audiobookId: string;
-  email: string;
-  name?: string | null;
   seq: number;
 }
 
 export interface OrderFulfilmentInput {
   platformId: string;
   orderId: string;
-  email: string;
+  /** Runs started before issue 41 item 3 only: new ones read the order's address. */
+  email?: string;
   courses: OrderedCourse[];
   seq: number;
 }
@@ -67,6 +66,19 @@ export interface OrderFulfilmentStep extends Onboarding {
   fulfilled: boolean;
 }
 
+/** A grant step's platform and first course; `person` reads whom it grants to inside its transaction. */
+interface GrantStepInput {
+  platformId: string;
+  courseId: string | null;
+  person: (tx: Sql) => Promise<{ email: string; name?: string | null }>;
+}
+
+async function orderEmailOf(tx: Sql, platformId: string, orderId: string): Promise<string> {
+  const email = await orderEmail(tx, platformId, orderId);
+  if (email === undefined) throw ApplicationFailure.nonRetryable(`order ${orderId} is not an order of this platform`, 'OrderNotFound');
+  return email;
+}
+
 /**
  * A whole grant as one step in one transaction (issue 17): the participant created when absent
  * and invited once, the access applied, the events recorded and the webhooks subscribed to them
@@ -84,7 +96,7 @@ export function grantActivities(deps: ActivityDeps) {
    * activity and its marker for the mail that almost always goes out at the first try).
    */
   async function grantStep<T extends { events: RecordedDomainEvent[] }>(
-    input: { platformId: string; email: string; name?: string | null; courseId: string | null },
+    input: GrantStepInput,
     apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
   ): Promise<Omit<T, 'events'> & Onboarding> {
     const step = await grantTransaction(input, apply);
@@ -92,13 +104,14 @@ export function grantActivities(deps: ActivityDeps) {
   }
 
   function grantTransaction<T extends { events: RecordedDomainEvent[] }>(
-    input: { platformId: string; email: string; name?: string | null; courseId: string | null },
+    input: GrantStepInput,
     apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
   ): Promise<Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>> {
-    const { platformId, email } = input;
+    const { platformId } = input;
     const operationKey = currentOperationKey();
     return pooledTransaction(orm.em, async (tx) => {
-      const ensured = await ensureParticipantIn(tx, { platformId, email, name: input.name }, `${operationKey}/participant`);
+      const { email, name } = await input.person(tx);
+      const ensured = await ensureParticipantIn(tx, { platformId, email, name }, `${operationKey}/participant`);
       const participantId = ensured.participantId;
       // Invited before: by this very operation when it also created the participant (a retry after
       // a commit whose reply was lost), and then its still undelivered invitation is handed on again;
@@ -126,15 +139,17 @@ export function grantActivities(deps: ActivityDeps) {
 
   return {
     /** `POST /api/courses/subscribe`, one course entry: participant, invitation, enrolment (spec: grant rules). */
-    grantCourse({ platformId, courseId, email, name, accessLevel, seq }: CourseGrantInput): Promise<GrantStep> {
-      return grantStep({ platformId, email, name, courseId }, (tx, participant, step) =>
+    grantCourse(input: CourseGrantInput): Promise<GrantStep> {
+      const { platformId, courseId, accessLevel, seq } = input;
+      return grantStep({ platformId, courseId, person: (tx) => personOfCommand(tx, input) }, (tx, participant, step) =>
         applyCourseGrantIn(tx, { platformId, participant, courseId, accessLevel, source: { kind: 'direct' }, seq }, { now: now(), ...step }),
       );
     },
 
     /** `POST /api/audiobooks/subscribe`, one entry: participant, invitation, access. */
-    grantAudiobook({ platformId, audiobookId, email, name, seq }: AudiobookGrantInput): Promise<GrantStep> {
-      return grantStep({ platformId, email, name, courseId: null }, (tx, participant, step) => applyAudiobookGrantIn(tx, { platformId, participant, audiobookId, seq }, step.operationKey));
+    grantAudiobook(input: AudiobookGrantInput): Promise<GrantStep> {
+      const { platformId, audiobookId, seq } = input;
+      return grantStep({ platformId, courseId: null, person: (tx) => personOfCommand(tx, input) }, (tx, participant, step) => applyAudiobookGrantIn(tx, { platformId, participant, audiobookId, seq }, step.operationKey));
     },
 
     /**
@@ -143,7 +158,7 @@ export function grantActivities(deps: ActivityDeps) {
      * cancellation that landed first makes the grants no-ops and records no `order_fulfilled`.
      */
     fulfilOrderAccess({ platformId, orderId, email, courses, seq }: OrderFulfilmentInput): Promise<OrderFulfilmentStep> {
-      return grantStep({ platformId, email, courseId: courses[0]?.courseId ?? null }, async (tx, participant, { operationKey: key, invitedNow }) => {
+      return grantStep({ platformId, courseId: courses[0]?.courseId ?? null, person: async (tx) => ({ email: email ?? (await orderEmailOf(tx, platformId, orderId)) }) }, async (tx, participant, { operationKey: key, invitedNow }) => {
         // Enrolments are locked in course id order, as a cancellation locks them: no deadlock.
         const changes = new Map<string, AccessChange>();
         for (const { courseId, accessLevel } of [...courses].sort((a, b) => a.courseId.localeCompare(b.courseId))) {

@@ -13,8 +13,8 @@ import type { OrderEffectInput } from './order-effects.ts';
 /** What the workflow does after the activity: record `outcome`, after starting the access workflow when one is named. */
 export interface CourseAccessStep {
   outcome: EffectOutcome;
-  /** The input of fulfilOrder, as `POST /api/orders` starts it. */
-  fulfil?: { platformId: string; orderId: string; email: string; courses: OrderedCourse[]; seq: number };
+  /** The input of fulfilOrder, as `POST /api/orders` starts it (no address: the step reads the order's). */
+  fulfil?: { platformId: string; orderId: string; courses: OrderedCourse[]; seq: number };
   cancel?: { platformId: string; orderId: string };
 }
 
@@ -49,7 +49,7 @@ export function shopCourseAccessActivities({ orm }: ActivityDeps, db: ActivityDb
     const facts = platformId ? await orderFacts(em, input.orderId) : null;
     const registered = facts && (await findOrderByExternalId(em, platformId!, accessOrderExternalId(input.shopId, facts.order.ordinalNumber)));
     if (!registered || !awaitsFulfilment(registered)) return {};
-    return { fulfil: { platformId: platformId!, orderId: registered.id, email: registered.email, courses: orderedCourses(registered.ordered_contents), seq: Number(registered.seq) } };
+    return { fulfil: { platformId: platformId!, orderId: registered.id, courses: orderedCourses(registered.ordered_contents), seq: Number(registered.seq) } };
   }
 
   return {
@@ -78,9 +78,9 @@ export function shopCourseAccessActivities({ orm }: ActivityDeps, db: ActivityDb
       });
       const courses = orderedCourses(registered.ordered_contents);
       return {
-        outcome: done(`access order ${registered.id} (${externalId}) for ${registered.email}: ${courses.map((c) => `${c.courseId} at level ${c.accessLevel}`).join(', ')}`),
+        outcome: done(`access order ${registered.id} (${externalId}): ${courses.map((c) => `${c.courseId} at level ${c.accessLevel}`).join(', ')}`),
         ...(awaitsFulfilment(registered)
-          ? { fulfil: { platformId, orderId: registered.id, email: registered.email, courses, seq: Number(registered.seq) } }
+          ? { fulfil: { platformId, orderId: registered.id, courses, seq: Number(registered.seq) } }
           : {}),
       };
     },

@@ -1,7 +1,7 @@
 import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { nextCommandSeqs } from '../../db/repositories/access/command-seq.ts';
+import { recordCommandPeople } from '../../db/repositories/access/command-seq.ts';
 import { personalEmailHasher } from '../../db/repositories/shared/personal-data/salt.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import {
@@ -89,7 +89,9 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
         const batch = checkBatch(entries, entry, idField, known);
         if (batch.invalid.length > 0) return reply.code(400).send({ [invalidKey]: batch.invalid, errors: batch.problems });
 
-        const seqs = await nextCommandSeqs(request.em, batch.valid.length);
+        // The address and name go to the command's row, not into the workflow input (issue 41 item 3).
+        const people = batch.valid.map((e) => ({ email: String(e.email), name: (e.name as string | null | undefined) ?? null }));
+        const seqs = await recordCommandPeople(request.em, platform.id, people);
         const personOf = await personalEmailHasher(request.em);
         const workflowIds = await app.workflows.access.accessCommands(
           request.em,
@@ -97,9 +99,7 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
           command,
           batch.valid.map((e, i) => ({
             item: { kind, id: String(e[idField]) },
-            email: String(e.email),
-            person: personOf(String(e.email)),
-            name: (e.name as string | null | undefined) ?? null,
+            person: personOf(people[i]!.email),
             accessLevel: e.access_level as AccessLevel | undefined,
             seq: seqs[i]!,
           })),

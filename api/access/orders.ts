@@ -40,7 +40,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
             throw badRequest('validation failed', { 'body.order.ordered_contents': unknown.map((id) => `course ${id} is not a course of this account`) });
           }
         });
-        const fulfilment = { platformId: platform.id, orderId: registered.id, email: registered.email, courses: orderedCourses(registered.ordered_contents), seq: Number(registered.seq) };
+        const fulfilment = { platformId: platform.id, orderId: registered.id, courses: orderedCourses(registered.ordered_contents), seq: Number(registered.seq) };
         return { registered, created, recorded: awaitsFulfilment(registered) ? await app.workflows.access.fulfilOrder(tx, fulfilment) : null };
       });
       await app.workflows.startRecorded(recorded);

@@ -33,6 +33,7 @@ import { Migration20261205003001_OrderEmailIndex } from './Migration202612050030
 import { Migration20261205006001_SubscriptionPlanEmails } from './Migration20261205006001_SubscriptionPlanEmails.ts';
 import { Migration20261206021508_WorkflowStartOutbox } from './Migration20261206021508_WorkflowStartOutbox.ts';
 import { Migration20261206050001_IdempotencyKeysInTransaction } from './Migration20261206050001_IdempotencyKeysInTransaction.ts';
+import { Migration20261206060001_AccessCommandPeople } from './Migration20261206060001_AccessCommandPeople.ts';
 
 /** Explicit list, in order: no file globbing at run time. Append each new migration here. */
 export const migrationsList: MigrationObject[] = [
@@ -70,4 +71,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261205006001_SubscriptionPlanEmails', class: Migration20261205006001_SubscriptionPlanEmails },
   { name: 'Migration20261206021508_WorkflowStartOutbox', class: Migration20261206021508_WorkflowStartOutbox },
   { name: 'Migration20261206050001_IdempotencyKeysInTransaction', class: Migration20261206050001_IdempotencyKeysInTransaction },
+  { name: 'Migration20261206060001_AccessCommandPeople', class: Migration20261206060001_AccessCommandPeople },
 ];

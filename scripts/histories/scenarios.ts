@@ -126,9 +126,10 @@ export const fakeActivities: Partial<Activities> = {
   },
 
   // Grants and an order's fulfilment: one local step each (a new participant, invited), then what it hands on.
-  grantCourse: async ({ email, courseId }) => ({ ...onboarded(email, 'course', courseId), outcome: 'applied', accessLevel: 0, courseMails: email.startsWith('mails-') }),
-  grantAudiobook: async ({ email, audiobookId }) => ({ ...onboarded(email, 'audiobook', audiobookId), outcome: 'applied', accessLevel: null }),
-  async fulfilOrderAccess({ email, courses, orderId }) {
+  // The scenarios start their runs in the shape recorded before issue 41 item 3 (with the address), so the histories stay as committed.
+  grantCourse: async ({ email = '', courseId }) => ({ ...onboarded(email, 'course', courseId), outcome: 'applied', accessLevel: 0, courseMails: email.startsWith('mails-') }),
+  grantAudiobook: async ({ email = '', audiobookId }) => ({ ...onboarded(email, 'audiobook', audiobookId), outcome: 'applied', accessLevel: null }),
+  async fulfilOrderAccess({ email = '', courses, orderId }) {
     return { ...onboarded(email, 'order', orderId), courses: courses.map(({ courseId }, i) => ({ courseId, courseMails: i === 0 })), fulfilled: true };
   },
 

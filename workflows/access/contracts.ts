@@ -10,8 +10,11 @@ export type FulfilOrderInput = OrderFulfilmentInput;
 /** A revoke command's common fields (the course or audiobook id beside them). */
 export interface RevokeAccessInput {
   platformId: string;
-  /** Normalised (lower-case) e-mail. */
-  email: string;
+  /**
+   * Runs started before issue 41 item 3 only (normalised e-mail): new ones carry the command's
+   * number alone, and its step reads the address from the command's row.
+   */
+  email?: string;
   seq: number;
 }
 

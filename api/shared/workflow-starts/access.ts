@@ -16,11 +16,10 @@ import type { DirectStart, OutboxRecorder, RecordedStart, StartOrRecord, Workflo
 
 export interface AccessCommand {
   item: AccessItem;
-  email: string;
   /** The address's keyed hash (personalEmailHash): the workflow id names the person by it. */
   person: string;
-  name?: string | null;
   accessLevel?: AccessLevel;
+  /** The command's number; its row in `access_command_people` holds the address and name (recordCommandPeople). */
   seq: number;
 }
 
@@ -30,12 +29,11 @@ function commandWorkflow(command: 'grant' | 'revoke', item: AccessItem): Workflo
   return item.kind === 'course' ? 'revokeCourseAccess' : 'revokeAudiobookAccess';
 }
 
-/** A grant or revoke command's workflow input. */
-function commandInput(platformId: string, command: 'grant' | 'revoke', { item, email, name, accessLevel = 0, seq }: AccessCommand) {
+/** A grant or revoke command's workflow input: ids only, no address or name (the step reads them by `seq`). */
+function commandInput(platformId: string, command: 'grant' | 'revoke', { item, accessLevel = 0, seq }: AccessCommand) {
   const itemRef = item.kind === 'course' ? { courseId: item.id } : { audiobookId: item.id };
-  if (command === 'grant' && item.kind === 'course') return { platformId, ...itemRef, email, name: name ?? null, accessLevel, seq };
-  if (command === 'grant') return { platformId, ...itemRef, email, name: name ?? null, seq };
-  return { platformId, ...itemRef, email, seq };
+  if (command === 'grant' && item.kind === 'course') return { platformId, ...itemRef, accessLevel, seq };
+  return { platformId, ...itemRef, seq };
 }
 
 /**

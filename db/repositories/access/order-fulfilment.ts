@@ -34,3 +34,9 @@ export async function markOrderFulfilled(tx: Sql, platformId: string, orderId: s
   );
   return rows[0];
 }
+
+/** The order's (normalised) e-mail: whom its fulfilment grants to; undefined when the platform has no such order. */
+export async function orderEmail(tx: Sql, platformId: string, orderId: string): Promise<string | undefined> {
+  const rows: { email: string }[] = await tx.execute('select email from orders where id = ? and platform_id = ?', [orderId, platformId]);
+  return rows[0]?.email;
+}

@@ -12,7 +12,7 @@ import { uniqueTaskQueue } from '../../helpers/stack.ts';
 /** The grant workflows on the real server, with activities replaced by recording fakes. */
 const taskQueue = uniqueTaskQueue('grant-wf');
 const platformId = `p-${randomUUID()}`;
-const calls: { name: string; input: { email: string } }[] = [];
+const calls: { name: string; input: { email?: string } }[] = [];
 const delivered: string[] = [];
 const opened: string[] = [];
 const enrolmentMails: string[] = [];
@@ -49,11 +49,11 @@ function stepFor(email: string): GrantStep | Omit<GrantStep, 'invitationDelivery
 const fakeActivities: Partial<Activities> = {
   async grantCourse(input) {
     calls.push({ name: 'grantCourse', input });
-    return stepFor(input.email) as GrantStep;
+    return stepFor(input.email!) as GrantStep;
   },
   async grantAudiobook(input) {
     calls.push({ name: 'grantAudiobook', input });
-    return stepFor(input.email) as GrantStep;
+    return stepFor(input.email!) as GrantStep;
   },
   async deliverMail({ mailId }) {
     delivered.push(mailId);

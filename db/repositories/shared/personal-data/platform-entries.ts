@@ -103,6 +103,21 @@ const events: PersonalDataEntry = {
   },
 };
 
+/** Whom the queued grant and revoke commands are for (kept 7 days; the workflow inputs carry only their number). */
+const accessCommands: PersonalDataEntry = {
+  kind: 'access_commands',
+  export: (ctx) =>
+    rows(ctx, `select jsonb_build_object('seq', seq, 'email', email, 'name', name, 'created_at', created_at) as row from access_command_people where platform_id = ? and lower(email) = ? order by seq`, [
+      ctx.tenantId,
+      ctx.email,
+    ]),
+  collect: async (ctx) => ((await ctx.em.execute(`select name from access_command_people where platform_id = ? and lower(email) = ?`, [ctx.tenantId, ctx.email])) as { name: string | null }[]).map((p) => p.name),
+  async erase(ctx) {
+    const gone: unknown[] = await ctx.em.execute(`delete from access_command_people where platform_id = ? and lower(email) = ? returning seq`, [ctx.tenantId, ctx.email]);
+    return gone.length;
+  },
+};
+
 const auditLog: PersonalDataEntry = {
   kind: 'audit_log',
   erase: (ctx) => {
@@ -121,6 +136,7 @@ export const PLATFORM_PERSONAL_DATA: readonly PersonalDataEntry[] = [
   files,
   mails,
   events,
+  accessCommands,
   auditLog,
   participant,
 ];
