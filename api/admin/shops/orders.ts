@@ -35,7 +35,7 @@ export const shopOrderAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const shop = await shopOf(request.em, request.params.shop_id);
-      const { id: orderId } = await placeOrder({ workflows: app.workflows, log: request.log }, request.em, shop, request.body);
+      const { id: orderId } = await placeOrder({ workflows: app.workflows }, request.em, shop, request.body);
       const placed = await findOrderDetail(request.em, orderId);
       return reply.code(201).send({ data: orderDetail(placed!.order, placed!.items) });
     },

@@ -56,7 +56,7 @@ export function outboxRecorder(taskQueue: string) {
   }
   return {
     record,
-    /** A one-shot start (as `startOnce`), sent once `em`'s transaction has committed. */
+    /** A one-shot start (a repeat joins the first run), sent once `em`'s transaction has committed. */
     recordOnce<K extends WorkflowType>(em: EntityManager, type: K, workflowId: string, args: Parameters<(typeof workflows)[K]>): Promise<RecordedStart> {
       return record(em, type, workflowId, { kind: 'start', args });
     },

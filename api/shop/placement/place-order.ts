@@ -7,7 +7,6 @@
  * is stored before all checks passed.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FastifyBaseLogger } from 'fastify';
 import type { IShop } from '../../../db/entities/shop/index.ts';
 import { storedPlacedIp } from '../../../domain/shop/order-lifecycle.ts';
 import { insertOrder, ProductPricesChanged, ProductsUnavailable, type PlacedOrderRow } from '../../../db/repositories/shop/order-placement.ts';
@@ -62,7 +61,6 @@ export type PlacingShop = Pick<IShop, 'id' | 'currency'> & { timeZone?: string }
 
 export interface PlacementDeps {
   workflows: WorkflowStarter;
-  log: FastifyBaseLogger;
 }
 
 export interface PlacementOptions {

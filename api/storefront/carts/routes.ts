@@ -127,7 +127,7 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
       const shop = await storefrontShop(request);
       const found = await useCartWithReads(request.em, shop.id, request.params.cart_id, {}, { statuses: true });
       if (!found) throw notFound('cart');
-      const { order, placed, stripeGateway } = await checkOut({ workflows: app.workflows, log: request.log }, request.em, shop, found.cart, request.ip, found.prefetched);
+      const { order, placed, stripeGateway } = await checkOut({ workflows: app.workflows }, request.em, shop, found.cart, request.ip, found.prefetched);
       const payment = await checkoutPayment(request.em, { secretsKey: app.secretsKey, stripeApiUrl: app.integrationEndpoints.stripeApiUrl }, shop.id, order.id, stripeGateway);
       return reply.code(placed ? 201 : 200).send({
         data: { order_id: order.id, uuid: order.uuid, ordinal_number: order.ordinalNumber, total: order.total, currency: order.currency, payment },
