@@ -28,6 +28,8 @@ import { AccessOrder } from './access/order.ts';
 import { shopEntities } from './shop/index.ts';
 import { Platform, PlatformApiKey } from './access/platform.ts';
 
+import { AccessCommandPerson } from './access/command-person.ts';
+
 export const entities = [
   Platform, PlatformApiKey, Course, Section, Lesson, Audiobook, Participant, Enrolment, AudiobookAccess, MailLogEntry,
   AccessSource, AccessOrder, DomainEvent,
@@ -39,4 +41,5 @@ export const entities = [
   PersonalDataErasure, PersonalDataSalt,
   IdempotencyKey,
   PendingWorkflowStart,
+  AccessCommandPerson,
 ];

@@ -11,7 +11,7 @@ export class Migration20261206060001_AccessCommandPeople extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "access_command_people" (
-      "seq" bigint not null default nextval('access_command_seq'),
+      "seq" bigint not null,
       "platform_id" uuid not null,
       "email" text not null,
       "name" text null,

@@ -33,8 +33,8 @@ export interface CommandPerson {
 export async function recordCommandPeople(em: EntityManager, platformId: string, people: CommandPerson[]): Promise<number[]> {
   if (people.length === 0) return [];
   const rows: { seq: string }[] = await em.execute(
-    `insert into access_command_people (platform_id, email, name)
-     select ?, p.v->>'email', p.v->>'name' from jsonb_array_elements(?::jsonb) with ordinality as p(v, i) order by p.i
+    `insert into access_command_people (seq, platform_id, email, name)
+     select nextval('access_command_seq'), ?, p.v->>'email', p.v->>'name' from jsonb_array_elements(?::jsonb) with ordinality as p(v, i) order by p.i
      returning seq`,
     [platformId, JSON.stringify(people)],
   );
