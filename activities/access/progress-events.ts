@@ -1,7 +1,7 @@
 import { courseCompleted, lessonCompleted, quizPassed, type NewDomainEvent, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { lessonCompletionFacts, lockEnrolmentLevel, quizResultFacts, remainingLessons } from '../../db/repositories/access/progress-events.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
-import { recordEvents } from '../shared/events.ts';
+import { eventRef, recordEventRows, recordEvents } from '../shared/events.ts';
 
 export interface LessonCompletionRef {
   platformId: string;
@@ -35,9 +35,9 @@ export function progressEventActivities({ orm }: ActivityDeps) {
         const recorded = await recordEvents(tx, platformId, events, `lesson-completion/${row.completion_id}`);
         if (enrolment?.active && (await remainingLessons(tx, participantId, courseId, enrolment.access_level)) === 0) {
           // Keyed by participant and course: recorded once, whichever completion finishes the course.
-          const [completion] = await recordEvents(tx, platformId, [courseCompleted({ participant, course, completedAt })], `course-completion/${participantId}/${courseId}`);
+          const [completion] = await recordEventRows(tx, platformId, [courseCompleted({ participant, course, completedAt })], `course-completion/${participantId}/${courseId}`);
           // Reported by the completion that recorded it (and its retries), not by later ones.
-          if (completion && completion.payload.completed_at === completedAt) recorded.push(completion);
+          if (completion && completion.payload.completed_at === completedAt) recorded.push(eventRef(completion));
         }
         return { events: recorded };
       });

@@ -1,7 +1,7 @@
 import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { randomUUID } from 'node:crypto';
 import { activityContext } from './activity-context.ts';
-import { eventsOfOperation, recordEventsOnce } from '../../db/repositories/shared/domain-events.ts';
+import { eventsOfOperation, recordEventsOnce, type DomainEventRow } from '../../db/repositories/shared/domain-events.ts';
 import type { NewDomainEvent, RecordedDomainEvent } from '../../domain/shared/events.ts';
 
 /**
@@ -21,6 +21,13 @@ export function currentOperationKey(): string {
  * change yields its events exactly once.
  */
 export async function recordEvents(tx: Sql, platformId: string, events: NewDomainEvent[], operationKey = currentOperationKey()): Promise<RecordedDomainEvent[]> {
-  const rows = events.length === 0 ? await eventsOfOperation(tx, operationKey) : await recordEventsOnce(tx, platformId, operationKey, events);
-  return rows.map((r) => ({ id: r.id, type: r.type, payload: r.payload, occurredAt: new Date(r.occurred_at).toISOString() }));
+  return (await recordEventRows(tx, platformId, events, operationKey)).map(eventRef);
 }
+
+/** `recordEvents` with the stored rows, payload included, for an activity that reads them (never returned to a workflow). */
+export function recordEventRows(tx: Sql, platformId: string, events: NewDomainEvent[], operationKey: string): Promise<DomainEventRow[]> {
+  return events.length === 0 ? eventsOfOperation(tx, operationKey) : recordEventsOnce(tx, platformId, operationKey, events);
+}
+
+/** What a workflow may learn of a recorded event: its id, type and time, not the payload that names the person. */
+export const eventRef = (row: DomainEventRow): RecordedDomainEvent => ({ id: row.id, type: row.type, occurredAt: new Date(row.occurred_at).toISOString() });

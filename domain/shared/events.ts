@@ -28,8 +28,14 @@ export interface NewDomainEvent {
   payload: Record<string, unknown>;
 }
 
-export interface RecordedDomainEvent extends NewDomainEvent {
+/**
+ * What an activity tells its workflow of a recorded event: which one and of what type. The payload
+ * names the person, so it stays in the database and never enters a workflow's history (issue 41);
+ * the delivery reads it from there.
+ */
+export interface RecordedDomainEvent {
   id: string;
+  type: DomainEventType;
   occurredAt: string;
 }
 

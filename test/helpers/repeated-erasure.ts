@@ -23,6 +23,9 @@ export interface RepeatedErasure {
 /** Erases again; once the run has completed and the tenant's workflows are over, the counts are the first run's and one announcement stands. Returns the 202. */
 export async function expectRepeatedErasureChangesNothing(r: RepeatedErasure): Promise<Reply> {
   const before = (await r.erasure()).body.data;
+  // The first run marks the erasure completed just before it closes: a request in between only makes
+  // that run go round again (signal with start), so this waits for it to close to see a run of its own.
+  await workflowsSettled(r.temporal, underPrefix(r.tenantPrefix), { timeoutMs: 90_000 });
   const since = new Date();
   const again = await r.erase();
   expect(again.status).toBe(202);

@@ -42,6 +42,12 @@ async function startedInput(workflowId: string): Promise<string> {
   return payloads.map((p) => Buffer.from(p.data ?? new Uint8Array()).toString('utf8')).join('\n');
 }
 
+/** The run's whole history as text, every payload (input, activity results, the result) decoded from base64. */
+async function historyText(workflowId: string): Promise<string> {
+  const history = await handle(workflowId).fetchHistory();
+  return JSON.stringify(history, (key, value) => (key === 'data' && typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : value));
+}
+
 const commandRows = async (email: string): Promise<number> => {
   const rows: { n: string }[] = await e2e.stack.orm.em.fork().execute('select count(*) as n from access_command_people where platform_id = ? and lower(email) = ?', [platform.id, email]);
   return Number(rows[0]!.n);
@@ -80,6 +86,13 @@ describe('grant and revoke workflows carry no address', () => {
     for (const id of [audiobookRun!, revokeRun!]) {
       const input = await startedInput(id);
       for (const needle of [email, ...needles]) expect(input).not.toContain(needle);
+    }
+    // Nor do the activities' results: the recorded events come back as ids, their payloads stay in the database.
+    for (const id of [grantId!, audiobookRun!, revokeRun!]) {
+      const history = await historyText(id);
+      // The grants' results name their access_granted events (the revoke kept level 1: none).
+      if (id !== revokeRun) expect(history).toContain('access_granted');
+      for (const needle of [email, ...needles]) expect(history).not.toContain(needle);
     }
   });
 

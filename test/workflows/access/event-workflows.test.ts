@@ -17,7 +17,7 @@ import { commandsOf, starter } from '../../helpers/workflow-commands.ts';
 const taskQueue = uniqueTaskQueue('access-events-wf');
 const platformId = `p-${randomUUID()}`;
 const calls: string[] = [];
-const event = (id: string, type: RecordedDomainEvent['type']): RecordedDomainEvent => ({ id, type, payload: {}, occurredAt: '2026-01-01T00:00:00.000Z' });
+const event = (id: string, type: RecordedDomainEvent['type']): RecordedDomainEvent => ({ id, type, occurredAt: '2026-01-01T00:00:00.000Z' });
 
 const fakeActivities: Partial<Activities> = {
   async withdrawAudiobookAccess({ audiobookId, email, seq }) {

@@ -18,7 +18,7 @@ const scripted = new Map<string, AttemptResult[]>();
 
 const fakeActivities: Partial<Activities> = {
   async withdrawCourseAccess() {
-    return { outcome: 'applied', accessLevel: null, events: [{ id: 'event-1', type: 'access_revoked', payload: {}, occurredAt: '2026-01-01T00:00:00.000Z' }] };
+    return { outcome: 'applied', accessLevel: null, events: [{ id: 'event-1', type: 'access_revoked', occurredAt: '2026-01-01T00:00:00.000Z' }] };
   },
   async webhookTargets({ types }) {
     expect(types).toEqual(['access_revoked']);
