@@ -24,6 +24,7 @@ import { TEMPLATE_TAGS } from '../../../domain/access/mail-templates.ts';
 import { notFound } from '../../shared/errors.ts';
 import { unprocessable } from '../../shared/validation-errors.ts';
 import type { CourseTemplateDetails, CourseTemplatePatch, CreateCourseTemplateBody, TemplateDetails } from './schemas.ts';
+import type { RecordedStart } from '../../shared/workflow-starts/outbox.ts';
 
 type TemplateView = z.input<typeof TemplateDetails>;
 type CourseTemplateView = z.input<typeof CourseTemplateDetails>;
@@ -115,10 +116,25 @@ const TIMED_ONLY_FIELDS = ['send_after', 'send_after_lesson', 'notify_previous_u
  * A course's templates: its own invitation pair while the custom invitation is on, and the timed
  * mails created for it. Timed mails have no default: they are never `customized` and cannot be restored.
  */
-/** A timed mail to roll out to the participants it is still owed to (workflows/access/course-mail-rollout.ts). */
-export type CourseMailRollout = (change: { templateId: string; notifyPrevious: boolean }) => Promise<unknown>;
+/**
+ * A timed mail to roll out to the participants it is still owed to (workflows/access/course-mail-rollout.ts):
+ * `record` in the template change's transaction (the outbox), `start` once it committed.
+ */
+export interface CourseMailRollout {
+  record(em: EntityManager, change: { templateId: string; notifyPrevious: boolean }): Promise<RecordedStart>;
+  start(recorded: RecordedStart | null): Promise<void>;
+}
 
-export function courseTemplates(em: EntityManager, platformId: string, course: ICourse, host: string, rollout: CourseMailRollout = async () => {}) {
+export function courseTemplates(em: EntityManager, platformId: string, course: ICourse, host: string, rollout: CourseMailRollout) {
+  /** The template's change and its rollout (when `rolledOut` says so after the change) commit together. */
+  const changeAndRollOut = async (change: (tx: EntityManager) => Promise<ICourseMailTemplate>, rolledOut: (template: ICourseMailTemplate) => boolean) => {
+    const recorded = await em.transactional(async (tx) => {
+      const template = await change(tx);
+      return rolledOut(template) ? rollout.record(tx, { templateId: template.id, notifyPrevious: template.notifyPreviousUsers }) : null;
+    });
+    await rollout.start(recorded);
+  };
+
   const find = async (slug: string) => {
     const template = await findCourseTemplate(em, course.id, slug);
     if (!template) throw notFound(`e-mail template ${slug} of this course`);
@@ -148,22 +164,26 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
 
       const contentChanged = (['subject', 'description', 'sender_name', 'sender_email'] as const).some((f) => patch[f] !== undefined);
       const before = { active: template.active, notify: template.notifyPreviousUsers, sendAfter: template.sendAfter ?? null, lesson: template.sendAfterLesson?.id ?? null };
-      await updateCourseTemplate(em, template, {
-        ...(patch.subject !== undefined && { subject: patch.subject }),
-        ...(patch.description !== undefined && { description: patch.description }),
-        ...(patch.sender_name !== undefined && { senderName: patch.sender_name }),
-        ...(patch.sender_email !== undefined && { senderEmail: patch.sender_email }),
-        ...(patch.active !== undefined && { active: patch.active }),
-        ...(patch.send_after !== undefined && { sendAfter: patch.send_after }),
-        ...(patch.send_after_lesson !== undefined && { sendAfterLesson: patch.send_after_lesson }),
-        ...(patch.notify_previous_users !== undefined && { notifyPreviousUsers: patch.notify_previous_users }),
-        ...(invitation && contentChanged && { customized: true }),
+      await changeAndRollOut(async (tx) => {
+        await updateCourseTemplate(tx, template, {
+          ...(patch.subject !== undefined && { subject: patch.subject }),
+          ...(patch.description !== undefined && { description: patch.description }),
+          ...(patch.sender_name !== undefined && { senderName: patch.sender_name }),
+          ...(patch.sender_email !== undefined && { senderEmail: patch.sender_email }),
+          ...(patch.active !== undefined && { active: patch.active }),
+          ...(patch.send_after !== undefined && { sendAfter: patch.send_after }),
+          ...(patch.send_after_lesson !== undefined && { sendAfterLesson: patch.send_after_lesson }),
+          ...(patch.notify_previous_users !== undefined && { notifyPreviousUsers: patch.notify_previous_users }),
+          ...(invitation && contentChanged && { customized: true }),
+        });
+        return template;
+      }, (changed) => {
+        // notify_previous_users acts when the mail is switched on with it (either flag turning on);
+        // a new timing re-plans what is not sent yet, for the participants the mail is owed to.
+        const retimed = before.sendAfter !== (changed.sendAfter ?? null) || before.lesson !== (changed.sendAfterLesson?.id ?? null);
+        const notifyNow = changed.notifyPreviousUsers && (!before.active || !before.notify);
+        return !invitation && changed.active && (retimed || notifyNow);
       });
-      // notify_previous_users acts when the mail is switched on with it (either flag turning on);
-      // a new timing re-plans what is not sent yet, for the participants the mail is owed to.
-      const retimed = before.sendAfter !== (template.sendAfter ?? null) || before.lesson !== (template.sendAfterLesson?.id ?? null);
-      const notifyNow = template.notifyPreviousUsers && (!before.active || !before.notify);
-      if (!invitation && template.active && (retimed || notifyNow)) await rollout({ templateId: template.id, notifyPrevious: template.notifyPreviousUsers });
       return courseView(template, host);
     },
     async restore(slug: string) {
@@ -182,23 +202,26 @@ export function courseTemplates(em: EntityManager, platformId: string, course: I
     async create(body: CreateCourseTemplateBody): Promise<CourseTemplateView> {
       await checkLessonOfCourse(em, course.id, body.send_after_lesson);
       const id = randomUUID();
-      const template = await createCourseTemplate(em, {
-        id,
-        platform: platformId,
-        course: course.id,
-        slug: `${body.send_after_lesson ? 'after_lesson' : 'after_enrolment'}_${id.slice(0, 8)}`,
-        name: body.name ?? (body.send_after_lesson ? 'Sent after a lesson' : `Sent ${body.send_after} days after enrolment`),
-        subject: body.subject,
-        description: body.description,
-        senderName: body.sender_name ?? null,
-        senderEmail: body.sender_email ?? null,
-        active: body.active,
-        sendAfter: body.send_after ?? null,
-        sendAfterLesson: body.send_after_lesson ?? null,
-        notifyPreviousUsers: body.notify_previous_users,
-      });
-      if (template.active && template.notifyPreviousUsers) await rollout({ templateId: template.id, notifyPrevious: true });
-      return courseView(template, host);
+      let created!: ICourseMailTemplate;
+      await changeAndRollOut(async (tx) => {
+        created = await createCourseTemplate(tx, {
+          id,
+          platform: platformId,
+          course: course.id,
+          slug: `${body.send_after_lesson ? 'after_lesson' : 'after_enrolment'}_${id.slice(0, 8)}`,
+          name: body.name ?? (body.send_after_lesson ? 'Sent after a lesson' : `Sent ${body.send_after} days after enrolment`),
+          subject: body.subject,
+          description: body.description,
+          senderName: body.sender_name ?? null,
+          senderEmail: body.sender_email ?? null,
+          active: body.active,
+          sendAfter: body.send_after ?? null,
+          sendAfterLesson: body.send_after_lesson ?? null,
+          notifyPreviousUsers: body.notify_previous_users,
+        });
+        return created;
+      }, (template) => template.active && template.notifyPreviousUsers);
+      return courseView(created, host);
     },
 
     /** On: the course's own `course_invitation` and `course_reinvitation` exist (default text); off: they are removed. */

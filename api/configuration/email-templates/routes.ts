@@ -47,11 +47,12 @@ export const emailTemplateRoutes: FastifyPluginAsyncZod<{ platformUrlTemplate: s
   const forCourse = async (request: FastifyRequest) => {
     const { platformId, host } = await context(request);
     const course = await findCourse(request.em, (request.params as { course_id: string }).course_id);
-    // The rollout is recorded on the write's em (with the template in a keyed request's
-    // transaction) and sent once committed; Temporal down, it starts when Temporal is back.
-    return courseTemplates(request.em, platformId, course, host, async (change) =>
-      app.workflows.startRecorded(await app.workflows.access.courseMailRollout(request.em, { platformId, courseId: course.id, ...change, revision: randomUUID() })),
-    );
+    // The rollout is recorded in the template change's transaction and sent once committed;
+    // Temporal down, it starts when Temporal is back.
+    return courseTemplates(request.em, platformId, course, host, {
+      record: (tx, change) => app.workflows.access.courseMailRollout(tx, { platformId, courseId: course.id, ...change, revision: randomUUID() }),
+      start: (recorded) => app.workflows.startRecorded(recorded),
+    });
   };
 
   await app.register(templateOwnerRoutes, {
