@@ -28,7 +28,7 @@ export type { OutboxSettings, RecordedStart } from './outbox.ts';
  */
 export function createWorkflowStarter(client: Client, taskQueue: string, outbox: { em: () => EntityManager; log: FastifyBaseLogger; settings?: OutboxSettings }) {
   const recorder = outboxRecorder(taskQueue);
-  const dispatcher = outboxDispatcher({ client, ...outbox });
+  const dispatcher = outboxDispatcher({ client, taskQueue, ...outbox });
   const startOrRecord = directStarter({ client, taskQueue, log: outbox.log, settings: outbox.settings });
   return {
     access: accessWorkflowStarts(recorder, startOrRecord),

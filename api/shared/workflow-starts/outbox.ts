@@ -137,8 +137,8 @@ export type StartOrRecord = ReturnType<typeof directStarter>;
  * `intervalMs` for those Temporal refused (it was down) or whose dispatcher died. Several api
  * instances share the table: a claim puts a start off for the others while one tries it.
  */
-export function outboxDispatcher(deps: { client: Client; em: () => EntityManager; log: FastifyBaseLogger; settings?: OutboxSettings }) {
-  const { client, log } = deps;
+export function outboxDispatcher(deps: { client: Client; taskQueue: string; em: () => EntityManager; log: FastifyBaseLogger; settings?: OutboxSettings }) {
+  const { client, taskQueue, log } = deps;
   const settings = { ...DEFAULTS, ...deps.settings };
   let timer: NodeJS.Timeout | null = null;
   let round: Promise<void> | null = null;
@@ -146,19 +146,30 @@ export function outboxDispatcher(deps: { client: Client; em: () => EntityManager
   async function dispatch(ids?: readonly number[]): Promise<number> {
     if (ids && ids.length === 0) return 0;
     const em = deps.em();
-    const due = await claimDueWorkflowStarts(em, { ids, limit: ids ? ids.length : BATCH, retryAfterSeconds: settings.retryAfterSeconds });
-    let started = 0;
-    for (const row of due) {
+    const due = await claimDueWorkflowStarts(em, { taskQueue, ids, limit: ids ? ids.length : BATCH, retryAfterSeconds: settings.retryAfterSeconds });
+    const sendOne = async (row: (typeof due)[number]): Promise<number> => {
       try {
         await client.connection.withDeadline(Date.now() + settings.deadlineMs, () => send(client, row));
         await forgetWorkflowStart(em, row.id);
-        started += 1;
+        return 1;
       } catch (error) {
         log.warn({ err: error, workflowId: row.workflowId, attempts: row.attempts }, 'workflow start left pending: Temporal did not take it; tried again later');
         await noteWorkflowStartFailure(em, row.id, String(error)).catch(() => undefined);
+        return 0;
       }
-    }
-    return started;
+    };
+    // One workflow's rows in the order they were recorded (a start, then its signals); workflows side by side,
+    // so a write's reply waits one deadline at most when Temporal is down, not one per start.
+    const byWorkflow = new Map<string, typeof due>();
+    for (const row of due) byWorkflow.set(row.workflowId, [...(byWorkflow.get(row.workflowId) ?? []), row]);
+    const counts = await Promise.all(
+      [...byWorkflow.values()].map(async (rows) => {
+        let started = 0;
+        for (const row of rows) started += await sendOne(row);
+        return started;
+      }),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   /** Never throws: a start not sent now stays pending and is tried again. */

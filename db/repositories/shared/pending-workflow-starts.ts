@@ -44,17 +44,18 @@ export async function recordWorkflowStarts(em: EntityManager, starts: readonly W
 }
 
 /**
- * Claims up to `limit` committed starts that are due (only those of `ids` when given): each is
- * put off by `retryAfterSeconds`, so another dispatcher (another api instance) skips it while this
- * one tries, and it is tried again then if this one fails or dies.
+ * Claims up to `limit` committed starts of `taskQueue` that are due (only those of `ids` when
+ * given): each is put off by `retryAfterSeconds`, so another dispatcher (another api instance)
+ * skips it while this one tries, and it is tried again then if this one fails or dies. A
+ * deployment dispatches its own task queue's starts only (two deployments may share a database).
  */
-export async function claimDueWorkflowStarts(em: EntityManager, opts: { ids?: readonly number[]; limit: number; retryAfterSeconds: number }): Promise<PendingWorkflowStartRow[]> {
+export async function claimDueWorkflowStarts(em: EntityManager, opts: { taskQueue: string; ids?: readonly number[]; limit: number; retryAfterSeconds: number }): Promise<PendingWorkflowStartRow[]> {
   const only = opts.ids ? 'and id = any(?::bigint[])' : '';
   const rows = await em.execute<{ id: string; task_queue: string; workflow_type: string; workflow_id: string; request: Record<string, unknown>; attempts: number; recorded_at: Date | string }[]>(
     `update pending_workflow_starts s set attempts = s.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
-      where s.id in (select id from pending_workflow_starts where next_attempt_at <= clock_timestamp() ${only} order by id limit ? for update skip locked)
+      where s.id in (select id from pending_workflow_starts where task_queue = ? and next_attempt_at <= clock_timestamp() ${only} order by id limit ? for update skip locked)
       returning s.id, s.task_queue, s.workflow_type, s.workflow_id, s.request, s.attempts, s.recorded_at`,
-    [opts.retryAfterSeconds, ...(opts.ids ? [`{${opts.ids.join(',')}}`] : []), opts.limit],
+    [opts.retryAfterSeconds, opts.taskQueue, ...(opts.ids ? [`{${opts.ids.join(',')}}`] : []), opts.limit],
   );
   return rows
     .map((r) => ({ id: Number(r.id), taskQueue: r.task_queue, workflowType: r.workflow_type, workflowId: r.workflow_id, request: r.request, attempts: r.attempts, recordedAt: new Date(r.recorded_at) }))
