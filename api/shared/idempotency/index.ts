@@ -64,6 +64,19 @@ function replay(reply: FastifyReply, stored: StoredReply) {
   return reply.send(stored.body);
 }
 
+/**
+ * Runs `write` apart from a keyed request's transaction, each statement committed as it goes (as
+ * without a key), its recorded workflow starts sent at once. Only for a write that is idempotent by
+ * its own resource, so that a retry after a lost reply finds what it did, and whose locks must not
+ * wait for the reply: the storefront checkout's placement takes the shop's order-number lock, which
+ * the request's transaction would hold through the payment provider's calls.
+ */
+export function apartFromKeyedTransaction<T>(request: FastifyRequest, write: (em: EntityManager) => Promise<T>): Promise<T> {
+  if (!request.idempotencyTransaction) return write(request.em);
+  // A fork keeps the tenant's filter parameters, not the transaction.
+  return heldStarts.exit(() => write(request.em.fork()));
+}
+
 const stillRunning = () => new HttpError(409, 'a request with this Idempotency-Key is still being processed; retry later', undefined, { 'retry-after': '1' });
 
 /**

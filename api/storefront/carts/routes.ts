@@ -5,6 +5,7 @@ import { useCartWithReads } from '../../../db/repositories/shop/checkout-reads.t
 import { orderByUuid } from '../../../db/repositories/shop/storefront.ts';
 import { EMPTY_CART, type CartState } from '../../../domain/shop/cart.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
+import { apartFromKeyedTransaction } from '../../shared/idempotency/index.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { storefrontShop, SubdomainParams } from '../shop.ts';
 import { cartReply, priceCart } from './cart-view.ts';
@@ -127,7 +128,9 @@ export const storefrontCartRoutes: FastifyPluginAsyncZod = async (app) => {
       const shop = await storefrontShop(request);
       const found = await useCartWithReads(request.em, shop.id, request.params.cart_id, {}, { statuses: true });
       if (!found) throw notFound('cart');
-      const { order, placed, stripeGateway } = await checkOut({ workflows: app.workflows }, request.em, shop, found.cart, request.ip, found.prefetched);
+      // Placed apart from a keyed request's transaction, which would hold the shop's order-number lock
+      // through the Stripe calls below; the checkout is idempotent by its cart (a retry finds the order).
+      const { order, placed, stripeGateway } = await apartFromKeyedTransaction(request, (em) => checkOut({ workflows: app.workflows }, em, shop, found.cart, request.ip, found.prefetched));
       const payment = await checkoutPayment(request.em, { secretsKey: app.secretsKey, stripeApiUrl: app.integrationEndpoints.stripeApiUrl }, shop.id, order.id, stripeGateway);
       return reply.code(placed ? 201 : 200).send({
         data: { order_id: order.id, uuid: order.uuid, ordinal_number: order.ordinalNumber, total: order.total, currency: order.currency, payment },
