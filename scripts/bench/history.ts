@@ -76,6 +76,8 @@ export interface TaskCounts {
   activities: number;
   local_activities: number;
   events: number;
+  /** Workflow tasks that timed out or failed and were run again (issue 38 item 5: none under overload). */
+  workflow_tasks_redone: number;
 }
 
 /**
@@ -84,7 +86,7 @@ export interface TaskCounts {
  * shared renewal or sequence run, is not this operation's).
  */
 export async function taskCountsOf(client: Client, workflowId: string): Promise<TaskCounts> {
-  const counts: TaskCounts = { workflows: 0, workflow_tasks: 0, activities: 0, local_activities: 0, events: 0 };
+  const counts: TaskCounts = { workflows: 0, workflow_tasks: 0, activities: 0, local_activities: 0, events: 0, workflow_tasks_redone: 0 };
   const pending: { workflowId: string; runId?: string }[] = [{ workflowId }];
   while (pending.length > 0) {
     const run = pending.pop()!;
@@ -95,6 +97,7 @@ export async function taskCountsOf(client: Client, workflowId: string): Promise<
       if (event.workflowTaskCompletedEventAttributes) counts.workflow_tasks++;
       if (event.activityTaskScheduledEventAttributes) counts.activities++;
       if (event.markerRecordedEventAttributes?.markerName === 'core_local_activity') counts.local_activities++;
+      if (event.workflowTaskTimedOutEventAttributes || event.workflowTaskFailedEventAttributes) counts.workflow_tasks_redone++;
       const child = event.childWorkflowExecutionStartedEventAttributes?.workflowExecution;
       if (child?.workflowId) pending.push({ workflowId: child.workflowId, runId: child.runId ?? undefined });
     }
@@ -105,5 +108,5 @@ export async function taskCountsOf(client: Client, workflowId: string): Promise<
 /** The median of each count over a sample. */
 export function medianTaskCounts(samples: readonly TaskCounts[]): TaskCounts {
   const of = (key: keyof TaskCounts) => median(samples.map((s) => s[key]));
-  return { workflows: of('workflows'), workflow_tasks: of('workflow_tasks'), activities: of('activities'), local_activities: of('local_activities'), events: of('events') };
+  return { workflows: of('workflows'), workflow_tasks: of('workflow_tasks'), activities: of('activities'), local_activities: of('local_activities'), events: of('events'), workflow_tasks_redone: of('workflow_tasks_redone') };
 }

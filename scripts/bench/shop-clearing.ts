@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { HttpLoad } from './http-load.ts';
 import { cpuFigures, cpuStretch, medianCpuFigures, type CpuFigures } from './cpu-usage.ts';
-import { medianTaskCounts, spread, taskCountsOf, type TaskCounts } from './history.ts';
+import { medianTaskCounts, taskCountsOf, type TaskCounts } from './history.ts';
 import { untilQueueIdle } from './queue-idle.ts';
 import { clearOrderWorkflowId } from '../../domain/shop/workflow-ids.ts';
 import type { BenchReceiver } from './receiver.ts';
@@ -60,8 +60,10 @@ export interface ClearingFigures {
   /** CPU per clearing by process (medians of the rounds; PATCHes sent -> every effect seen). */
   cpu_ms_per_op: CpuFigures['ms_per_op'];
   cpu_cores_busy: CpuFigures['cores_busy'];
-  /** What a clearing costs Temporal (its workflow and the children it started; medians of a sample of the last round): a no-op workflow is 1 workflow, 1 workflow task. */
+  /** What a clearing costs Temporal (its workflow and the children it started; medians over the last round): a no-op workflow is 1 workflow, 1 workflow task. */
   temporal_per_clearing: TaskCounts;
+  /** Workflow tasks timed out or failed (and so run again) in each burst round, over every clearing's histories. */
+  workflow_tasks_redone: number[];
 }
 
 interface Setup {
@@ -158,7 +160,7 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
     await o.http.run({ method: 'PATCH', url: `${o.stack.apiUrl}/`, urls: clearUrls(o, warmupIds), headers, concurrency: o.concurrency, durationMs: 60_000, expectStatus: 200 });
     const expected = await settledEffectCount(s, warmupIds, o.log);
 
-    const rounds: { perSecond: number; latencies: number[]; completed: number; failed: number; patchP99: number; starts: number[]; ids: number[]; cpu: CpuFigures }[] = [];
+    const rounds: { perSecond: number; latencies: number[]; completed: number; failed: number; patchP99: number; starts: number[]; ids: number[]; cpu: CpuFigures; tasks: TaskCounts[] }[] = [];
     for (let r = 0; r < o.rounds; r++) {
       const ids = await placeOrders(s, `round${r}-${tag}`, o.n);
       await untilQueueIdle(o.stack, o.log);
@@ -177,12 +179,14 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       });
       const first = Math.min(...starts.filter((t) => t !== undefined));
       const failed = [...states.values()].reduce((sum, st) => sum + st.failed, 0);
-      rounds.push({ perSecond: latencies.length / ((last - first) / 1000), latencies, completed: latencies.length, failed, patchP99: percentile(reply.result.latenciesMs, 99), starts, ids, cpu: cpuFigures(cpuSpan, latencies.length) });
-      o.log(`shop clearing round ${r + 1}/${o.rounds}: ${latencies.length}/${o.n} complete, ${rounds.at(-1)!.perSecond.toFixed(1)}/s, p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms${failed ? `, ${failed} failed effects` : ''}`);
+      // Every clearing's histories, read once the CPU span ended: what it cost Temporal and which tasks were redone.
+      const tasks = await Promise.all(ids.map((orderId) => taskCountsOf(o.stack.temporal, clearOrderWorkflowId({ shopId: s.shop.id, orderId }))));
+      const redone = tasks.reduce((sum, t) => sum + t.workflow_tasks_redone, 0);
+      rounds.push({ perSecond: latencies.length / ((last - first) / 1000), latencies, completed: latencies.length, failed, patchP99: percentile(reply.result.latenciesMs, 99), starts, ids, cpu: cpuFigures(cpuSpan, latencies.length), tasks });
+      o.log(`shop clearing round ${r + 1}/${o.rounds}: ${latencies.length}/${o.n} complete, ${rounds.at(-1)!.perSecond.toFixed(1)}/s, p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms, ${redone} workflow tasks redone${failed ? `, ${failed} failed effects` : ''}`);
     }
     const effectAt = await effectTimes(s, rounds.at(-1)!.ids, rounds.at(-1)!.starts);
-    const sample = spread(rounds.at(-1)!.ids, 10);
-    const temporalPerClearing = medianTaskCounts(await Promise.all(sample.map((orderId) => taskCountsOf(o.stack.temporal, clearOrderWorkflowId({ shopId: s.shop.id, orderId })))));
+    const temporalPerClearing = medianTaskCounts(rounds.at(-1)!.tasks);
 
     // Steady: open loop.
     await untilQueueIdle(o.stack, o.log);
@@ -226,6 +230,7 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       steady,
       effect_at_ms: effectAt,
       temporal_per_clearing: temporalPerClearing,
+      workflow_tasks_redone: rounds.map((r) => r.tasks.reduce((sum, t) => sum + t.workflow_tasks_redone, 0)),
       ...(({ ms_per_op, cores_busy }) => ({ cpu_ms_per_op: ms_per_op, cpu_cores_busy: cores_busy }))(medianCpuFigures(rounds.map((r) => r.cpu))),
     };
   } finally {

@@ -67,7 +67,8 @@ export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: 
       `  ${f.per_second.toFixed(1)}/s (rounds ${f.rounds_per_second.map((r) => r.toFixed(1)).join(' ')}), p50 ${Math.round(f.p50_ms)} ms, p99 ${Math.round(f.p99_ms)} ms; ${(f.per_second / noopPerSecond).toFixed(3)} x our no-op rate ${noopPerSecond.toFixed(1)}/s`,
       `  steady ${f.steady.rate}/s for ${f.steady.duration_s} s: ${f.steady.completed}/${f.steady.sent} complete, p50 ${Math.round(f.steady.p50_ms)} ms, p99 ${Math.round(f.steady.p99_ms)} ms`,
       `  median ms from PATCH to each effect: ${Object.entries(f.effect_at_ms).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}`,
-      `  Temporal per clearing (its children included): ${Object.entries(f.temporal_per_clearing).map(([k, v]) => `${v} ${k.replace('_', ' ')}`).join(', ')} (a no-op workflow: 1 workflow, 1 workflow task)`,
+      `  Temporal per clearing (its children included): ${Object.entries(f.temporal_per_clearing).map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`).join(', ')} (a no-op workflow: 1 workflow, 1 workflow task)`,
+      `  workflow tasks timed out or failed and redone, by round: ${f.workflow_tasks_redone.join(' ')} (must be 0)`,
     );
   }
   if (o.parts.includes('shop-checkout')) {
