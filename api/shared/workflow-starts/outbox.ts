@@ -18,8 +18,8 @@ export type WorkflowType = keyof typeof workflows;
  * What a recorded start sends once Temporal is reached: a one-shot start (REJECT_DUPLICATE: a
  * repeat joins the first run), a signal-with-start (`allowDuplicate`: a finished run's id may run
  * again), a signal or signals in order to a running workflow only (none running: nothing to tell),
- * or a restart (a run begun before the write is terminated and a new one started; a run begun after
- * the write was recorded is the one it needs, so a restart sent twice starts one run). Each is
+ * or a restart (the id's run is terminated and a new one started, marked with the row's id: a
+ * restart sent twice starts one run). Each is
  * idempotent by its workflow id (and the signals by what they carry), so a start sent twice (a
  * dispatcher that died after Temporal accepted it) changes nothing.
  */
@@ -64,20 +64,31 @@ export function outboxRecorder(taskQueue: string) {
 }
 export type OutboxRecorder = ReturnType<typeof outboxRecorder>;
 
-/** A restart is done when the id's latest run began after the write recorded it (that run read the committed row). */
-async function restartedSince(client: Client, workflowId: string, recordedAt: Date): Promise<boolean> {
+/** The memo key under which a restart's run names the outbox row that started it. */
+const RESTARTED_BY = 'restartedByOutboxStart';
+
+/**
+ * A restart is done when the id's latest run was started by this very row (a dispatcher that died
+ * after Temporal took it). Its own mark, not a time: a run begun between the row's insert and its
+ * commit read the old row, and Temporal's clock is not PostgreSQL's. A later row's run is restarted
+ * once more, which reads the same committed rows.
+ */
+async function restartedBy(client: Client, workflowId: string, outboxId: number): Promise<boolean> {
   try {
-    return (await client.workflow.getHandle(workflowId).describe()).startTime >= recordedAt;
+    return (await client.workflow.getHandle(workflowId).describe()).memo?.[RESTARTED_BY] === outboxId;
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return false;
     throw error;
   }
 }
 
+/** A start to send: a recorded row (`outboxId`) or a direct one (none). */
+type Sendable = Pick<PendingWorkflowStartRow, 'taskQueue' | 'workflowType' | 'workflowId' | 'request'> & { outboxId?: number };
+
 /** Sends one recorded start to Temporal; resolves when Temporal has it (or needs it no more). */
-async function send(client: Client, row: Omit<PendingWorkflowStartRow, 'id' | 'attempts'>): Promise<void> {
+async function send(client: Client, row: Sendable): Promise<void> {
   const request = row.request as OutboxRequest;
-  const { taskQueue, workflowId, workflowType } = row;
+  const { taskQueue, workflowId, workflowType, outboxId } = row;
   try {
     if (request.kind === 'start') {
       await client.workflow.start(workflowType, { taskQueue, workflowId, args: request.args, workflowIdReusePolicy: 'REJECT_DUPLICATE' });
@@ -85,8 +96,9 @@ async function send(client: Client, row: Omit<PendingWorkflowStartRow, 'id' | 'a
       const reuse = request.allowDuplicate ? { workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const } : {};
       await client.workflow.signalWithStart(workflowType, { taskQueue, workflowId, args: request.args, signal: request.signal, signalArgs: request.signalArgs, ...reuse });
     } else if (request.kind === 'restart') {
-      if (await restartedSince(client, workflowId, row.recordedAt)) return;
-      await client.workflow.start(workflowType, { taskQueue, workflowId, args: request.args, workflowIdReusePolicy: 'ALLOW_DUPLICATE', workflowIdConflictPolicy: 'TERMINATE_EXISTING' });
+      if (outboxId !== undefined && (await restartedBy(client, workflowId, outboxId))) return;
+      const memo = outboxId === undefined ? {} : { memo: { [RESTARTED_BY]: outboxId } };
+      await client.workflow.start(workflowType, { taskQueue, workflowId, args: request.args, workflowIdReusePolicy: 'ALLOW_DUPLICATE', workflowIdConflictPolicy: 'TERMINATE_EXISTING', ...memo });
     } else {
       const handle = client.workflow.getHandle(workflowId);
       const signals = request.kind === 'signal' ? [request] : request.signals;
@@ -117,9 +129,8 @@ export function directStarter(deps: { client: Client; taskQueue: string; log: Fa
   const { client, taskQueue, log } = deps;
   const { deadlineMs } = { ...DEFAULTS, ...deps.settings };
   return async function startOrRecord(em: EntityManager, starts: readonly DirectStart[]): Promise<void> {
-    const recordedAt = new Date();
     const sent = await Promise.allSettled(
-      starts.map((s) => client.connection.withDeadline(Date.now() + deadlineMs, () => send(client, { taskQueue, workflowType: s.workflowType, workflowId: s.workflowId, request: s.request, recordedAt }))),
+      starts.map((s) => client.connection.withDeadline(Date.now() + deadlineMs, () => send(client, { taskQueue, workflowType: s.workflowType, workflowId: s.workflowId, request: s.request }))),
     );
     const refused = starts.filter((_, i) => sent[i]!.status === 'rejected');
     if (refused.length === 0) return;
@@ -149,7 +160,7 @@ export function outboxDispatcher(deps: { client: Client; taskQueue: string; em: 
     const due = await claimDueWorkflowStarts(em, { taskQueue, ids, limit: ids ? ids.length : BATCH, retryAfterSeconds: settings.retryAfterSeconds });
     const sendOne = async (row: (typeof due)[number]): Promise<number> => {
       try {
-        await client.connection.withDeadline(Date.now() + settings.deadlineMs, () => send(client, row));
+        await client.connection.withDeadline(Date.now() + settings.deadlineMs, () => send(client, { ...row, outboxId: row.id }));
         await forgetWorkflowStart(em, row.id);
         return 1;
       } catch (error) {

@@ -18,8 +18,6 @@ export interface WorkflowStartRecord {
 export interface PendingWorkflowStartRow extends WorkflowStartRecord {
   id: number;
   attempts: number;
-  /** When the write recorded it (its transaction's clock): a restart is done by any run begun after. */
-  recordedAt: Date;
 }
 
 /** Records a start in `em`'s transaction; its id (for the dispatch right after the commit). */
@@ -51,14 +49,14 @@ export async function recordWorkflowStarts(em: EntityManager, starts: readonly W
  */
 export async function claimDueWorkflowStarts(em: EntityManager, opts: { taskQueue: string; ids?: readonly number[]; limit: number; retryAfterSeconds: number }): Promise<PendingWorkflowStartRow[]> {
   const only = opts.ids ? 'and id = any(?::bigint[])' : '';
-  const rows = await em.execute<{ id: string; task_queue: string; workflow_type: string; workflow_id: string; request: Record<string, unknown>; attempts: number; recorded_at: Date | string }[]>(
+  const rows = await em.execute<{ id: string; task_queue: string; workflow_type: string; workflow_id: string; request: Record<string, unknown>; attempts: number }[]>(
     `update pending_workflow_starts s set attempts = s.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
       where s.id in (select id from pending_workflow_starts where task_queue = ? and next_attempt_at <= clock_timestamp() ${only} order by id limit ? for update skip locked)
-      returning s.id, s.task_queue, s.workflow_type, s.workflow_id, s.request, s.attempts, s.recorded_at`,
+      returning s.id, s.task_queue, s.workflow_type, s.workflow_id, s.request, s.attempts`,
     [opts.retryAfterSeconds, opts.taskQueue, ...(opts.ids ? [`{${opts.ids.join(',')}}`] : []), opts.limit],
   );
   return rows
-    .map((r) => ({ id: Number(r.id), taskQueue: r.task_queue, workflowType: r.workflow_type, workflowId: r.workflow_id, request: r.request, attempts: r.attempts, recordedAt: new Date(r.recorded_at) }))
+    .map((r) => ({ id: Number(r.id), taskQueue: r.task_queue, workflowType: r.workflow_type, workflowId: r.workflow_id, request: r.request, attempts: r.attempts }))
     .sort((a, b) => a.id - b.id);
 }
 

@@ -318,39 +318,55 @@ describe('Temporal unreachable when a write commits', () => {
 });
 
 describe('the reactivation start (a restart: a run begun before the write is terminated)', () => {
-  it('sent again after it landed (a dispatcher that died before forgetting it), it keeps the run it started', async () => {
+  /** A reactivation recorded while Temporal is cut: the subscriber's workflow id and its outbox row as the write left it. */
+  async function reactivationRecorded(): Promise<{ workflowId: string; row: { id: string; task_queue: string; workflow_type: string; request: unknown } }> {
     const id = await insertSubscriber(orm, shop.id, { planId, status: 'expired', periods: [{ startsAt: days(-40), endsAt: days(-10) }] });
     const workflowId = subscriberWorkflowId({ shopId: shop.id, subscriberId: id });
     started.add(workflowId);
-    // A run finishing its end (it saw the old status): the reactivation must replace it.
-    const old = await direct.workflow.start('subscriberRenewalListener', { taskQueue: uniqueTaskQueue('old-run'), workflowId, args: [] });
     link.cut();
-    let row: { task_queue: string; workflow_type: string; request: unknown; recorded_at: Date };
     try {
       const res = await app.inject({ method: 'PATCH', url: `/api/v1/subscribers/${id}/period`, headers: shop.headers('write_subscriptions'), payload: { active_until: days(15).toISOString() } });
       expect(res.statusCode, res.body).toBe(200);
-      [row] = (await sql<typeof row>('select task_queue, workflow_type, request, recorded_at from pending_workflow_starts where workflow_id = ?', [workflowId])) as [typeof row];
+      const [row] = await sql<{ id: string; task_queue: string; workflow_type: string; request: unknown }>('select id, task_queue, workflow_type, request from pending_workflow_starts where workflow_id = ?', [workflowId]);
       expect(row).toBeDefined();
+      return { workflowId, row: row! };
     } finally {
       link.restore();
     }
-    await eventually(async () => expect(await sql('select id from pending_workflow_starts where workflow_id = ?', [workflowId])).toEqual([]), { timeoutMs: 30_000 });
-    const first = await direct.workflow.getHandle(workflowId).describe();
-    expect(first.runId).not.toBe(old.firstExecutionRunId);
-    expect(first.type).toBe('subscriberRenewal');
-    expect((await direct.workflow.getHandle(workflowId, old.firstExecutionRunId).describe()).status.name).toBe('TERMINATED');
-
-    // The same start once more, as recorded by the write.
-    await sql("insert into pending_workflow_starts (task_queue, workflow_type, workflow_id, request, recorded_at, next_attempt_at) values (?, ?, ?, ?::jsonb, ?, clock_timestamp())", [
+  }
+  const sentOut = (workflowId: string) => eventually(async () => expect(await sql('select id from pending_workflow_starts where workflow_id = ?', [workflowId])).toEqual([]), { timeoutMs: 30_000 });
+  /** The row once more, as a dispatcher that died after Temporal took it leaves it. */
+  const resend = (workflowId: string, row: Awaited<ReturnType<typeof reactivationRecorded>>['row']) =>
+    sql("insert into pending_workflow_starts (id, task_queue, workflow_type, workflow_id, request, recorded_at, next_attempt_at) values (?, ?, ?, ?, ?::jsonb, clock_timestamp(), clock_timestamp())", [
+      row.id,
       row.task_queue,
       row.workflow_type,
       workflowId,
       JSON.stringify(row.request),
-      row.recorded_at,
     ]);
-    await eventually(async () => expect(await sql('select id from pending_workflow_starts where workflow_id = ?', [workflowId])).toEqual([]), { timeoutMs: 30_000 });
+
+  it('sent again after it landed (a dispatcher that died before forgetting it), it keeps the run it started', async () => {
+    const { workflowId, row } = await reactivationRecorded();
+    await sentOut(workflowId);
+    const first = await direct.workflow.getHandle(workflowId).describe();
+    expect(first.type).toBe('subscriberRenewal');
+
+    await resend(workflowId, row);
+    await sentOut(workflowId);
     const after = await direct.workflow.getHandle(workflowId).describe();
     expect(after.runId).toBe(first.runId);
     expect(after.status.name).toBe('RUNNING');
+  });
+
+  it('replaces a run it did not start, also one begun after the write (it may have read the row before the commit)', async () => {
+    const { workflowId, row } = await reactivationRecorded();
+    // Begun after the row was recorded, before it is sent: a run that saw the old status.
+    const old = await direct.workflow.start('subscriberRenewalListener', { taskQueue: uniqueTaskQueue('old-run'), workflowId, args: [], workflowIdConflictPolicy: 'TERMINATE_EXISTING' });
+    await resend(workflowId, row).catch(() => undefined); // still pending unless the dispatcher already sent it
+    await sentOut(workflowId);
+    const now = await direct.workflow.getHandle(workflowId).describe();
+    expect(now.type).toBe('subscriberRenewal');
+    expect(now.runId).not.toBe(old.firstExecutionRunId);
+    expect((await direct.workflow.getHandle(workflowId, old.firstExecutionRunId).describe()).status.name).toBe('TERMINATED');
   });
 });
