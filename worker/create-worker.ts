@@ -26,8 +26,8 @@ export function bundleWorkflows({ tracing = false }: { tracing?: boolean } = {})
  * Slots, pollers and cache (issue 17, item 3; `npm run bench -- noop` compares them with bare SDK
  * workers on the same server). Pollers scale with the backlog instead of a fixed ten, so a burst
  * is taken in quickly and an idle worker keeps few long polls open (on the busy shared server up
- * to 50 workflow polls in flight doubled the no-op rate against the SDK's fixed 10); 200 workflow
- * task slots; one reused V8 context (the SDK's default, said here because it is what makes a
+ * to 50 workflow polls in flight doubled the no-op rate against the SDK's fixed 10); workflow
+ * task slots by the pool (`workflowTaskSlots`, below); one reused V8 context (the SDK's default, said here because it is what makes a
  * workflow task cheap) with a cache well above the slots, so sticky execution never evicts a
  * running workflow. Activities get 250 slots: most of an activity's time is a wait (a webhook's
  * or a mail's answer, a turn at the database pool, DATABASE_POOL_MAX), and a slot is only the
@@ -41,13 +41,21 @@ export function bundleWorkflows({ tracing = false }: { tracing?: boolean } = {})
  * activities share the pool, so this bounds the queue rather than guaranteeing a connection.
  */
 export const WORKER_TUNING = {
-  maxConcurrentWorkflowTaskExecutions: 200,
   maxConcurrentActivityTaskExecutions: 250,
   maxCachedWorkflows: 2_000,
   reuseV8Context: true,
   workflowTaskPollerBehavior: { type: 'autoscaling', minimum: 2, initial: 10, maximum: 50 },
   activityTaskPollerBehavior: { type: 'autoscaling', minimum: 2, initial: 5, maximum: 20 },
 } as const satisfies Partial<Parameters<typeof Worker.create>[0]>;
+
+/**
+ * Workflow task slots: twice the local activity slots. A workflow task that runs a local step (a
+ * clearing's, a grant's) holds its slot until the step is done, and a step waits for a slot of its
+ * own inside that task; with 200 task slots a burst took 200 tasks in and queued them on 10 steps,
+ * so on a loaded machine tasks waited past their 10 s timeout and were redone (issue 38 item 5;
+ * docs/performance-history.md). The rest wait in Temporal's queue, where waiting costs nothing.
+ */
+export const workflowTaskSlots = (localActivitySlots: number): number => 2 * localActivitySlots;
 
 export interface WorkerOptions {
   connection: NativeConnection;
@@ -70,6 +78,7 @@ export function createWorker({ connection, namespace, taskQueue, activities, wor
     workflowBundle,
     ...WORKER_TUNING,
     maxConcurrentLocalActivityExecutions: databasePoolMax,
+    maxConcurrentWorkflowTaskExecutions: workflowTaskSlots(databasePoolMax),
     ...(tracing && workerTracingOptions(tracing)),
   });
 }
