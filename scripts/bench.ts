@@ -15,7 +15,8 @@
  *       `shop-webhooks`, `shop-orders-1m`, `shop-subscriptions`, each beside a baseline of the run.
  * `npm run bench -- shop-reports` runs (c) alone, `-- courses` (a) alone, `-- noop` (b) alone,
  * `-- grants` (b) and (b') (the grants beside the no-op rate of the same run); naming one or more
- * shop parts runs those (and the no-op baseline when one of them needs it).
+ * shop parts runs those (and the no-op baseline when one of them needs it); with `noop` or `grants`
+ * beside them, those and the named shop parts on one no-op baseline (`-- grants shop-clearing`).
  * (e) `--temporal=dev|cluster|both` (scripts/bench/topologies.ts): `noop`, `grants`, `shop-clearing`
  *     and `shop-checkout` (those named, else all four) on a stack with a Temporal dev server of the
  *     run, on one with the cluster topology (the server built from go.temporal.io/server on fresh
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
   if (TOPOLOGIES) return measureTopologies(TOPOLOGIES);
   const stack = await startBenchStack(log, stops);
   const measureReports = () => measureShopReports({ apiUrl: stack.apiUrl, adminToken: stack.adminToken, databaseUrl: stack.databaseUrl, log, ...SHOP_REPORTS });
-  if (SHOP_ONLY.length > 0) {
+  if (SHOP_ONLY.length > 0 && !ONLY) {
     const shop = await measureShopParts({ stack, parts: SHOP_ONLY, quick: QUICK, concurrency: CONCURRENCY, noop: NOOP, log, stops });
     log('stopping the stack');
     await stops.run();
@@ -104,7 +105,9 @@ async function main(): Promise<void> {
   const grants = ONLY === 'courses' || ONLY === 'noop' ? undefined : await measureAllGrants(stack, http, fixtures);
   // Last: its million rows (and their vacuum) must not weigh on the other parts.
   const reports = ONLY ? undefined : await measureReports();
-  const shop = ONLY ? undefined : await measureShopParts({ stack, parts: [...SHOP_PARTS], quick: QUICK, concurrency: CONCURRENCY, noop: NOOP, log, stops, http, noopFigures: noop });
+  // With a part named (`grants shop-clearing`): the shop parts named beside it, on the same no-op baseline.
+  const shopParts = ONLY ? SHOP_ONLY : [...SHOP_PARTS];
+  const shop = shopParts.length === 0 ? undefined : await measureShopParts({ stack, parts: shopParts, quick: QUICK, concurrency: CONCURRENCY, noop: NOOP, log, stops, http, noopFigures: noop });
 
   log('stopping the stack');
   await stops.run();
