@@ -27,8 +27,8 @@ export function bundleWorkflows({ tracing = false }: { tracing?: boolean } = {})
  * workers on the same server). Pollers scale with the backlog instead of a fixed ten, so a burst
  * is taken in quickly and an idle worker keeps few long polls open (on the busy shared server up
  * to 50 workflow polls in flight doubled the no-op rate against the SDK's fixed 10); workflow
- * task slots by the pool (`workflowTaskSlots`, below); one reused V8 context (the SDK's default, said here because it is what makes a
- * workflow task cheap) with a cache well above the slots, so sticky execution never evicts a
+ * task slots by the pool (`workflowTaskSlots`, below); one reused V8 context (the SDK's default,
+ * said here because it is what makes a workflow task cheap) with a cache well above the slots, so sticky execution never evicts a
  * running workflow. Activities get 250 slots: most of an activity's time is a wait (a webhook's
  * or a mail's answer, a turn at the database pool, DATABASE_POOL_MAX), and a slot is only the
  * wait's promise. With 50, 200 deliveries to a receiver answering in 5 s held every slot and the
@@ -55,7 +55,7 @@ export const WORKER_TUNING = {
  * so on a loaded machine tasks waited past their 10 s timeout and were redone (issue 38 item 5;
  * docs/performance-history.md). The rest wait in Temporal's queue, where waiting costs nothing.
  */
-export const workflowTaskSlots = (localActivitySlots: number): number => 2 * localActivitySlots;
+const workflowTaskSlots = (localActivitySlots: number): number => 2 * localActivitySlots;
 
 export interface WorkerOptions {
   connection: NativeConnection;

@@ -160,7 +160,7 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
     await o.http.run({ method: 'PATCH', url: `${o.stack.apiUrl}/`, urls: clearUrls(o, warmupIds), headers, concurrency: o.concurrency, durationMs: 60_000, expectStatus: 200 });
     const expected = await settledEffectCount(s, warmupIds, o.log);
 
-    const rounds: { perSecond: number; latencies: number[]; completed: number; failed: number; patchP99: number; starts: number[]; ids: number[]; cpu: CpuFigures; tasks: TaskCounts[] }[] = [];
+    const rounds: { perSecond: number; latencies: number[]; completed: number; failed: number; patchP99: number; starts: number[]; ids: number[]; cpu: CpuFigures; tasks: TaskCounts[]; redone: number }[] = [];
     for (let r = 0; r < o.rounds; r++) {
       const ids = await placeOrders(s, `round${r}-${tag}`, o.n);
       await untilQueueIdle(o.stack, o.log);
@@ -182,7 +182,7 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       // Every clearing's histories, read once the CPU span ended: what it cost Temporal and which tasks were redone.
       const tasks = await Promise.all(ids.map((orderId) => taskCountsOf(o.stack.temporal, clearOrderWorkflowId({ shopId: s.shop.id, orderId }))));
       const redone = tasks.reduce((sum, t) => sum + t.workflow_tasks_redone, 0);
-      rounds.push({ perSecond: latencies.length / ((last - first) / 1000), latencies, completed: latencies.length, failed, patchP99: percentile(reply.result.latenciesMs, 99), starts, ids, cpu: cpuFigures(cpuSpan, latencies.length), tasks });
+      rounds.push({ perSecond: latencies.length / ((last - first) / 1000), latencies, completed: latencies.length, failed, patchP99: percentile(reply.result.latenciesMs, 99), starts, ids, cpu: cpuFigures(cpuSpan, latencies.length), tasks, redone });
       o.log(`shop clearing round ${r + 1}/${o.rounds}: ${latencies.length}/${o.n} complete, ${rounds.at(-1)!.perSecond.toFixed(1)}/s, p50 ${Math.round(percentile(latencies, 50))} ms, p99 ${Math.round(percentile(latencies, 99))} ms, ${redone} workflow tasks redone${failed ? `, ${failed} failed effects` : ''}`);
     }
     const effectAt = await effectTimes(s, rounds.at(-1)!.ids, rounds.at(-1)!.starts);
@@ -230,7 +230,7 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       steady,
       effect_at_ms: effectAt,
       temporal_per_clearing: temporalPerClearing,
-      workflow_tasks_redone: rounds.map((r) => r.tasks.reduce((sum, t) => sum + t.workflow_tasks_redone, 0)),
+      workflow_tasks_redone: rounds.map((r) => r.redone),
       ...(({ ms_per_op, cores_busy }) => ({ cpu_ms_per_op: ms_per_op, cpu_cores_busy: cores_busy }))(medianCpuFigures(rounds.map((r) => r.cpu))),
     };
   } finally {

@@ -19,9 +19,9 @@ export type WorkflowType = keyof typeof workflows;
  * repeat joins the first run), a signal-with-start (`allowDuplicate`: a finished run's id may run
  * again), a signal or signals in order to a running workflow only (none running: nothing to tell),
  * or a restart (the id's run is terminated and a new one started, marked with the row's id: a
- * restart sent twice starts one run). Each is
- * idempotent by its workflow id (and the signals by what they carry), so a start sent twice (a
- * dispatcher that died after Temporal accepted it) changes nothing.
+ * restart sent twice starts one run). Each is idempotent by its workflow id (and the signals by
+ * what they carry), so a start sent twice (a dispatcher that died after Temporal accepted it)
+ * changes nothing.
  */
 export type OutboxRequest =
   | { kind: 'start'; args: unknown[] }
