@@ -13,6 +13,7 @@ import { automaticStatusActivities } from './shop/automatic-status.ts';
 import { statusTestMailActivities } from './shop/status-test-mails.ts';
 import { shopCourseAccessActivities } from './shop/course-access.ts';
 import { clearingStepActivities } from './shop/clearing-transaction.ts';
+import { clearingOutsideActivities } from './shop/clearing-outside.ts';
 import { timeLimitedDiscountActivities } from './shop/time-limited-discount.ts';
 import { subscriberRenewalActivities } from './shop/subscriber-renewal.ts';
 import { cartCleanupActivities } from './shop/cart-cleanup.ts';
@@ -42,6 +43,7 @@ export function createActivities(deps: ActivityDeps) {
     ...statusTestMailActivities(deps),
     ...shopCourseAccessActivities(deps),
     ...clearingStepActivities(deps),
+    ...clearingOutsideActivities(deps),
     ...timeLimitedDiscountActivities(deps),
     ...subscriberRenewalActivities(deps),
     ...cartCleanupActivities(deps),

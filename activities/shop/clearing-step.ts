@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { CLEARING_PARTS, effectOfPart, planOf, waitsForDeferred, webhooksOf, type ClearingPart, type OutsideClearingEffect, type WebhooksPart } from '../../domain/shop/clearing-plan.ts';
+import { CLEARING_PARTS, callOutside, effectOfPart, planOf, waitsForDeferred, webhooksOf, type ClearingPart, type OutsideClearingEffect, type WebhooksPart } from '../../domain/shop/clearing-plan.ts';
 import { clubDeliveryOpened, noShopWebhookSubscribed, orderSequencesStarted, shopDeliveryUnderWay } from '../../domain/shop/effect-outcomes.ts';
-import { isHandOn, type EffectOutcome, type EffectSource, type HandOn } from '../../domain/shop/effects.ts';
+import { isHandOn, type EffectOutcome, type EffectSource } from '../../domain/shop/effects.ts';
 import type { ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
 import type { PlannedAutomaticStatus, automaticStatusActivities } from './automatic-status.ts';
 import type { clubWebhookActivities } from './club-webhook.ts';
@@ -62,9 +62,8 @@ type PartRun = (fx: ClearingEffects, input: ClearingStepInput) => Promise<Partia
 /** The order, under the source of the part's effect-log entries (domain/shop/clearing-plan.ts). */
 const ref = (input: ClearingStepInput, part: ClearingPart) => ({ shopId: input.shopId, orderId: input.orderId, source: planOf(part).source });
 
-/** An effect asked locally first: settled here when nothing has to go out, else handed on. */
-const outside = (effect: OutsideClearingEffect, ask: (fx: ClearingEffects, at: ReturnType<typeof ref>) => Promise<EffectOutcome | HandOn>): PartRun =>
-  async (fx, input) => (isHandOn(await ask(fx, ref(input, effect))) ? { handOn: [effect] } : {});
+/** An outside part asked locally first: settled here when nothing has to go out, else handed on. */
+const outside = (effect: OutsideClearingEffect): PartRun => async (fx, input) => (isHandOn(await callOutside(fx, effect, { ...ref(input, effect), localFirst: true })) ? { handOn: [effect] } : {});
 
 /** The webhooks of the part's event: one delivery opened per subscribed webhook, its first attempt the workflow's. */
 function webhooks(part: WebhooksPart): PartRun {
@@ -92,9 +91,9 @@ function webhooks(part: WebhooksPart): PartRun {
 const PARTS: Record<ClearingPart, PartRun> = {
   invoice: async (fx, input) => (await fx.issueInvoice(ref(input, 'invoice')), {}),
   download_codes: async (fx, input) => (await fx.createDownloadCodes(ref(input, 'download_codes')), {}),
-  analytics_purchase: outside('analytics_purchase', (fx, at) => fx.sendAnalyticsPurchase({ ...at, localFirst: true })),
-  marketing_tags: outside('marketing_tags', (fx, at) => fx.tagCustomer({ ...at, localFirst: true })),
-  status_mail: outside('status_mail', (fx, at) => fx.sendStatusMail({ ...at, statusId: null, localFirst: true })),
+  analytics_purchase: outside('analytics_purchase'),
+  marketing_tags: outside('marketing_tags'),
+  status_mail: outside('status_mail'),
   async course_access(fx, input) {
     const { outcome, ...courseAccess } = await fx.registerCourseAccessOrder(ref(input, 'course_access'));
     await fx.recordOrderEffect({ ...ref(input, 'course_access'), effect: 'course_access', outcome });

@@ -1,4 +1,4 @@
-import type { EffectSource, OrderEffectName } from './effects.ts';
+import type { EffectOutcome, EffectSource, HandOn, OrderEffectName } from './effects.ts';
 import type { ShopWebhookEvent } from './webhooks.ts';
 
 /**
@@ -64,6 +64,33 @@ export const CLEARING_PLAN = {
 
 /** The parts that may talk to the outside: decided in the step when nothing is configured, else handed to their retried activity. */
 export type OutsideClearingEffect = { [P in ClearingPart]: (typeof CLEARING_PLAN)[P]['kind'] extends 'outside' ? P : never }[ClearingPart];
+
+/** The order, under an outside part's source; `localFirst`: only ask whether anything has to go out. */
+export interface OutsideCallInput {
+  shopId: string;
+  orderId: number;
+  source: EffectSource;
+  localFirst?: boolean;
+}
+
+/** The order-effect activities the outside parts call: the functions (the step, the clearing's outside activity) or a workflow's proxies of them. */
+export interface OutsideCalls {
+  sendAnalyticsPurchase(input: OutsideCallInput): Promise<EffectOutcome | HandOn>;
+  tagCustomer(input: OutsideCallInput): Promise<EffectOutcome | HandOn>;
+  sendStatusMail(input: OutsideCallInput & { statusId: number | null }): Promise<EffectOutcome | HandOn>;
+}
+
+/** The call of an outside part (the status mail: the Paid status's, which the clearing sets). */
+export function callOutside(calls: OutsideCalls, part: OutsideClearingEffect, at: OutsideCallInput): Promise<EffectOutcome | HandOn> {
+  switch (part) {
+    case 'analytics_purchase':
+      return calls.sendAnalyticsPurchase(at);
+    case 'marketing_tags':
+      return calls.tagCustomer(at);
+    case 'status_mail':
+      return calls.sendStatusMail({ ...at, statusId: null });
+  }
+}
 
 /** The parts that open webhook deliveries, and their event. */
 export type WebhooksPart = { [P in ClearingPart]: (typeof CLEARING_PLAN)[P] extends { webhooks: object } ? P : never }[ClearingPart];

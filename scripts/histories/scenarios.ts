@@ -13,6 +13,7 @@ import { quietClearing } from './quiet-clearing.ts';
 import {
   automaticStatusWorkflowId,
   clearOrderWorkflowId,
+  clubWebhookWorkflowId,
   orderPlacedWorkflowId,
   orderStatusWorkflowId,
   mailSequenceWorkflowId,
@@ -172,10 +173,22 @@ export const fakeActivities: Partial<Activities> = {
   // deliveries and hands the analytics purchase on. Not recorded: a step refused for good, whose
   // parts then run by concurrent local steps; that history does not replay on SDK 1.24 (the
   // local activities resolve in another order on replay; issue 38 item 3's report).
+  // Since `clearing-outside-one-activity` the step opens the club webhook's delivery too, and the
+  // first attempts and the analytics call are one activity: one delivery and the club's delivery
+  // need their workflows, and the analytics call its own retried activity.
   async clearOrderInOneStep({ orderId, events }) {
     const deliveries = [AT_ONCE_WEBHOOK, WEBHOOK_TO_RETRY].map((webhookId) => ({ source: 'clear' as const, webhookId, type: 'order_cleared' as const, ...events.cleared, deliveryId: `shop-delivery-${webhookId}-${orderId}` }));
-    return { deferred: [], handOn: ['analytics_purchase' as const], deliveries, club: null, courseAccess: {}, sequences: null, subscriptions: null, automaticStatuses: [] };
+    return { deferred: [], handOn: ['analytics_purchase' as const], deliveries, club: { deliveryId: `club-delivery-${orderId}`, statusId: 2 }, courseAccess: {}, sequences: null, subscriptions: null, automaticStatuses: [] };
   },
+  async sendClearingOutside({ deliveries, club }) {
+    const left = [...deliveries, ...(club ? [club] : [])].flatMap(({ deliveryId }) => {
+      const { nextAttemptInMs } = attemptOnce(deliveryId);
+      return nextAttemptInMs === null ? [] : [{ deliveryId, nextAttemptInMs }];
+    });
+    return { retry: ['analytics_purchase' as const], deliveries: left.filter(({ deliveryId }) => deliveryId !== club?.deliveryId), club: left.find(({ deliveryId }) => deliveryId === club?.deliveryId) ?? null };
+  },
+  attemptClubWebhookDelivery: async ({ deliveryId }) => attemptOnce(deliveryId),
+  recordClubWebhookOutcome: async () => ({ status: 'done' as const, detail: 'club webhook delivered' }),
 };
 
 const failedOnce = new Set<string>();
@@ -459,7 +472,7 @@ export const scenarios: Scenario[] = [
       return handle;
     },
   },
-  clearing('a clearing: the one step opens two deliveries and hands the analytics on; one delivered at its inline first attempt, one handed to its delivery workflow', SHOP, 35),
+  clearing('a clearing: the one step opens two deliveries and the club webhook\'s and hands the analytics on; the outside activity delivers one at its first attempt, hands the other and the club\'s to their delivery workflows and the analytics to its own activity', SHOP, 35),
   {
     type: 'deliverShopWebhook',
     name: 'the shop\'s delivery: opened with the event, two failed attempts waited out, delivered at the third',
@@ -524,6 +537,8 @@ export const scenarios: Scenario[] = [
   },
   shopDelivery('the shop\'s delivery the clearing\'s step opened: attempted first, two failed attempts waited out, delivered at the third', 37, {}),
   shopDelivery('the shop\'s delivery after the first attempt the raising workflow made: waits what it asked, one failed attempt waited out, delivered at the next', 38, { nextAttemptInMs: 500 }),
+  clubDelivery('the club webhook\'s delivery a status change opened: two failed attempts waited out, delivered at the third', 39, {}),
+  clubDelivery('the club webhook\'s delivery after the clearing\'s first attempt: waits what it asked, one failed attempt waited out, delivered at the next', 40, { nextAttemptInMs: 500 }),
 ];
 
 /** A clearing of the order (workflows/shop/clear-order.ts) with the fakes above. */
@@ -534,6 +549,21 @@ function clearing(name: string, shopId: string, orderId: number): Scenario {
     async run({ client, taskQueue }) {
       const input = { shopId, orderId };
       const handle = await client.workflow.start<typeof workflows.clearOrder>('clearOrder', { taskQueue, workflowId: clearOrderWorkflowId(input), args: [input] });
+      await handle.result();
+      return handle;
+    },
+  };
+}
+
+/** The club webhook's delivery (workflows/shop/club-webhook.ts); with `nextAttemptInMs` its first attempt was made. */
+function clubDelivery(name: string, orderId: number, first: { nextAttemptInMs?: number }): Scenario {
+  return {
+    type: 'deliverClubWebhook',
+    name,
+    async run({ client, taskQueue }) {
+      const deliveryId = `club-delivery-${orderId}`;
+      if (first.nextAttemptInMs !== undefined) attempts.set(deliveryId, 1);
+      const handle = await client.workflow.start<typeof workflows.deliverClubWebhook>('deliverClubWebhook', { taskQueue, workflowId: clubWebhookWorkflowId({ shopId: SHOP, orderId, statusId: 2 }), args: [{ shopId: SHOP, deliveryId, ...first }] });
       await handle.result();
       return handle;
     },

@@ -110,6 +110,19 @@ export const WEBHOOK_ATTEMPT = activity({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 
+/**
+ * A clearing's calls to the outside world in one activity (activities/shop/clearing-outside.ts):
+ * the webhook attempts' timeouts and heartbeat (a killed worker's calls are retried within
+ * seconds, and each answers what it recorded); it fails only when it cannot record (the database),
+ * so its retries are the order effects' bounded ones, after which the workflow hands every call
+ * on to its own activity or delivery workflow.
+ */
+export const CLEARING_OUTSIDE = activity({
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '5 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
 /** The retries of an order effect, as an activity (`ORDER_EFFECT`) or a local one (`LOCAL_ORDER_EFFECT`). */
 const ORDER_EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] };
 

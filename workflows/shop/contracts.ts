@@ -64,6 +64,8 @@ export interface DeliverClubWebhookInput {
   deliveryId: string;
   /** A manual redelivery: one attempt, no retries (`POST .../club/deliveries/:id/redeliver`). */
   manual?: boolean;
+  /** The first attempt was made by the clearing (its outside activity): the next is due after this wait. */
+  nextAttemptInMs?: number;
 }
 
 /** The shop workflows other workflows start as children: type name -> arguments. */

@@ -3,34 +3,18 @@
  * worker with the same `webhook-id` (the event id), within one delivery and one workflow; no second
  * delivery with a new id appears.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../../activities/index.ts';
-import { parseCidrList } from '../../../domain/shared/ip-ranges.ts';
+import { describe, expect, it } from 'vitest';
 import { platformPrefix, webhookDeliveryWorkflowId } from '../../../domain/shared/workflow-ids.ts';
 import { CONFIGURATION, createConfigurationKey } from '../../helpers/configuration.ts';
 import { createCourse, createPlatform, uniqueEmail } from '../../helpers/fixtures.ts';
-import { eventually, PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type RunningWorker, type TestStack } from '../../helpers/stack.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
-import { spawnWorkerProcess, type WorkerProcess } from '../../helpers/worker-process.ts';
+import { eventually } from '../../helpers/stack.ts';
+import { useWorkerHandover } from '../../helpers/worker-handover.ts';
 
-let stack: TestStack;
-let receiver: WebhookReceiver;
-let process1: WorkerProcess | undefined;
-let worker2: RunningWorker | undefined;
-
-beforeAll(async () => {
-  stack = await startTestApp('e2e-webhook-durability');
-  receiver = await startWebhookReceiver();
-});
-afterAll(async () => {
-  await process1?.kill('SIGKILL');
-  await worker2?.stop();
-  await receiver?.close();
-  await stack?.close();
-});
+const handover = useWorkerHandover('e2e-webhook-durability');
 
 describe('a worker killed during a delivery', () => {
   it('is retried by another worker with the same webhook-id, in the same delivery, recorded once', async () => {
+    const { stack, receiver } = handover;
     const platform = await createPlatform(stack.app, 'Durable hooks');
     const course = await createCourse(stack.app, platform.id);
     const { token } = await createConfigurationKey(stack.app, platform.id);
@@ -45,11 +29,7 @@ describe('a worker killed during a delivery', () => {
     expect(created.statusCode).toBe(201);
     const webhookId = created.json().data.id;
 
-    process1 = spawnWorkerProcess({
-      taskQueue: stack.taskQueue,
-      env: { WEBHOOK_PRIVATE_ALLOWLIST: '127.0.0.1/32', WEBHOOK_RETRY_SCHEDULE: '200ms,200ms', WEBHOOK_TIMEOUT_MS: '60000' },
-    });
-    await process1.ready;
+    const firstWorker = await handover.startFirst();
     const grant = await stack.app.inject({
       method: 'POST',
       url: '/api/courses/subscribe',
@@ -58,12 +38,9 @@ describe('a worker killed during a delivery', () => {
     });
     expect(grant.statusCode).toBe(200);
     await eventually(async () => expect(receiver.requests('/durable')).toHaveLength(1), { timeoutMs: 30_000 });
-    await process1.kill('SIGKILL');
+    await firstWorker.kill('SIGKILL');
 
-    worker2 = await startTestWorker({
-      taskQueue: stack.taskQueue,
-      activities: createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, webhooks: { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule: [200, 200], timeoutMs: 5000 } }),
-    });
+    await handover.startSecond();
     await eventually(async () => expect(receiver.requests('/durable')).toHaveLength(2), { timeoutMs: 30_000 });
 
     const [first, second] = receiver.requests('/durable');

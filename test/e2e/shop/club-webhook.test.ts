@@ -5,7 +5,9 @@
  * with a listed product, or any order once the list is empty, sends one webhook signed with the
  * club's key to the address with its token, once per order and status.
  */
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clubWebhookWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startWebhookEndToEnd, type WebhookEndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
@@ -107,6 +109,10 @@ describe('the club webhook', () => {
     });
     expect(verifySignatures(requests[1]!, SECRET)).toEqual({ xWebhookSignature: true, standardWebhooks: true });
     expect(requests[1]!.json.data).toMatchObject({ order: { id: another.id, paid: true, order_status: 'Paid' }, club: { fires_for_all_products: true, products: [] } });
+    // Delivered by the clearing's own first attempt (DESIGN.md section 4, "Deliveries"): its effect says so, and no delivery workflow ran.
+    await eventually(async () => expect(await clubEffects(another.id)).toEqual([expect.objectContaining({ status: 'done', detail: expect.stringContaining('delivered') })]));
+    const clubWorkflow = stack.temporal.workflow.getHandle(clubWebhookWorkflowId({ shopId: shop.id, orderId: another.id, statusId: shop.statuses.Paid! }));
+    await expect(clubWorkflow.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });
 
   it('with the key cleared the webhook goes unsigned; switched off, nothing goes', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/index.ts';
 import type { AttemptResult } from '../../../activities/webhooks/delivery.ts';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
-import { shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { clubWebhookWorkflowId, shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import type { changeOrderStatus, clearOrder, deliverShopWebhook, redeliverShopWebhook } from '../../../workflows/index.ts';
 import { useFakeWorker } from '../../helpers/fake-worker.ts';
 import { commandsOf } from '../../helpers/workflow-commands.ts';
@@ -24,6 +24,8 @@ const opened: { webhookId: string; source: string; type: string; eventId: string
 const attempts = new Map<string, number>();
 const scripted = new Map<string, AttemptResult[]>();
 const ok = (detail: string): EffectOutcome => ({ status: 'done', detail });
+/** The orders of each status mail sent (not the local step's question whether there is one). */
+const statusMails: number[] = [];
 
 /** Deliveries over: an attempt on one answers from the record and sends nothing (activities/webhooks/attempt.ts). */
 const over = new Set<string>();
@@ -50,9 +52,23 @@ const fakeActivities: Partial<Activities> = {
   createDownloadCodes: async () => ok('none'),
   sendAnalyticsPurchase: async () => ok('sent'),
   tagCustomer: async () => ok('customer'),
-  sendStatusMail: async () => ok('sent'),
+  async sendStatusMail({ orderId, localFirst }) {
+    if (localFirst) return { handOn: true };
+    statusMails.push(orderId);
+    // Order 21's relay is down at the first call: the mail's own retried activity sends it.
+    if (orderId === 21 && statusMails.filter((o) => o === 21).length === 1) throw ApplicationFailure.retryable('the relay is down', 'MailDeliveryFailed');
+    return ok('sent');
+  },
   ...courseAccessFakes,
-  openClubWebhookDelivery: async () => ({ skipped: 'no club integration' }),
+  // Orders 21 and 22 hold a club product: the step opens the club webhook's delivery.
+  openClubWebhookDelivery: async ({ orderId }) => ([21, 22].includes(orderId) ? { deliveryId: `club/${orderId}`, host: 'club.example.com', statusId: 2 } : { skipped: 'no club integration' }),
+  async attemptClubWebhookDelivery({ deliveryId, manual }) {
+    return attemptFake(deliveryId, manual, false);
+  },
+  async recordClubWebhookOutcome({ deliveryId }) {
+    outcomes.push(deliveryId);
+    return { status: 'done', detail: `${deliveryId} delivered` };
+  },
   async shopWebhookTargets({ type }) {
     // hook-a takes both events, hook-b only clearings; order 99 has none.
     return type === 'order_cleared'
@@ -96,8 +112,8 @@ Object.assign(fakeActivities, { activateSubscriptions: async () => ({ outcome: {
 // Status changes that stop no subscription (issue 22; test/e2e/shop/order-lifecycle.test.ts has a cancellation).
 Object.assign(fakeActivities, { stopOrderSubscriptions: async () => ({ outcome: null, endedIds: [] }), correctOrderInvoice: async () => null });
 const temporal = useFakeWorker(taskQueue, fakeActivities);
-const clear = (orderId: number) =>
-  temporal.client().workflow.execute<typeof clearOrder>('clearOrder', { taskQueue, workflowId: `test/${randomUUID()}`, args: [{ shopId, orderId }] });
+const clear = async (orderId: number, workflowId = `test/${randomUUID()}`) =>
+  temporal.client().workflow.execute<typeof clearOrder>('clearOrder', { taskQueue, workflowId, args: [{ shopId, orderId }] });
 
 const deliveryWorkflow = (webhookId: string, orderId: number, source: 'clear' | 'clear:paid' | `status:${number}`) =>
   temporal.client().workflow.getHandle(shopWebhookDeliveryWorkflowId({ shopId, webhookId, orderId, source }));
@@ -138,6 +154,33 @@ describe('the webhook effect of clearOrder', () => {
     expect(attempts.get('hook-a/7/clear')).toBe(1);
     expect(attempts.get('hook-b/7/clear')).toBe(2);
     expect(attempts.get('hook-a/7/clear:paid')).toBe(1);
+  });
+});
+
+describe("a clearing's calls to the outside world", () => {
+  it('are one activity: every first attempt and the status mail side by side, no workflow for a delivery answered at once', async () => {
+    const workflowId = `test/${randomUUID()}`;
+    await clear(22, workflowId);
+    // One local step, one activity: hook-a (both events), hook-b and the club webhook delivered at their first attempts.
+    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'activity sendClearingOutside']);
+    expect(['hook-a/22/clear', 'hook-b/22/clear', 'hook-a/22/clear:paid', 'club/22'].map((d) => attempts.get(d))).toEqual([1, 1, 1, 1]);
+    expect(outcomes).toEqual(expect.arrayContaining(['hook-a/22/clear', 'hook-b/22/clear', 'hook-a/22/clear:paid', 'club/22']));
+    expect(statusMails.filter((o) => o === 22)).toEqual([22]);
+    await expect(temporal.client().workflow.getHandle(clubWebhookWorkflowId({ shopId, orderId: 22, statusId: 2 })).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+  });
+
+  it('hand on what the activity could not finish: the status mail to its own retried activity, the club webhook to its delivery workflow after the wait its first attempt asked for', async () => {
+    scripted.set('club/21', [{ status: 'pending', statusCode: 503, nextAttemptInMs: 40 }]);
+    const workflowId = `test/${randomUUID()}`;
+    await clear(21, workflowId);
+    const club = temporal.client().workflow.getHandle(clubWebhookWorkflowId({ shopId, orderId: 21, statusId: 2 }));
+    expect(await club.result()).toEqual({ deliveryId: 'club/21', status: 'succeeded' });
+    expect(await commandsOf(club)).toEqual(['timer 40', 'activity attemptClubWebhookDelivery', 'activity recordClubWebhookOutcome']);
+    expect(attempts.get('club/21')).toBe(2);
+    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'activity sendClearingOutside', 'activity sendStatusMail', `child deliverClubWebhook ${clubWebhookWorkflowId({ shopId, orderId: 21, statusId: 2 })}`]);
+    // The relay's refusal was retried by the mail's own activity: sent once.
+    expect(statusMails.filter((o) => o === 21)).toEqual([21, 21]);
+    expect(recorded.filter((r) => r.effect === 'status_mail')).toEqual([]);
   });
 });
 

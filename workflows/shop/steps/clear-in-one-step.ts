@@ -1,7 +1,6 @@
 import { ActivityFailure, ApplicationFailure, patched, uuid4 } from '@temporalio/workflow';
 import type { ClearingEvent, ClearingStepResult } from '../../../activities/shop/clearing-step.ts';
-import { CLEARING_PARTS, planOf, webhooksOf, type ClearingPart, type OutsideClearingEffect } from '../../../domain/shop/clearing-plan.ts';
-import type { EffectOutcome, HandOn } from '../../../domain/shop/effects.ts';
+import { CLEARING_PARTS, callOutside, planOf, webhooksOf, type ClearingPart, type OutsideClearingEffect } from '../../../domain/shop/clearing-plan.ts';
 import { activateSubscriptions, startSubscribers } from './activate-subscriptions.ts';
 import { grantShopCourseAccess, startAccessWorkflows } from './course-access.ts';
 import { notifyClub, startClubDelivery } from './notify-club.ts';
@@ -11,35 +10,31 @@ import { scheduleAutomaticStatuses, startAutomaticStatuses } from './schedule-au
 import { signalSubscribersToReload } from './signal-subscribers.ts';
 import { startEntryMailSequences, startMailSequences, startOrderMailSequences } from './start-mail-sequences.ts';
 import type { ClearingStepActivities } from '../../../activities/shop/clearing-transaction.ts';
+import type { ClearingOutsideActivities, ClearingOutsideResult } from '../../../activities/shop/clearing-outside.ts';
 import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
 import { activitiesOf } from '../../shared/activities-of.ts';
-import { LOCAL_ORDER_EFFECT } from '../../shared/activity-profiles.ts';
+import { CLEARING_OUTSIDE, LOCAL_ORDER_EFFECT } from '../../shared/activity-profiles.ts';
 
 const clearing = activitiesOf<ClearingStepActivities>(LOCAL_ORDER_EFFECT);
 const orderEffects = activitiesOf<OrderEffectActivities>(localSteps.orderEffect);
+const outside = activitiesOf<ClearingOutsideActivities>(CLEARING_OUTSIDE);
 
-type OutsideCall = (proxy: OrderEffects, first: { localFirst?: true }) => Promise<EffectOutcome | HandOn>;
-
-/** The call of each outside part (domain/shop/clearing-plan.ts), for the order under its part's source. */
-const OUTSIDE: Record<OutsideClearingEffect, (at: OrderRef) => OutsideCall> = {
-  analytics_purchase: (at) => (proxy, first) => proxy.sendAnalyticsPurchase({ ...at, ...first }),
-  marketing_tags: (at) => (proxy, first) => proxy.tagCustomer({ ...at, ...first }),
-  status_mail: (at) => (proxy, first) => proxy.sendStatusMail({ ...at, statusId: null, ...first }),
-};
+/** The call of an outside part for the order under its part's source, through the proxy it is asked under. */
+const outsideCall = (effect: OutsideClearingEffect, at: OrderRef) => (proxy: OrderEffects, first: { localFirst?: true }) => callOutside(proxy, effect, { ...at, ...first });
 
 /** Each part run by its own local steps, when the one step left it (its failure may pass with a retry). */
 const LEFT: Record<ClearingPart, (at: OrderRef) => Promise<unknown>> = {
   invoice: (at) => runEffect(at, 'invoice', () => orderEffects.issueInvoice(at), localSteps),
   download_codes: (at) => runEffect(at, 'download_codes', () => orderEffects.createDownloadCodes(at), localSteps),
-  analytics_purchase: (at) => outsideEffect(at, 'analytics_purchase', OUTSIDE.analytics_purchase(at), localSteps),
-  marketing_tags: (at) => outsideEffect(at, 'marketing_tags', OUTSIDE.marketing_tags(at), localSteps),
+  analytics_purchase: (at) => outsideEffect(at, 'analytics_purchase', outsideCall('analytics_purchase', at), localSteps),
+  marketing_tags: (at) => outsideEffect(at, 'marketing_tags', outsideCall('marketing_tags', at), localSteps),
   course_access: (at) => grantShopCourseAccess(at, localSteps),
   mail_sequence: (at) => startOrderMailSequences(at, null, localSteps),
   subscription: (at) => activateSubscriptions(at, localSteps),
   automatic_statuses: (at) => scheduleAutomaticStatuses({ ...at, source: 'clear' }, localSteps),
   cleared_webhooks: (at) => notifyShopWebhooks(at, webhooksOf('cleared_webhooks').type, localSteps),
   club_webhook: (at) => notifyClub(at, null, localSteps),
-  status_mail: (at) => outsideEffect(at, 'status_mail', OUTSIDE.status_mail(at), localSteps),
+  status_mail: (at) => outsideEffect(at, 'status_mail', outsideCall('status_mail', at), localSteps),
   paid_webhooks: (at) => notifyShopWebhooks(at, webhooksOf('paid_webhooks').type, localSteps),
 };
 
@@ -75,7 +70,11 @@ export async function clearInOneStep(ref: OrderRef): Promise<void> {
     return started;
   };
   const first = CLEARING_PARTS.filter(waitedFor).map(start);
-  const opened = [startOpened(ref, step), ...step.handOn.map((effect) => handedOnEffect(at(effect), effect, OUTSIDE[effect](at(effect)), localSteps))];
+  // The outside calls in one activity (`clearing-outside-one-activity`), or, in runs begun before,
+  // each delivery's first attempt its own activity and each handed-on part its own.
+  const opened = patched('clearing-outside-one-activity')
+    ? [startOpened(ref, step, 'workflows only'), sendOutside(ref, step, at)]
+    : [startOpened(ref, step, 'with deliveries'), ...step.handOn.map((effect) => handedOnEffect(at(effect), effect, outsideCall(effect, at(effect)), localSteps))];
   const waiting = CLEARING_PARTS.filter(waits).map(start);
   const rest = CLEARING_PARTS.filter(neither).map(start);
   await Promise.all([...opened, ...first, ...waiting, ...rest]);
@@ -91,14 +90,38 @@ async function clearingStep(input: Parameters<typeof clearing.clearOrderInOneSte
   }
 }
 
-/** The workflows of what the step opened or planned, each once under its id. */
-async function startOpened(ref: OrderRef, step: ClearingStepResult): Promise<void> {
+/**
+ * The clearing's calls to the outside world (DESIGN.md section 4, "Deliveries"): the first attempt
+ * of every delivery the step opened and the parts it handed on, in one activity; what that leaves
+ * goes on in the part's own retried activity or the delivery's workflow. When the activity fails
+ * for good (it could not record), every call is handed on.
+ */
+async function sendOutside(ref: OrderRef, step: ClearingStepResult, at: (part: ClearingPart) => OrderRef): Promise<void> {
   const { shopId, orderId } = ref;
-  // The deliveries' first attempts are this workflow's own (DESIGN.md section 4, "Deliveries").
-  const deliver = patched('shop-webhook-inline-first') ? deliverInlineFirst : startShopDelivery;
+  const { handOn, deliveries, club } = step;
+  if (handOn.length === 0 && deliveries.length === 0 && !club) return;
+  const everything: ClearingOutsideResult = { retry: handOn, deliveries: deliveries.map(({ deliveryId }) => ({ deliveryId })), club: club && { deliveryId: club.deliveryId } };
+  const left = await outside.sendClearingOutside({ shopId, orderId, handOn, deliveries, club }).catch((error: unknown) => {
+    if (!(error instanceof ActivityFailure)) throw error;
+    return everything;
+  });
+  const opened = new Map(deliveries.map((delivery) => [delivery.deliveryId, delivery]));
   await Promise.all([
-    ...step.deliveries.map(({ source, webhookId, type, eventId, occurredAt, deliveryId }) => deliver({ shopId, orderId, source, webhookId, type, eventId, occurredAt, deliveryId })),
-    step.club && startClubDelivery(shopId, orderId, step.club),
+    ...left.retry.map((effect) => handedOnEffect(at(effect), effect, outsideCall(effect, at(effect)), localSteps)),
+    ...left.deliveries.map(({ deliveryId, nextAttemptInMs }) => startShopDelivery({ shopId, orderId, ...opened.get(deliveryId)!, ...(nextAttemptInMs === undefined ? {} : { nextAttemptInMs }) })),
+    left.club && club && startClubDelivery(shopId, orderId, club, left.club.nextAttemptInMs),
+  ]);
+}
+
+/** The workflows of what the step opened or planned, each once under its id; in runs begun before `clearing-outside-one-activity`, the deliveries too. */
+async function startOpened(ref: OrderRef, step: ClearingStepResult, what: 'workflows only' | 'with deliveries'): Promise<void> {
+  const { shopId, orderId } = ref;
+  const withDeliveries = what === 'with deliveries';
+  // The deliveries' first attempts are this workflow's own (DESIGN.md section 4, "Deliveries").
+  const deliver = withDeliveries && patched('shop-webhook-inline-first') ? deliverInlineFirst : startShopDelivery;
+  await Promise.all([
+    ...(withDeliveries ? step.deliveries : []).map(({ source, webhookId, type, eventId, occurredAt, deliveryId }) => deliver({ shopId, orderId, source, webhookId, type, eventId, occurredAt, deliveryId })),
+    withDeliveries && step.club && startClubDelivery(shopId, orderId, step.club),
     startAccessWorkflows(step.courseAccess),
     step.sequences && startMailSequences(shopId, step.sequences, step.sequences.sequenceIds, { kind: 'order_status', statusId: step.sequences.statusId, orderId }),
     step.subscriptions &&

@@ -31,11 +31,11 @@ async function startClubWebhook(ref: OrderRef, statusId: number | null, steps: E
   return outcome;
 }
 
-/** The club webhook's delivery workflow, once per order and status. */
-export function startClubDelivery(shopId: string, orderId: number, opening: { deliveryId: string; statusId: number }): Promise<void> {
+/** The club webhook's delivery workflow, once per order and status; `nextAttemptInMs` when its first attempt was made (the clearing's outside activity). */
+export function startClubDelivery(shopId: string, orderId: number, opening: { deliveryId: string; statusId: number }, nextAttemptInMs?: number): Promise<void> {
   return startChildOnce('deliverClubWebhook', {
     workflowId: clubWebhookWorkflowId({ shopId, orderId, statusId: opening.statusId }),
-    args: [{ shopId, deliveryId: opening.deliveryId }],
+    args: [{ shopId, deliveryId: opening.deliveryId, ...(nextAttemptInMs === undefined ? {} : { nextAttemptInMs }) }],
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
   });
 }

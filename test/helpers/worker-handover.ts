@@ -1,0 +1,50 @@
+/**
+ * The stack of the tests that kill a worker mid-delivery (SIGKILL) and let another take over: an
+ * app without a worker of its own, a webhook receiver on loopback, a first worker in a process of
+ * its own (to be killed) and a second one in this process, both with the real activities, the
+ * loopback allowlist and a short retry schedule. Started before the file's tests, stopped after.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
+import { parseCidrList } from '../../domain/shared/ip-ranges.ts';
+import { PLATFORM_URL_TEMPLATE, startTestApp, startTestWorker, type RunningWorker, type TestStack } from './stack.ts';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
+import { spawnWorkerProcess, type WorkerProcess } from './worker-process.ts';
+
+export interface WorkerHandover {
+  stack: TestStack;
+  receiver: WebhookReceiver;
+  /** The first worker, ready; a request it sends may hang until it is killed (its timeout is a minute). */
+  startFirst(): Promise<WorkerProcess>;
+  /** The worker that takes over. */
+  startSecond(): Promise<RunningWorker>;
+}
+
+export function useWorkerHandover(name: string): WorkerHandover {
+  let first: WorkerProcess | undefined;
+  let second: RunningWorker | undefined;
+  const handover = {
+    startFirst: async () => {
+      first = spawnWorkerProcess({ taskQueue: handover.stack.taskQueue, env: { WEBHOOK_PRIVATE_ALLOWLIST: '127.0.0.1/32', WEBHOOK_RETRY_SCHEDULE: '200ms,200ms', WEBHOOK_TIMEOUT_MS: '60000' } });
+      await first.ready;
+      return first;
+    },
+    startSecond: async () => {
+      const { stack } = handover;
+      const webhooks = { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule: [200, 200], timeoutMs: 5000 };
+      second = await startTestWorker({ taskQueue: stack.taskQueue, activities: createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, webhooks }) });
+      return second;
+    },
+  } as WorkerHandover;
+  beforeAll(async () => {
+    handover.stack = await startTestApp(name);
+    handover.receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await first?.kill('SIGKILL');
+    await second?.stop();
+    await handover.receiver?.close();
+    await handover.stack?.close();
+  });
+  return handover;
+}
