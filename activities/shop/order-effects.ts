@@ -66,9 +66,10 @@ export function orderEffectActivities(
   { orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS, secretsKey, integrationEndpoints, publicUrl = DEFAULT_PUBLIC_URL }: ActivityDeps,
   db: ActivityDb = unitsOfWork(orm),
 ) {
-  const { reads: { orderFacts, recordedEffect }, recordEffect } = db;
+  const { reads: { orderFacts, recordedEffect, shopSettings }, recordEffect } = db;
   // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
-  const integrationsOf = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
+  const integrationsFor = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
+  const integrationsOf = (em: EntityManager) => shopSettings('integrations', () => integrationsFor(em));
   /** Runs `perform` unless the effect already has an outcome other than `failed`, and records it. */
   async function once<T extends EffectOutcome | HandOn = EffectOutcome>(input: OrderEffectInput, effect: OrderEffectName, perform: (em: EntityManager) => Promise<T>): Promise<T | EffectOutcome> {
     const key: EffectKey = { shopId: input.shopId, orderId: input.orderId, source: input.source, effect };

@@ -11,10 +11,10 @@ interface Entry {
 
 /**
  * The effect-log entries of one step (the clearing's, issue 26 item 1) kept until its end and
- * written then in as few statements as their order allows (a run of entries recorded alike is one
- * multi-row insert), in the step's transaction: each part wrote its entries in statements of its
- * own. `since`/`dropSince` leave out the entries of a part whose savepoint was rolled back. Only
- * for a step that reads no entry it records (the step reads the log once, at its first ask: step-reads.ts).
+ * written then in as few statements as their keys allow (two multi-row inserts), in the step's
+ * transaction: each part wrote its entries in statements of its own. `since`/`dropSince` leave out
+ * the entries of a part whose savepoint was rolled back. Only for a step that reads no entry it
+ * records (the step reads the log once, at its first ask: step-reads.ts).
  */
 export function effectLogBatch() {
   const entries: Entry[] = [];
@@ -26,16 +26,25 @@ export function effectLogBatch() {
     record,
     since: () => entries.length,
     dropSince: (mark: number) => void entries.splice(mark),
-    /** Writes the entries in their order: a run ends where the way of recording changes or a key repeats. */
+    /**
+     * Writes the entries in one insert for those recorded over what is there and one for those
+     * recorded only where nothing is (`keepRecorded`); an entry whose key an earlier one holds
+     * waits for the next pair, so the later of the two is recorded last.
+     */
     async write(em: EntityManager): Promise<void> {
-      let run: Entry[] = [];
-      for (const entry of [...entries, null]) {
-        if (run.length && (!entry || entry.keepRecorded !== run[0]!.keepRecorded || run.some((e) => sameKey(e.key, entry.key)))) {
-          await recordEffects(em, run, { keepRecorded: run[0]!.keepRecorded });
-          run = [];
+      let pending: Entry[] = [];
+      const flush = async () => {
+        for (const keepRecorded of [false, true]) {
+          const run = pending.filter((e) => e.keepRecorded === keepRecorded);
+          if (run.length) await recordEffects(em, run, { keepRecorded });
         }
-        if (entry) run.push(entry);
+        pending = [];
+      };
+      for (const entry of entries) {
+        if (pending.some((e) => sameKey(e.key, entry.key))) await flush();
+        pending.push(entry);
       }
+      await flush();
       entries.length = 0;
     },
   };

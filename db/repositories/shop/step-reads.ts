@@ -3,14 +3,16 @@ import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { recordedEffect, type EffectKey } from './order-effects.ts';
 import { loadOrderFacts, type OrderFacts } from './order-facts.ts';
 
-/** What the order effects read of an order: its facts and the recorded outcome of an effect. */
+/** What the order effects read of an order: its facts, the recorded outcome of an effect, and its shop's settings. */
 export interface OrderReads {
   orderFacts(em: EntityManager, orderId: number): Promise<OrderFacts | null>;
   recordedEffect(em: EntityManager, key: EffectKey): Promise<EffectOutcome | null>;
+  /** The shop's settings `read` reads (e.g. its integrations), under `name`. */
+  shopSettings<T>(name: string, read: () => Promise<T>): Promise<T>;
 }
 
 /** Each read when it is asked: what an activity on its own does. */
-export const READ_EACH_TIME: OrderReads = { orderFacts: loadOrderFacts, recordedEffect };
+export const READ_EACH_TIME: OrderReads = { orderFacts: loadOrderFacts, recordedEffect, shopSettings: (_name, read) => read() };
 
 /**
  * The reads of one step over one order (the clearing's, issue 26 item 1), each made once for all
@@ -18,18 +20,20 @@ export const READ_EACH_TIME: OrderReads = { orderFacts: loadOrderFacts, recorded
  * outcome each on its own. The effect log is read whole at the first ask: no part reads an entry
  * the step itself records, and nothing else records them meanwhile (the workflow runs its
  * per-effect steps only after the step). `forgetFacts` after a write to the order (the
- * invoice number, which the webhook bodies carry), so the next read of its facts is fresh.
+ * invoice number, which the webhook bodies carry), so the next read of its facts is fresh. The
+ * shop's settings are read once too (the step is one shop's, in one transaction).
  */
 export function readsOnce(): OrderReads & { forgetFacts(): void } {
   const facts = new Map<number, Promise<OrderFacts | null>>();
   const logs = new Map<number, Promise<Map<string, EffectOutcome>>>();
+  const settings = new Map<string, Promise<unknown>>();
   const entry = (key: Pick<EffectKey, 'source' | 'effect' | 'target'>) => `${key.source} ${key.effect} ${key.target ?? ''}`;
-  function once<T>(reads: Map<number, Promise<T>>, orderId: number, read: () => Promise<T>): Promise<T> {
-    let pending = reads.get(orderId);
+  function once<K, T>(reads: Map<K, Promise<T>>, key: K, read: () => Promise<T>): Promise<T> {
+    let pending = reads.get(key);
     if (!pending) {
       pending = read();
-      reads.set(orderId, pending);
-      pending.catch(() => reads.delete(orderId));
+      reads.set(key, pending);
+      pending.catch(() => reads.delete(key));
     }
     return pending;
   }
@@ -45,6 +49,7 @@ export function readsOnce(): OrderReads & { forgetFacts(): void } {
       });
       return log.get(entry(key)) ?? null;
     },
+    shopSettings: <T>(name: string, read: () => Promise<T>) => once(settings, name, read) as Promise<T>,
     forgetFacts: () => facts.clear(),
   };
 }

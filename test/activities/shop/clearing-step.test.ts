@@ -69,6 +69,30 @@ describe('the clearing step in one transaction', () => {
     ]);
   });
 
+  it("writes a step's entries of distinct keys in two inserts, however the two ways of recording alternate", async () => {
+    const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer4@example.com', items: [{ product_id: productId }] })).id as number;
+    const em = stack.orm.em.fork();
+    const statements: string[] = [];
+    const execute = em.execute.bind(em);
+    em.execute = ((query: string, ...rest: never[]) => (statements.push(query), execute(query, ...rest))) as typeof em.execute;
+    const log = effectLogBatch();
+    const key = (effect: 'download_codes' | 'webhook' | 'club_webhook', target?: string) => ({ shopId: shop.id, orderId, source: 'clear' as const, effect, target });
+    const at = new Date('2026-01-01T00:00:00Z');
+    // The clearing's order: a part's outcome, a webhook under way, the club's outcome, the Paid status's webhook under way.
+    await log.record(em, key('download_codes'), { status: 'skipped', detail: 'no codes' }, at);
+    await log.record(em, key('webhook', 'w1'), { status: 'done', detail: 'under way' }, at, { keepRecorded: true });
+    await log.record(em, key('club_webhook'), { status: 'skipped', detail: 'no club' }, at);
+    await log.record(em, key('webhook', 'w2'), { status: 'done', detail: 'under way' }, at, { keepRecorded: true });
+    await log.write(em);
+    expect(statements.filter((q) => q.startsWith('insert into shop_order_effects'))).toHaveLength(2);
+    expect(await sql<{ effect: string; target: string }>('select effect, target from shop_order_effects where order_id = ? order by effect, target', [orderId])).toEqual([
+      { effect: 'club_webhook', target: '' },
+      { effect: 'download_codes', target: '' },
+      { effect: 'webhook', target: 'w1' },
+      { effect: 'webhook', target: 'w2' },
+    ]);
+  });
+
   it("leaves out the effect-log entries of a part that fails after recording some: the first webhook's, when the second's delivery cannot be opened", async () => {
     await adminPost(stack.app, `/admin/v1/shops/${shop.id}/webhooks`, { url: 'https://hooks.example.com/second', events: ['order_cleared'], secret_key: 'k2' });
     const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer3@example.com', items: [{ product_id: productId }] })).id as number;
