@@ -44,7 +44,8 @@ async function firstAttempt(deliveryId: string, attempt: () => Promise<{ nextAtt
   try {
     const { nextAttemptInMs } = await attempt();
     return nextAttemptInMs === null ? null : { deliveryId, nextAttemptInMs };
-  } catch {
+  } catch (error) {
+    activityContext()?.log.warn('a first attempt could not be made: its delivery workflow makes it', { deliveryId, error: error instanceof Error ? error.message : String(error) });
     return { deliveryId };
   }
 }
@@ -57,8 +58,9 @@ async function handedOnPart(fx: ClearingOutsideEffects, input: ClearingOutsideIn
     return [];
   } catch (error) {
     if (!(error instanceof ApplicationFailure && error.nonRetryable)) return [effect];
-    await fx.recordOrderEffect({ ...at, effect, outcome: { status: 'failed', detail: error.message } });
-    return [];
+    // Not recorded (the database): its own activity meets the same refusal and records it.
+    const recorded = await fx.recordOrderEffect({ ...at, effect, outcome: { status: 'failed', detail: error.message } }).then(() => true, () => false);
+    return recorded ? [] : [effect];
   }
 }
 
@@ -68,9 +70,10 @@ async function handedOnPart(fx: ClearingOutsideEffects, input: ClearingOutsideIn
  * status mail, analytics, marketing tags), side by side. No one call fails the activity: a part
  * whose call failed in a way a retry may change, and a delivery that needs another attempt, are
  * answered for the workflow to hand on (the part's retried activity, the delivery's workflow); a
- * refusal no retry changes is recorded `failed`, as the part's own steps record it. Run again (a
- * worker lost), every call answers what it recorded: a mail sent or an attempt made is not made
- * twice (each claims its row before it goes out).
+ * refusal no retry changes is recorded `failed`, as the part's own steps record it. So it fails
+ * only when its worker is lost or it runs out of time; run again, every call answers what it
+ * recorded, and one still claimed by the lost attempt (a webhook's for 10 s, a mail's for 10
+ * minutes) is handed on to wait for the claim: a mail sent or an attempt made is not made twice.
  */
 export async function runClearingOutside(fx: ClearingOutsideEffects, input: ClearingOutsideInput): Promise<ClearingOutsideResult> {
   const { shopId, club } = input;

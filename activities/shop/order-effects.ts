@@ -69,7 +69,7 @@ export function orderEffectActivities(
   const { reads: { orderFacts, recordedEffect, shopSettings }, recordEffect } = db;
   // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
   const integrationsFor = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
-  const integrationsOf = (em: EntityManager) => shopSettings('integrations', () => integrationsFor(em));
+  const integrationsOf = (em: EntityManager, shopId: string) => shopSettings(shopId, 'integrations', () => integrationsFor(em));
   /** Runs `perform` unless the effect already has an outcome other than `failed`, and records it. */
   async function once<T extends EffectOutcome | HandOn = EffectOutcome>(input: OrderEffectInput, effect: OrderEffectName, perform: (em: EntityManager) => Promise<T>): Promise<T | EffectOutcome> {
     const key: EffectKey = { shopId: input.shopId, orderId: input.orderId, source: input.source, effect };
@@ -206,7 +206,7 @@ export function orderEffectActivities(
     /** The purchase event to the analytics integration. */
     async sendAnalyticsPurchase(input: OrderEffectInput & LocalFirst): Promise<EffectOutcome | HandOn> {
       return once<EffectOutcome | HandOn>(input, 'analytics_purchase', async (em) => {
-        const { analytics } = await integrationsOf(em);
+        const { analytics } = await integrationsOf(em, input.shopId);
         if (!analytics) return skipped('no analytics integration configured');
         if (input.localFirst) return HAND_ON;
         const { order, items } = await facts(em, input.orderId);
@@ -225,7 +225,7 @@ export function orderEffectActivities(
     /** Tags on the buyer in the shop's mailing tool: the shop's `tags` and the `product_tags` of each product bought. */
     async tagCustomer(input: OrderEffectInput & LocalFirst): Promise<EffectOutcome | HandOn> {
       return once<EffectOutcome | HandOn>(input, 'marketing_tags', async (em) => {
-        const { marketing } = await integrationsOf(em);
+        const { marketing } = await integrationsOf(em, input.shopId);
         if (!marketing) return skipped('no marketing integration configured');
         const { order, items } = await facts(em, input.orderId);
         const tags = buyerTags(marketing.tags, marketing.productTags, items.map((i) => i.productId));

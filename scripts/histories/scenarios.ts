@@ -173,9 +173,9 @@ export const fakeActivities: Partial<Activities> = {
   // deliveries and hands the analytics purchase on. Not recorded: a step refused for good, whose
   // parts then run by concurrent local steps; that history does not replay on SDK 1.24 (the
   // local activities resolve in another order on replay; issue 38 item 3's report).
-  // Since `clearing-outside-one-activity` the step opens the club webhook's delivery too, and the
-  // first attempts and the analytics call are one activity: one delivery and the club's delivery
-  // need their workflows, and the analytics call its own retried activity.
+  // Recorded since `clearing-outside-one-activity`, this fake step opens the club webhook's delivery
+  // too, and the first attempts and the analytics call are one activity: one delivery and the
+  // club's need their workflows, and the analytics call its own retried activity.
   async clearOrderInOneStep({ orderId, events }) {
     const deliveries = [AT_ONCE_WEBHOOK, WEBHOOK_TO_RETRY].map((webhookId) => ({ source: 'clear' as const, webhookId, type: 'order_cleared' as const, ...events.cleared, deliveryId: `shop-delivery-${webhookId}-${orderId}` }));
     return { deferred: [], handOn: ['analytics_purchase' as const], deliveries, club: { deliveryId: `club-delivery-${orderId}`, statusId: 2 }, courseAccess: {}, sequences: null, subscriptions: null, automaticStatuses: [] };

@@ -26,6 +26,7 @@ const LONG_RUNNING = [
   'automaticOrderStatus',
   'deliverWebhook',
   'deliverShopWebhook',
+  'deliverClubWebhook',
 ];
 
 /**

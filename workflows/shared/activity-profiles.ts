@@ -112,10 +112,10 @@ export const WEBHOOK_ATTEMPT = activity({
 
 /**
  * A clearing's calls to the outside world in one activity (activities/shop/clearing-outside.ts):
- * the webhook attempts' timeouts and heartbeat (a killed worker's calls are retried within
- * seconds, and each answers what it recorded); it fails only when it cannot record (the database),
- * so its retries are the order effects' bounded ones, after which the workflow hands every call
- * on to its own activity or delivery workflow.
+ * the webhook attempts' timeouts and heartbeat, so a killed worker's calls are retried within
+ * seconds (each answers what it recorded, or hands on what the lost attempt still claims). No one
+ * call fails it; its retries are bounded, after which the workflow hands every call on to its own
+ * activity or delivery workflow.
  */
 export const CLEARING_OUTSIDE = activity({
   startToCloseTimeout: '3 minutes',
@@ -123,8 +123,13 @@ export const CLEARING_OUTSIDE = activity({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
-/** The retries of an order effect, as an activity (`ORDER_EFFECT`) or a local one (`LOCAL_ORDER_EFFECT`). */
-const ORDER_EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10, nonRetryableErrorTypes: ['OrderNotFound'] };
+/**
+ * The retries of an order effect, as an activity (`ORDER_EFFECT`) or a local one
+ * (`LOCAL_ORDER_EFFECT`). Their waits (about 18.5 minutes) outlast a mail's claim of an attempt
+ * lost with its worker (SHOP_MAIL_CLAIM_MS, 10 minutes), so a status mail waits for it instead of
+ * being given up.
+ */
+const ORDER_EFFECT_RETRY: ActivityOptions['retry'] = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12, nonRetryableErrorTypes: ['OrderNotFound'] };
 
 /**
  * One side effect of a shop order (invoice, download codes, analytics, marketing tags, status

@@ -14,7 +14,8 @@ interface Entry {
  * written then in as few statements as their keys allow (two multi-row inserts), in the step's
  * transaction: each part wrote its entries in statements of its own. `since`/`dropSince` leave out
  * the entries of a part whose savepoint was rolled back. Only for a step that reads no entry it
- * records (the step reads the log once, at its first ask: step-reads.ts).
+ * records (the step reads the log once, at its first ask: step-reads.ts). The rows' ids follow the
+ * two inserts, not the order of recording; the log lists by each entry's time first.
  */
 export function effectLogBatch() {
   const entries: Entry[] = [];

@@ -8,11 +8,11 @@ export interface OrderReads {
   orderFacts(em: EntityManager, orderId: number): Promise<OrderFacts | null>;
   recordedEffect(em: EntityManager, key: EffectKey): Promise<EffectOutcome | null>;
   /** The shop's settings `read` reads (e.g. its integrations), under `name`. */
-  shopSettings<T>(name: string, read: () => Promise<T>): Promise<T>;
+  shopSettings<T>(shopId: string, name: string, read: () => Promise<T>): Promise<T>;
 }
 
 /** Each read when it is asked: what an activity on its own does. */
-export const READ_EACH_TIME: OrderReads = { orderFacts: loadOrderFacts, recordedEffect, shopSettings: (_name, read) => read() };
+export const READ_EACH_TIME: OrderReads = { orderFacts: loadOrderFacts, recordedEffect, shopSettings: (_shopId, _name, read) => read() };
 
 /**
  * The reads of one step over one order (the clearing's, issue 26 item 1), each made once for all
@@ -49,7 +49,7 @@ export function readsOnce(): OrderReads & { forgetFacts(): void } {
       });
       return log.get(entry(key)) ?? null;
     },
-    shopSettings: <T>(name: string, read: () => Promise<T>) => once(settings, name, read) as Promise<T>,
+    shopSettings: <T>(shopId: string, name: string, read: () => Promise<T>) => once(settings, `${shopId} ${name}`, read) as Promise<T>,
     forgetFacts: () => facts.clear(),
   };
 }

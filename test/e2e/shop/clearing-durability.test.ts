@@ -52,6 +52,8 @@ describe("a worker killed during a clearing's first attempt", () => {
       return rows;
     });
     expect(effects).toHaveLength(1);
+    // Nothing was sent a third time: the clearing and the delivery are over (above).
+    expect(receiver.requests('/cleared')).toHaveLength(2);
     const rows: { n: number }[] = await stack.orm.em.fork().getConnection().execute('select count(*)::int as n from shop_webhook_deliveries where webhook_id = ?', [webhook.id]);
     expect(rows).toEqual([{ n: 1 }]);
   });

@@ -24,6 +24,7 @@ const opened: { webhookId: string; source: string; type: string; eventId: string
 const attempts = new Map<string, number>();
 const scripted = new Map<string, AttemptResult[]>();
 const ok = (detail: string): EffectOutcome => ({ status: 'done', detail });
+const unreachableOnce = new Set<string>();
 /** The orders of each status mail sent (not the local step's question whether there is one). */
 const statusMails: number[] = [];
 
@@ -50,7 +51,12 @@ const courseAccessFakes = {
 const fakeActivities: Partial<Activities> = {
   issueInvoice: async () => ok('FV/2026/1'),
   createDownloadCodes: async () => ok('none'),
-  sendAnalyticsPurchase: async () => ok('sent'),
+  async sendAnalyticsPurchase({ orderId, localFirst }) {
+    // Order 23's analytics tool refuses the purchase for good.
+    if (orderId !== 23) return ok('sent');
+    if (localFirst) return { handOn: true };
+    throw ApplicationFailure.nonRetryable('GA4 answered 400', 'IntegrationRefused');
+  },
   tagCustomer: async () => ok('customer'),
   async sendStatusMail({ orderId, localFirst }) {
     if (localFirst) return { handOn: true };
@@ -83,6 +89,11 @@ const fakeActivities: Partial<Activities> = {
     return { deliveryId: `${input.webhookId}/${input.orderId}/${input.source}` };
   },
   async attemptShopWebhookDelivery({ deliveryId, manual, recordOutcome }) {
+    // Order 23's first attempt at hook-b cannot be made (the database went away).
+    if (deliveryId === 'hook-b/23/clear' && !unreachableOnce.has(deliveryId)) {
+      unreachableOnce.add(deliveryId);
+      throw new Error('connection terminated');
+    }
     return attemptFake(deliveryId, manual, recordOutcome);
   },
   async openAndAttemptShopWebhookDelivery(input) {
@@ -129,6 +140,8 @@ describe('the webhook effect of clearOrder', () => {
     expect(await deliveryWorkflow('hook-b', 7, 'clear').result()).toMatchObject({ status: 'succeeded' });
     expect(attempts.get('hook-a/7/clear')).toBe(1);
     expect(attempts.get('hook-b/7/clear')).toBe(2);
+    // Its delivery workflow waited what the first attempt asked for before its own.
+    expect(await commandsOf(deliveryWorkflow('hook-b', 7, 'clear'))).toEqual(['timer 50', 'activity attemptShopWebhookDelivery']);
     expect(outcomes.filter((d) => d.endsWith('/7/clear')).sort()).toEqual(['hook-a/7/clear', 'hook-b/7/clear']);
     // The step opened both "under way" (provisional: never over an outcome recorded first); the attempt that ended each recorded its outcome (above).
     const effects = recorded.filter((r) => r.effect === 'webhook' && r.source === 'clear');
@@ -178,9 +191,24 @@ describe("a clearing's calls to the outside world", () => {
     expect(await commandsOf(club)).toEqual(['timer 40', 'activity attemptClubWebhookDelivery', 'activity recordClubWebhookOutcome']);
     expect(attempts.get('club/21')).toBe(2);
     expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'activity sendClearingOutside', 'activity sendStatusMail', `child deliverClubWebhook ${clubWebhookWorkflowId({ shopId, orderId: 21, statusId: 2 })}`]);
-    // The relay's refusal was retried by the mail's own activity: sent once.
+    // The relay's failure was retried by the mail's own activity, which sent it.
     expect(statusMails.filter((o) => o === 21)).toEqual([21, 21]);
     expect(recorded.filter((r) => r.effect === 'status_mail')).toEqual([]);
+  });
+});
+
+describe("a clearing's outside activity meeting failures", () => {
+  it('records a refusal no retry changes as failed, and hands a delivery whose first attempt could not be made to its workflow, which makes it', async () => {
+    const workflowId = `test/${randomUUID()}`;
+    await clear(23, workflowId);
+    expect(recorded.filter((r) => r.effect === 'analytics_purchase')).toEqual([{ effect: 'analytics_purchase', source: 'clear', outcome: { status: 'failed', detail: 'GA4 answered 400' }, target: undefined, provisional: undefined }]);
+    const delivery = deliveryWorkflow('hook-b', 23, 'clear');
+    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'activity sendClearingOutside', `child deliverShopWebhook ${shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-b', orderId: 23, source: 'clear' })}`]);
+    expect(await delivery.result()).toEqual({ deliveryId: 'hook-b/23/clear', status: 'succeeded' });
+    // No wait: the first attempt is the delivery workflow's own.
+    expect(await commandsOf(delivery)).toEqual(['activity attemptShopWebhookDelivery']);
+    expect(attempts.get('hook-b/23/clear')).toBe(1);
+    expect(outcomes).toContain('hook-b/23/clear');
   });
 });
 

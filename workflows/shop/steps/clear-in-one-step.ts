@@ -50,9 +50,10 @@ const neither = (part: ClearingPart): boolean => !waitedFor(part) && !waits(part
 /**
  * The clearing with its database work in one local activity (issue 26 item 1, `clearing-one-step`),
  * by the plan of domain/shop/clearing-plan.ts: `clearOrderInOneStep` does every database part in
- * one transaction and records its rows; the workflow then starts what it opened (deliveries, the
- * access order's workflow, sequences, subscribers, timers) and hands the outside parts that have
- * to go out to their retried activities. A part the step left runs by its own local steps (`LEFT`),
+ * one transaction and records its rows; the workflow then starts what it opened (the access
+ * order's workflow, sequences, subscribers, timers) and makes its calls to the outside world (the
+ * deliveries' first attempts, the parts handed on) in one activity (`sendOutside`). A part the
+ * step left runs by its own local steps (`LEFT`),
  * after the parts it waits for, and with it the parts that wait for it.
  */
 export async function clearInOneStep(ref: OrderRef): Promise<void> {
