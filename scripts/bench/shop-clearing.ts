@@ -8,6 +8,9 @@
  *   n over first PATCH sent -> last effect; medians of the rounds; the ratio is to our no-op
  *   workflow rate of the same run (temporal-noop.ts);
  * - steady: open loop, `rate` PATCHes a second for `durationS`, PATCH due -> last effect, p99.
+ * - overload (issue 38 item 5): open loop at twice the bursts' median rate for `overloadS`: the
+ *   rate the clearings complete at (first PATCH -> last effect) against the bursts' (the saturated
+ *   rate), and the workflow tasks redone over every clearing of it.
  * The orders are placed before each round (not timed).
  */
 import { randomBytes } from 'node:crypto';
@@ -37,6 +40,8 @@ export interface ClearingOptions {
   rounds: number;
   concurrency: number;
   steady: { rate: number; durationS: number };
+  /** Seconds of the open loop at twice the saturated rate. */
+  overloadS: number;
   log: (line: string) => void;
 }
 
@@ -64,6 +69,8 @@ export interface ClearingFigures {
   temporal_per_clearing: TaskCounts;
   /** Workflow tasks timed out or failed (and so run again) in each burst round, over every clearing's histories. */
   workflow_tasks_redone: number[];
+  /** Twice the saturated rate (the bursts' median), open loop: the rate cleared, its ratio to the saturated rate (>= 0.9), the tasks redone (0). */
+  overload: { rate: number; duration_s: number; sent: number; completed: number; per_second: number; vs_saturated: number; workflow_tasks_redone: number };
 }
 
 interface Setup {
@@ -188,32 +195,42 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
     const effectAt = await effectTimes(s, rounds.at(-1)!.ids, rounds.at(-1)!.starts);
     const temporalPerClearing = medianTaskCounts(rounds.at(-1)!.tasks);
 
+    // Overload: twice the saturated rate, open loop (issue 38 item 5).
+    await untilQueueIdle(o.stack, o.log);
+    const saturated = median(rounds.map((r) => r.perSecond));
+    const overloadRate = Math.max(1, Math.round(2 * saturated));
+    const heavy = await openLoop(o, s, `overload-${tag}`, overloadRate, o.overloadS, expected);
+    const heavyCompleted = heavy.done.filter((t) => t !== null) as number[];
+    const heavyPerSecond = heavyCompleted.length / ((Math.max(...heavyCompleted) - Math.min(...heavy.due)) / 1000);
+    const heavyTasks = await Promise.all(heavy.ids.map((orderId) => taskCountsOf(o.stack.temporal, clearOrderWorkflowId({ shopId: s.shop.id, orderId }))));
+    const overload = {
+      rate: overloadRate,
+      duration_s: o.overloadS,
+      sent: heavy.ids.length,
+      completed: heavyCompleted.length,
+      per_second: heavyPerSecond,
+      vs_saturated: heavyPerSecond / saturated,
+      workflow_tasks_redone: heavyTasks.reduce((sum, t) => sum + t.workflow_tasks_redone, 0),
+    };
+    o.log(`shop clearing overload ${overloadRate}/s for ${o.overloadS} s: ${overload.completed}/${overload.sent} complete at ${heavyPerSecond.toFixed(1)}/s, ${overload.vs_saturated.toFixed(2)} x the bursts' ${saturated.toFixed(1)}/s, ${overload.workflow_tasks_redone} workflow tasks redone`);
+
     // Steady: open loop.
     await untilQueueIdle(o.stack, o.log);
-    const count = Math.round(o.steady.rate * o.steady.durationS);
-    const steadyIds = await placeOrders(s, `steady-${tag}`, count);
-    const steadyReply = await o.http.run({ method: 'PATCH', url: `${o.stack.apiUrl}/`, urls: clearUrls(o, steadyIds), headers, concurrency: 1, ratePerSecond: o.steady.rate, durationMs: o.steady.durationS * 1000, expectStatus: 200, record: true });
-    const due = steadyReply.startsEpochMs ?? [];
-    const steadyStates = await untilEffects(s, steadyIds, expected);
-    const waitEnded = Date.now();
+    const steadyRun = await openLoop(o, s, `steady-${tag}`, o.steady.rate, o.steady.durationS, expected);
     // A clearing not complete counts until the wait ended (a lower bound).
-    const steadyLatencies = steadyIds.map((id, i) => {
-      const state = steadyStates.get(id);
-      const done = state && state.count >= expected && state.failed === 0 ? state.lastAtEpochMs : waitEnded;
-      return done - (due[i] ?? waitEnded);
-    });
-    const steadyCompleted = steadyIds.filter((id) => (steadyStates.get(id)?.count ?? 0) >= expected).length;
+    const steadyLatencies = steadyRun.ids.map((_, i) => (steadyRun.done[i] ?? steadyRun.waitEnded) - (steadyRun.due[i] ?? steadyRun.waitEnded));
+    const steadyCompleted = steadyRun.done.filter((t) => t !== null).length;
     const steady = {
       rate: o.steady.rate,
       duration_s: o.steady.durationS,
-      sent: count,
+      sent: steadyRun.ids.length,
       completed: steadyCompleted,
       p50_ms: percentile(steadyLatencies, 50),
       p99_ms: percentile(steadyLatencies, 99),
-      patch_p99_ms: percentile(steadyReply.result.latenciesMs, 99),
-      start_lag_p99_ms: steadyReply.startLagP99Ms ?? Number.NaN,
+      patch_p99_ms: percentile(steadyRun.reply.result.latenciesMs, 99),
+      start_lag_p99_ms: steadyRun.reply.startLagP99Ms ?? Number.NaN,
     };
-    o.log(`shop clearing steady ${o.steady.rate}/s for ${o.steady.durationS} s: ${steadyCompleted}/${count} complete, p50 ${Math.round(steady.p50_ms)} ms, p99 ${Math.round(steady.p99_ms)} ms`);
+    o.log(`shop clearing steady ${o.steady.rate}/s for ${o.steady.durationS} s: ${steadyCompleted}/${steadyRun.ids.length} complete, p50 ${Math.round(steady.p50_ms)} ms, p99 ${Math.round(steady.p99_ms)} ms`);
 
     return {
       effects_per_clearing: expected,
@@ -231,11 +248,30 @@ export async function measureClearing(o: ClearingOptions): Promise<ClearingFigur
       effect_at_ms: effectAt,
       temporal_per_clearing: temporalPerClearing,
       workflow_tasks_redone: rounds.map((r) => r.redone),
+      overload,
       ...(({ ms_per_op, cores_busy }) => ({ cpu_ms_per_op: ms_per_op, cpu_cores_busy: cores_busy }))(medianCpuFigures(rounds.map((r) => r.cpu))),
     };
   } finally {
     await s.db.end();
   }
+}
+
+/**
+ * `rate` PATCHes a second for `durationS` on orders placed first, then the wait for their effects:
+ * per order, when its PATCH was due and when its last effect was recorded (null: not complete, or
+ * an effect failed).
+ */
+async function openLoop(o: ClearingOptions, s: Setup, name: string, rate: number, durationS: number, expected: number) {
+  const ids = await placeOrders(s, name, Math.round(rate * durationS));
+  const reply = await o.http.run({ method: 'PATCH', url: `${o.stack.apiUrl}/`, urls: clearUrls(o, ids), headers: { 'x-api-key': s.shop.key }, concurrency: 1, ratePerSecond: rate, durationMs: durationS * 1000, expectStatus: 200, record: true });
+  const states = await untilEffects(s, ids, expected);
+  const waitEnded = Date.now();
+  const due = reply.startsEpochMs ?? [];
+  const done = ids.map((id) => {
+    const state = states.get(id);
+    return state && state.count >= expected && state.failed === 0 ? state.lastAtEpochMs : null;
+  });
+  return { ids, reply, due, done, waitEnded };
 }
 
 /** Per effect name: the median over the orders of PATCH sent -> the effect's row. */

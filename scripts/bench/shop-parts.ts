@@ -58,7 +58,7 @@ export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: 
       receiver,
       concurrency: o.concurrency,
       log,
-      ...(quick ? { n: 20, warmupN: 4, rounds: 3, steady: { rate: 5, durationS: 10 } } : { n: 200, warmupN: 16, rounds: 3, steady: { rate: 5, durationS: 60 } }),
+      ...(quick ? { n: 20, warmupN: 4, rounds: 3, steady: { rate: 5, durationS: 10 }, overloadS: 10 } : { n: 200, warmupN: 16, rounds: 3, steady: { rate: 5, durationS: 60 }, overloadS: 30 }),
     });
     summary.shop_clearing = rounded({ ...f, vs_noop_ratio: f.per_second / noopPerSecond });
     lines.push(
@@ -69,6 +69,7 @@ export async function measureShopParts(o: ShopPartsOptions): Promise<{ summary: 
       `  median ms from PATCH to each effect: ${Object.entries(f.effect_at_ms).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')}`,
       `  Temporal per clearing (its children included): ${Object.entries(f.temporal_per_clearing).map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`).join(', ')} (a no-op workflow: 1 workflow, 1 workflow task)`,
       `  workflow tasks timed out or failed and redone, by round: ${f.workflow_tasks_redone.join(' ')} (must be 0)`,
+      `  overload, open loop at twice the bursts' rate (${f.overload.rate}/s for ${f.overload.duration_s} s): ${f.overload.completed}/${f.overload.sent} complete at ${f.overload.per_second.toFixed(1)}/s, ${f.overload.vs_saturated.toFixed(2)} x the saturated rate (>= 0.9), ${f.overload.workflow_tasks_redone} workflow tasks redone (must be 0)`,
     );
   }
   if (o.parts.includes('shop-checkout')) {

@@ -85,7 +85,7 @@ export async function measureTopology(o: TopologyOptions): Promise<TopologyFigur
       stops.add('webhook receiver', () => receiver.close());
       // The steady load is kept short: the side by side compares the bursts.
       const sizes = o.quick ? { n: 20, warmupN: 4, rounds: 3 } : { n: 200, warmupN: 16, rounds: 3 };
-      const f = await measureClearing({ stack, http: o.http, receiver, concurrency: o.concurrency, log, ...sizes, steady: { rate: 5, durationS: 10 } });
+      const f = await measureClearing({ stack, http: o.http, receiver, concurrency: o.concurrency, log, ...sizes, steady: { rate: 5, durationS: 10 }, overloadS: 10 });
       figures['shop-clearing'] = { per_second: f.per_second, cpu_ms_per_op: f.cpu_ms_per_op };
     }
     if (o.parts.includes('shop-checkout')) {
