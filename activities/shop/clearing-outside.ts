@@ -3,7 +3,7 @@ import { callOutside, planOf, type OutsideCalls, type OutsideClearingEffect } fr
 import { activityContext } from '../shared/activity-context.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
-import type { OpenedShopDelivery } from './clearing-step.ts';
+import type { Fns, OpenedShopDelivery } from './clearing-step.ts';
 import { clubWebhookActivities } from './club-webhook.ts';
 import { orderEffectActivities } from './order-effects.ts';
 
@@ -32,7 +32,6 @@ export interface ClearingOutsideResult {
   club: DeliveryLeft | null;
 }
 
-type Fns<F extends (...args: never[]) => object> = ReturnType<F>;
 /** The activities the outside calls are made of (or a test's fakes). */
 export type ClearingOutsideEffects = OutsideCalls &
   Pick<Fns<typeof orderEffectActivities>, 'recordOrderEffect'> &

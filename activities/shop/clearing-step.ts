@@ -47,7 +47,8 @@ export interface ClearingStepResult {
 }
 
 
-type Fns<F extends (...args: never[]) => object> = ReturnType<F>;
+/** What an activity group's factory gives: its activities by name. */
+export type Fns<F extends (...args: never[]) => object> = ReturnType<F>;
 /** The activities the step is made of, bound to its transaction (or a test's fakes). */
 export type ClearingEffects = Pick<Fns<typeof orderEffectActivities>, 'recordOrderEffect' | 'issueInvoice' | 'createDownloadCodes' | 'sendAnalyticsPurchase' | 'tagCustomer' | 'sendStatusMail'> &
   Pick<Fns<typeof shopCourseAccessActivities>, 'registerCourseAccessOrder'> &
