@@ -12,6 +12,7 @@ import { createCourse, createPlatform, type TestCourse, type TestPlatform } from
 import { settledWorkflows } from '../../helpers/http.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 import { spawnWorkerProcess, type WorkerProcess } from '../../helpers/worker-process.ts';
+import { signalGroup } from '../../../scripts/stack/lifecycle.ts';
 
 const GRANT_REQUESTS = 30;
 const ENTRIES_PER_GRANT = 5;
@@ -153,11 +154,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Waits until `at` enrolments are applied and the worker holds started work (a loaded machine's
- * worker may be between tasks at that moment), then kills it: work is in flight by then.
+ * worker may be between tasks at that moment), then kills it: work is in flight by then. The
+ * worker is frozen (SIGSTOP) while its started work is read, so what was seen started is still in
+ * flight when it dies; seen idle, it goes on (SIGCONT) and is looked at again.
  */
 async function killOnceApplied(worker: WorkerProcess, at: number, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while ((await activeEnrolments()) < at || (await startedWork()) === 0) {
+  for (;;) {
+    if ((await activeEnrolments()) >= at) {
+      signalGroup(worker.pid, 'SIGSTOP');
+      if ((await startedWork()) > 0) break;
+      signalGroup(worker.pid, 'SIGCONT');
+    }
     if (Date.now() > deadline) throw new Error(`fewer than ${at} enrolments, or no started work, within ${timeoutMs} ms:\n${worker.output()}`);
     await sleep(20);
   }
