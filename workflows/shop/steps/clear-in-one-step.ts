@@ -95,7 +95,7 @@ async function clearingStep(input: Parameters<typeof clearing.clearOrderInOneSte
  * The clearing's calls to the outside world (DESIGN.md section 4, "Deliveries"): the first attempt
  * of every delivery the step opened and the parts it handed on, in one activity; what that leaves
  * goes on in the part's own retried activity or the delivery's workflow. When the activity fails
- * for good (it could not record), every call is handed on.
+ * for good (its worker lost or out of time at every retry), every call is handed on.
  */
 async function sendOutside(ref: OrderRef, step: ClearingStepResult, at: (part: ClearingPart) => OrderRef): Promise<void> {
   const { shopId, orderId } = ref;
