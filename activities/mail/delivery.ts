@@ -8,7 +8,6 @@ import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailE
 import { platformDefaultTransport } from '../../adapters/mail/platform-default.ts';
 import type { MailTransport } from '../../adapters/mail/transport.ts';
 import { openProvider, type ProviderSettings } from './provider-settings.ts';
-import { mailDeliveryProviders } from '../../db/repositories/access/mail-delivery-providers.ts';
 import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
 import { heartbeat } from '../shared/activity-context.ts';
 import { keepLease } from '../shared/lease.ts';
@@ -180,7 +179,7 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
     // SANDBOX_SMTP_URL (a mail catcher) or is recorded only.
     if (platform.sandbox) return send(em, mail, platform, platformDefaultTransport({ ...mailEndpoints, defaultSmtpUrl: mailEndpoints.sandboxSmtpUrl }), null);
     // Only the provider that sends is opened: a stale secret of an inactive one never blocks mail.
-    const sending = activeProvider(await mailDeliveryProviders(em));
+    const sending = activeProvider(platform.active_providers);
     let opened: ProviderSettings | null = null;
     if (sending) {
       try {

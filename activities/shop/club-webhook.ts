@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { paidStatusId } from '../../db/repositories/shop/orders.ts';
+import { paidStatusIdOnce } from '../../db/repositories/shop/step-reads.ts';
 import { CLUB_WEBHOOK_TABLES, clubDeliveryOutcome, clubProducts, findClub, openClubDelivery } from '../../db/repositories/shop/club.ts';
 import { CLUB_WEBHOOK_EVENT, clubDeliveryEffect, clubWebhookDecision, firesForAllProducts } from '../../domain/shop/club-rules.ts';
 import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
@@ -42,7 +42,7 @@ export function clubWebhookActivities(activityDeps: ActivityDeps, db: ActivityDb
       const em = db.shopEm(shopId);
       const [club, facts] = await Promise.all([findClub(em, shopId), orderFacts(em, orderId)]);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
-      const statusId = input.statusId ?? (await paidStatusId(em, shopId));
+      const statusId = input.statusId ?? (await paidStatusIdOnce(db.reads, em, shopId));
       const products = club ? await clubProducts(em, shopId, club.id) : [];
       const settings = club && { active: club.active, orderStatusId: club.order_status_id, productIds: products.map((p) => p.id) };
       const decision = clubWebhookDecision(settings, statusId, facts.items.map((item) => item.productId ?? 0));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IMailSequence } from '../../db/entities/shop/index.ts';
-import { paidStatusId } from '../../db/repositories/shop/orders.ts';
+import { paidStatusIdOnce } from '../../db/repositories/shop/step-reads.ts';
 import { findMailSequence, firstPlanEntries, hasEarlierOrder, mailSequenceItem, mailSequenceOf, sequencesForTrigger, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { findSender } from '../../db/repositories/shop/reference.ts';
 import { loadShop } from '../../db/repositories/shop/shops.ts';
@@ -103,7 +103,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const em = db.shopEm(shopId);
       const facts = await factsOf(em, orderId);
       if (!facts) throw ApplicationFailure.nonRetryable(`order ${orderId} not found`, 'OrderNotFound');
-      const statusId = reached ?? (await paidStatusId(em, shopId));
+      const statusId = reached ?? (await paidStatusIdOnce(db.reads, em, shopId));
       const candidates = await sequencesForTrigger(em, { kind: 'order_status', statusId, orderId });
       const orderFacts = candidates.length === 0 ? null : await triggerFacts(em, shopId, facts, statusId);
       const sequenceIds = orderFacts ? candidates.filter((s) => startsFor(s, orderFacts)).map((s) => s.id) : [];

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { orderDetail } from '../../domain/shop/order-document.ts';
 import type { IOrder, IOrderItem } from '../../db/entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-deliveries.ts';
-import { openShopDelivery, shopDeliveryOutcome, subscribedShopWebhooks } from '../../db/repositories/shop/webhooks.ts';
+import { activeShopWebhooks, openShopDelivery, shopDeliveryOutcome } from '../../db/repositories/shop/webhooks.ts';
 import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
 import { orderOfEventKey, shopEventKey, shopWebhookDeliveryEffect, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
 import { activityContext } from '../shared/activity-context.ts';
@@ -36,7 +36,7 @@ export function orderWebhookPayload(order: IOrder, items: IOrderItem[]): Record<
  */
 export function shopWebhookActivities(activityDeps: ActivityDeps, db: ActivityDb = unitsOfWork(activityDeps.orm)) {
   const { orm } = activityDeps;
-  const { reads: { orderFacts }, recordEffect } = db;
+  const { reads: { orderFacts, shopSettings }, recordEffect } = db;
   const deps = attemptDepsFrom(activityDeps);
 
   async function openDelivery(input: OpenShopDeliveryInput): Promise<string> {
@@ -84,8 +84,8 @@ export function shopWebhookActivities(activityDeps: ActivityDeps, db: ActivityDb
   return {
     /** The shop's active webhooks subscribed to `type`, with the host each goes to (for the effect log). */
     async shopWebhookTargets({ shopId, type }: { shopId: string; type: ShopWebhookEvent }): Promise<{ webhookId: string; host: string }[]> {
-      const rows = await subscribedShopWebhooks(db.shopEm(shopId), shopId, type);
-      return rows.map((r) => ({ webhookId: r.id, host: URL.canParse(r.url) ? new URL(r.url).host : '' }));
+      const webhooks = await shopSettings(shopId, 'webhooks', () => activeShopWebhooks(db.shopEm(shopId), shopId));
+      return webhooks.filter((w) => w.events.includes(type)).map((w) => ({ webhookId: w.id, host: URL.canParse(w.url) ? new URL(w.url).host : '' }));
     },
 
     /** The delivery of the event to the webhook, with the order as it is now; made once, a repeat finds it. */

@@ -21,30 +21,43 @@ export interface WorkerHandover {
 }
 
 export function useWorkerHandover(name: string): WorkerHandover {
+  let stack: TestStack | undefined;
+  let receiver: WebhookReceiver | undefined;
   let first: WorkerProcess | undefined;
   let second: RunningWorker | undefined;
-  const handover = {
+  const handover: WorkerHandover = {
+    get stack() {
+      return started(stack, 'the stack');
+    },
+    get receiver() {
+      return started(receiver, 'the webhook receiver');
+    },
     startFirst: async () => {
       first = spawnWorkerProcess({ taskQueue: handover.stack.taskQueue, env: { WEBHOOK_PRIVATE_ALLOWLIST: '127.0.0.1/32', WEBHOOK_RETRY_SCHEDULE: '200ms,200ms', WEBHOOK_TIMEOUT_MS: '60000' } });
       await first.ready;
       return first;
     },
     startSecond: async () => {
-      const { stack } = handover;
+      const { taskQueue, orm } = handover.stack;
       const webhooks = { allowlist: parseCidrList('127.0.0.1/32'), retrySchedule: [200, 200], timeoutMs: 5000 };
-      second = await startTestWorker({ taskQueue: stack.taskQueue, activities: createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, webhooks }) });
+      second = await startTestWorker({ taskQueue, activities: createActivities({ orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, webhooks }) });
       return second;
     },
-  } as WorkerHandover;
+  };
   beforeAll(async () => {
-    handover.stack = await startTestApp(name);
-    handover.receiver = await startWebhookReceiver();
+    stack = await startTestApp(name);
+    receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
     await first?.kill('SIGKILL');
     await second?.stop();
-    await handover.receiver?.close();
-    await handover.stack?.close();
+    await receiver?.close();
+    await stack?.close();
   });
   return handover;
+}
+
+function started<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is used before the file's beforeAll started it`);
+  return value;
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from './pooled-transaction.ts';
-import { MailLogEntry, type IMailLogEntry } from '../../entities/index.ts';
+import { MailLogEntry, type IMailDeliveryProvider, type IMailLogEntry } from '../../entities/index.ts';
 import type { MailSender, MailStatus } from '../../../domain/shared/mail-delivery.ts';
 
 /** The mail log (`mail_log`): every mail recorded once per dedupe key, then delivered. */
@@ -100,13 +100,24 @@ export interface PlatformSenderFacts {
   sender_email: string | null;
   /** A sandbox twin: its mail never goes through a provider (activities/mail/delivery.ts). */
   sandbox: boolean;
+  /** The platform's saved providers that are active (the one that sends is chosen among them). */
+  active_providers: ActiveMailProvider[];
 }
 
-/** The platform's title, its `default_email_sender` (configuration interface, platform settings) and whether it is a sandbox, in one statement. */
+/** What opening a saved provider reads of its row. */
+export type ActiveMailProvider = Pick<IMailDeliveryProvider, 'provider' | 'active' | 'fields' | 'sealedSecrets'>;
+
+/**
+ * The platform's title, its `default_email_sender` (configuration interface, platform settings),
+ * whether it is a sandbox and its active providers, in one statement (a grant's invitation reads
+ * them at every attempt).
+ */
 export async function platformSenderFacts(em: EntityManager, platformId: string): Promise<PlatformSenderFacts> {
   const rows: PlatformSenderFacts[] = await em.execute(
     `select p.title, a.settings->'default_email_sender'->>'name' as sender_name, a.settings->'default_email_sender'->>'email' as sender_email,
-            p.sandbox_of_id is not null as sandbox
+            p.sandbox_of_id is not null as sandbox,
+            coalesce((select json_agg(json_build_object('provider', m.provider, 'active', m.active, 'fields', m.fields, 'sealedSecrets', m.sealed_secrets))
+                        from mail_delivery_providers m where m.platform_id = p.id and m.active), '[]') as active_providers
        from platforms p left join platform_appearances a on a.platform_id = p.id
       where p.id = ?`,
     [platformId],

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { recordedEffect, type EffectKey } from './order-effects.ts';
 import { loadOrderFacts, type OrderFacts } from './order-facts.ts';
+import { paidStatusId } from './orders.ts';
 
 /** What the order effects read of an order: its facts, the recorded outcome of an effect, and its shop's settings. */
 export interface OrderReads {
@@ -9,6 +10,11 @@ export interface OrderReads {
   recordedEffect(em: EntityManager, key: EffectKey): Promise<EffectOutcome | null>;
   /** The shop's settings `read` reads (e.g. its integrations), under `name`. */
   shopSettings<T>(shopId: string, name: string, read: () => Promise<T>): Promise<T>;
+}
+
+/** The shop's Paid status, read once per step (the mail sequences and the club webhook of a clearing both ask). */
+export function paidStatusIdOnce(reads: OrderReads, em: EntityManager, shopId: string): Promise<number> {
+  return reads.shopSettings(shopId, 'paidStatusId', () => paidStatusId(em, shopId));
 }
 
 /** Each read when it is asked: what an activity on its own does. */

@@ -34,13 +34,13 @@ export function shopAttemptsOf(em: EntityManager, deliveryIds: readonly string[]
   return em.find(ShopWebhookDeliveryAttempt, { delivery: { $in: [...deliveryIds] } }, { orderBy: { attemptedAt: 'desc', id: 'desc' } });
 }
 
-/** The shop's active webhooks subscribed to `type`, oldest first. */
-export function subscribedShopWebhooks(em: EntityManager, shopId: string, type: ShopWebhookEvent): Promise<{ id: string; url: string }[]> {
+/** The shop's active webhooks and the events each is subscribed to, oldest first. */
+export function activeShopWebhooks(em: EntityManager, shopId: string): Promise<{ id: string; url: string; events: ShopWebhookEvent[] }[]> {
   return em.execute(
-    `select id, url from shop_webhooks
-      where shop_id = ? and active and deleted_at is null and ? = any(events)
+    `select id, url, events from shop_webhooks
+      where shop_id = ? and active and deleted_at is null
       order by created_at, id`,
-    [shopId, type],
+    [shopId],
   );
 }
 
@@ -59,18 +59,22 @@ export interface ShopEvent {
  */
 export async function openShopDelivery(em: EntityManager, shopId: string, webhookId: string, event: ShopEvent): Promise<string | undefined> {
   // em.execute: inside the caller's transaction when there is one (the clearing's one step opens it there).
-  await em.execute(
-    `insert into shop_webhook_deliveries (id, shop_id, webhook_id, event_id, event_key, event_type, payload, occurred_at, status, attempt_count, created_at, updated_at)
-     select gen_random_uuid(), w.shop_id, w.id, ?, ?, ?, ?::jsonb, ?, 'pending', 0, clock_timestamp(), clock_timestamp()
-       from shop_webhooks w where w.id = ? and w.shop_id = ?
-     on conflict (webhook_id, event_key) do nothing`,
-    [event.eventId, event.eventKey, event.type, JSON.stringify(event.payload), event.occurredAt, webhookId, shopId],
+  // One statement: the delivery made, else the one a repeat finds (the select sees the snapshot the insert began with).
+  const [opened] = await em.execute<{ id: string }[]>(
+    `with made as (
+       insert into shop_webhook_deliveries (id, shop_id, webhook_id, event_id, event_key, event_type, payload, occurred_at, status, attempt_count, created_at, updated_at)
+       select gen_random_uuid(), w.shop_id, w.id, ?, ?, ?, ?::jsonb, ?, 'pending', 0, clock_timestamp(), clock_timestamp()
+         from shop_webhooks w where w.id = ? and w.shop_id = ?
+       on conflict (webhook_id, event_key) do nothing
+       returning id)
+     select id from made
+     union all
+     select id from shop_webhook_deliveries where webhook_id = ? and event_key = ? and shop_id = ?`,
+    [event.eventId, event.eventKey, event.type, JSON.stringify(event.payload), event.occurredAt, webhookId, shopId, webhookId, event.eventKey, shopId],
   );
-  const rows: { id: string }[] = await em.execute('select id from shop_webhook_deliveries where webhook_id = ? and event_key = ? and shop_id = ?', [
-    webhookId,
-    event.eventKey,
-    shopId,
-  ]);
+  if (opened) return opened.id;
+  // Made by a concurrent call that committed after this statement's snapshot: the conflict saw it, the select did not.
+  const rows: { id: string }[] = await em.execute('select id from shop_webhook_deliveries where webhook_id = ? and event_key = ? and shop_id = ?', [webhookId, event.eventKey, shopId]);
   return rows[0]?.id;
 }
 

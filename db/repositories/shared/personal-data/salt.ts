@@ -12,10 +12,25 @@ export async function personalEmailHash(em: EntityManager, email: string): Promi
   return (await personalEmailHasher(em))(email);
 }
 
-/** The same hash for many addresses with one read of the salt (a batch of grants). */
+/** The salt of each database (its driver): made once by the migration and never changed, so read once per process. */
+const salts = new WeakMap<object, Promise<string>>();
+
+function saltOf(em: EntityManager): Promise<string> {
+  const driver = em.getDriver();
+  let salt = salts.get(driver);
+  if (!salt) {
+    salt = em.execute<{ salt: string }[]>('select salt from personal_data_salt order by id limit 1').then(([row]) => {
+      if (!row) throw new Error('personal_data_salt has no row: run the migrations');
+      return row.salt;
+    });
+    salts.set(driver, salt);
+    salt.catch(() => salts.delete(driver));
+  }
+  return salt;
+}
+
+/** The same hash for many addresses (a batch of grants). */
 export async function personalEmailHasher(em: EntityManager): Promise<(email: string) => string> {
-  const [row]: { salt: string }[] = await em.execute('select salt from personal_data_salt order by id limit 1');
-  if (!row) throw new Error('personal_data_salt has no row: run the migrations');
-  const { salt } = row;
+  const salt = await saltOf(em);
   return (email) => createHmac('sha256', salt).update(normalizeEmail(email)).digest('hex');
 }
