@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { orderMailTags } from '../../../domain/shop/mail-tags.ts';
 import { composeStatusMail, downloadLinksList, type StatusMailTemplate } from '../../../domain/shop/status-mail.ts';
 import { buyerInvoiceLink, downloadLink } from '../../../domain/shared/public-links.ts';
-import { DownloadCode, Order, OrderItem, Sender, type IOrder, type IOrderStatus } from '../../entities/shop/index.ts';
+import { DownloadCode, Order, OrderItem, Sender, type IOrder, type IOrderItem, type IOrderStatus } from '../../entities/shop/index.ts';
 
 export interface ComposedStatusMail {
   from: { address: string; name: string };
@@ -33,7 +33,7 @@ async function latestInvoiceLink(em: EntityManager, order: IOrder, base: string)
  * A status's mail as a real status change sends it (and a test mail, rule 5): the sender, the
  * subject and the body with the order's tags, its delivery's substitution blocks, the electronic
  * substitution and its download links. Without an order the order tags are empty and no block or
- * link is filled in.
+ * link is filled in. `items`: the order's lines when the caller has them read already.
  */
 export async function composeOrderStatusMail(
   em: EntityManager,
@@ -41,6 +41,7 @@ export async function composeOrderStatusMail(
   template: StatusMailTemplate,
   order: IOrder | null,
   downloadBase: string,
+  items?: readonly Pick<IOrderItem, 'electronic'>[],
 ): Promise<ComposedStatusMail> {
   const sender = status.senderId ? await em.findOne(Sender, status.senderId) : null;
   const from = sender ? { address: sender.email, name: sender.name } : FALLBACK_SENDER;
@@ -58,7 +59,7 @@ export async function composeOrderStatusMail(
     deliveryMethod: order.deliveryMethod ?? '',
   });
   tags[INVOICE_LINK_TAG] = await latestInvoiceLink(em, order, downloadBase);
-  const electronic = (await em.count(OrderItem, { order: order.id, electronic: true })) > 0;
+  const electronic = items ? items.some((item) => item.electronic) : (await em.count(OrderItem, { order: order.id, electronic: true })) > 0;
   const links = await downloadLinksHtml(em, order.id, downloadBase);
   return { from, ...composeStatusMail(template, { tags, deliveryTypeId: order.deliveryTypeId ?? null, electronic, downloadLinksHtml: links }) };
 }
