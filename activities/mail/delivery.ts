@@ -15,11 +15,11 @@ import { mails } from '../shared/metrics.ts';
 import {
   claimMailForSending,
   mailDeliveryState,
-  platformSenderFacts,
   recordMailDelivered,
   type PlatformSenderFacts,
   recordMailFailure,
   renewMailClaim,
+  type ClaimedMail,
   type MailToSend,
 } from '../../db/repositories/shared/mail-log.ts';
 
@@ -33,7 +33,7 @@ export interface DeliveryOutcome {
   provider: MailSender | null;
 }
 
-type Claim = { mail: MailToSend } | { outcome: DeliveryOutcome };
+type Claim = { mail: ClaimedMail } | { outcome: DeliveryOutcome };
 
 /**
  * What one attempt made inside a grant step did with the step's invitation: `sent` (or recorded,
@@ -131,7 +131,7 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
         },
       });
       try {
-        return await deliverClaimed(em, platformId, mail);
+        return await deliverClaimed(em, mail);
       } finally {
         lease.stop();
       }
@@ -153,7 +153,7 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
         return found.status === 'sent' || found.status === 'recorded' ? 'sent' : 'retry';
       }
       const lease = keepLease({ renew: () => renewMailClaim(em, mailId).then(() => true) });
-      const attempt = deliverClaimed(em, platformId, claimed).finally(() => lease.stop());
+      const attempt = deliverClaimed(em, claimed).finally(() => lease.stop());
       const outcome = attempt.then(
         (): MailAttemptOutcome => 'sent',
         (error: unknown): MailAttemptOutcome => (error instanceof ApplicationFailure && error.nonRetryable ? 'refused' : 'retry'),
@@ -171,10 +171,8 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
   }
 
   /** The rest of an attempt once it holds the mail: open the provider, send, record. */
-  async function deliverClaimed(em: EntityManager, platformId: string, mail: MailToSend): Promise<DeliveryOutcome> {
-    const mailId = mail.id;
-
-    const platform = await platformSenderFacts(em, platformId);
+  async function deliverClaimed(em: EntityManager, mail: ClaimedMail): Promise<DeliveryOutcome> {
+    const { id: mailId, platform } = mail;
     // A sandbox twin's mail never reaches a real recipient: whatever provider it saved, it goes to
     // SANDBOX_SMTP_URL (a mail catcher) or is recorded only.
     if (platform.sandbox) return send(em, mail, platform, platformDefaultTransport({ ...mailEndpoints, defaultSmtpUrl: mailEndpoints.sandboxSmtpUrl }), null);

@@ -38,6 +38,32 @@ export async function mailAwaitingDelivery(em: Sql, platformId: string, dedupeKe
   return rows[0]?.id ?? null;
 }
 
+export interface PlatformSenderFacts {
+  title: string;
+  sender_name: string | null;
+  sender_email: string | null;
+  /** A sandbox twin: its mail never goes through a provider (activities/mail/delivery.ts). */
+  sandbox: boolean;
+  /** The platform's saved providers that are active (the one that sends is chosen among them). */
+  active_providers: ActiveMailProvider[];
+}
+
+/** What opening a saved provider reads of its row. */
+export type ActiveMailProvider = Pick<IMailDeliveryProvider, 'provider' | 'active' | 'fields' | 'sealedSecrets'>;
+
+/**
+ * The platform's title, its `default_email_sender` (configuration interface, platform settings),
+ * whether it is a sandbox and its active providers, as one json value of platform `p` and its
+ * appearance `a`: read with the claim of each mail (a grant's invitation claims one every time).
+ */
+const PLATFORM_SENDER_FACTS = `json_build_object(
+  'title', p.title,
+  'sender_name', a.settings->'default_email_sender'->>'name',
+  'sender_email', a.settings->'default_email_sender'->>'email',
+  'sandbox', p.sandbox_of_id is not null,
+  'active_providers', coalesce((select json_agg(json_build_object('provider', m.provider, 'active', m.active, 'fields', m.fields, 'sealedSecrets', m.sealed_secrets))
+                                  from mail_delivery_providers m where m.platform_id = p.id and m.active), '[]'))`;
+
 /** A mail as its delivery sends it. */
 export interface MailToSend {
   id: string;
@@ -50,17 +76,26 @@ export interface MailToSend {
   provider: MailSender | null;
 }
 
+/** A mail claimed for an attempt, with what its platform sends it with. */
+export interface ClaimedMail extends MailToSend {
+  platform: PlatformSenderFacts;
+}
+
 /**
  * Claims the mail for one delivery attempt (`sending`) in one statement, so no transaction or row
  * lock spans the provider call: a pending or failed mail, or one whose claim is older than the
- * lease (its attempt is gone). Undefined when the mail cannot be claimed now.
+ * lease (its attempt is gone), with what its platform sends it with. Undefined when the mail
+ * cannot be claimed now.
  */
-export async function claimMailForSending(em: EntityManager, platformId: string, mailId: string, leaseMs: number): Promise<MailToSend | undefined> {
-  const claimed: MailToSend[] = await em.execute(
-    `update mail_log set status = 'sending', claimed_at = now()
-     where id = ? and platform_id = ?
-       and (status in ('pending', 'failed') or (status = 'sending' and claimed_at < now() - ? * interval '1 millisecond'))
-     returning id, "to", subject, html, sender_name, sender_email, status, provider`,
+export async function claimMailForSending(em: EntityManager, platformId: string, mailId: string, leaseMs: number): Promise<ClaimedMail | undefined> {
+  const claimed: ClaimedMail[] = await em.execute(
+    `with claimed as (
+       update mail_log set status = 'sending', claimed_at = now()
+        where id = ? and platform_id = ?
+          and (status in ('pending', 'failed') or (status = 'sending' and claimed_at < now() - ? * interval '1 millisecond'))
+       returning id, "to", subject, html, sender_name, sender_email, status, provider, platform_id)
+     select c.id, c."to", c.subject, c.html, c.sender_name, c.sender_email, c.status, c.provider, ${PLATFORM_SENDER_FACTS} as platform
+       from claimed c join platforms p on p.id = c.platform_id left join platform_appearances a on a.platform_id = p.id`,
     [mailId, platformId, leaseMs],
   );
   return claimed[0];
@@ -92,38 +127,6 @@ export async function recordMailDelivered(em: EntityManager, mailId: string, d: 
      where id = ?`,
     [d.status, d.provider, d.providerMessageId, d.deliveredAt, mailId],
   );
-}
-
-export interface PlatformSenderFacts {
-  title: string;
-  sender_name: string | null;
-  sender_email: string | null;
-  /** A sandbox twin: its mail never goes through a provider (activities/mail/delivery.ts). */
-  sandbox: boolean;
-  /** The platform's saved providers that are active (the one that sends is chosen among them). */
-  active_providers: ActiveMailProvider[];
-}
-
-/** What opening a saved provider reads of its row. */
-export type ActiveMailProvider = Pick<IMailDeliveryProvider, 'provider' | 'active' | 'fields' | 'sealedSecrets'>;
-
-/**
- * The platform's title, its `default_email_sender` (configuration interface, platform settings),
- * whether it is a sandbox and its active providers, in one statement (a grant's invitation reads
- * them at every attempt).
- */
-export async function platformSenderFacts(em: EntityManager, platformId: string): Promise<PlatformSenderFacts> {
-  const rows: PlatformSenderFacts[] = await em.execute(
-    `select p.title, a.settings->'default_email_sender'->>'name' as sender_name, a.settings->'default_email_sender'->>'email' as sender_email,
-            p.sandbox_of_id is not null as sandbox,
-            coalesce((select json_agg(json_build_object('provider', m.provider, 'active', m.active, 'fields', m.fields, 'sealedSecrets', m.sealed_secrets))
-                        from mail_delivery_providers m where m.platform_id = p.id and m.active), '[]') as active_providers
-       from platforms p left join platform_appearances a on a.platform_id = p.id
-      where p.id = ?`,
-    [platformId],
-  );
-  if (!rows[0]) throw new Error(`platform ${platformId} not found`);
-  return rows[0];
 }
 
 /** The platform's mail log, newest first (at most 500), to one address when `to` is given. */
