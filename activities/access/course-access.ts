@@ -6,7 +6,6 @@ import { accessGranted, accessRevoked, type AccessSourceRef, type ParticipantRef
 import {
   activateAtLiveLevel,
   endEnrolment,
-  hasEnrolmentMails,
   liveSourceLevel,
   lockEnrolment,
   lockEnrolmentForGrant,
@@ -153,7 +152,7 @@ export async function applyCourseGrantIn(
   const recorded = await recordEvents(tx, platformId, events, operationKey);
   const applied = recorded.length > 0;
   const courseMails =
-    applied && ((await hasEnrolmentMails(tx, courseId)) || (!invitedNow && owesReinvitation({ ...(await invitationAnswer(tx, participant.id)), now })));
+    applied && (enrolment.course_mails || (!invitedNow && owesReinvitation({ ...(await invitationAnswer(tx, participant.id)), now })));
   return { outcome: applied ? 'applied' : 'unchanged', accessLevel: level, events: recorded, courseMails };
 }
 

@@ -18,15 +18,25 @@ export interface EnrolmentRow {
 }
 
 /**
- * A grant's enrolment row, in one statement: made (inactive) when absent, and locked for this
- * transaction; undefined when the course is not one of the platform's.
+ * Whether the course has active mails the course-mail workflow sends on enrolment: mails timed
+ * `send_after` days from it, or its own reinvitation (activities/access/course-mails.ts).
  */
-export async function lockEnrolmentForGrant(tx: Sql, platformId: string, participantId: string, courseId: string): Promise<EnrolmentRow | undefined> {
-  const rows: EnrolmentRow[] = await tx.execute(
+const COURSE_HAS_ENROLMENT_MAILS = `exists (
+  select 1 from course_mail_templates t
+   where t.course_id = enrolments.course_id and t.active
+     and ((t.send_after is not null and t.send_after_lesson_id is null) or t.slug = 'course_reinvitation'))`;
+
+/**
+ * A grant's enrolment row, in one statement: made (inactive) when absent, and locked for this
+ * transaction, with whether its course has enrolment mails; undefined when the course is not one
+ * of the platform's.
+ */
+export async function lockEnrolmentForGrant(tx: Sql, platformId: string, participantId: string, courseId: string): Promise<(EnrolmentRow & { course_mails: boolean }) | undefined> {
+  const rows: (EnrolmentRow & { course_mails: boolean })[] = await tx.execute(
     `insert into enrolments (id, platform_id, participant_id, course_id, access_level, active, started_at, updated_at, granted_seq, revoked_seq)
      select gen_random_uuid(), c.platform_id, ?, c.id, 0, false, now(), now(), 0, 0 from courses c where c.id = ? and c.platform_id = ?
      on conflict (participant_id, course_id) do update set participant_id = excluded.participant_id
-     returning id, access_level, active, granted_seq, revoked_seq`,
+     returning id, access_level, active, granted_seq, revoked_seq, ${COURSE_HAS_ENROLMENT_MAILS} as course_mails`,
     [participantId, courseId, platformId],
   );
   return rows[0];
@@ -54,21 +64,6 @@ export async function liveSourceLevel(tx: EntityManager, participantId: string, 
     [participantId, courseId],
   );
   return (rows[0]?.level ?? null) as AccessLevel | null;
-}
-
-/**
- * Whether the course has active mails the course-mail workflow sends on enrolment: mails timed
- * `send_after` days from it, or its own reinvitation (activities/access/course-mails.ts).
- */
-export async function hasEnrolmentMails(tx: Sql, courseId: string): Promise<boolean> {
-  const rows: unknown[] = await tx.execute(
-    `select 1 from course_mail_templates
-      where course_id = ? and active
-        and ((send_after is not null and send_after_lesson_id is null) or slug = 'course_reinvitation')
-      limit 1`,
-    [courseId],
-  );
-  return rows.length > 0;
 }
 
 export interface AccessSourceGrant {

@@ -7,6 +7,7 @@ import type { GrantStep, OrderFulfilmentStep } from '../../../activities/access/
 import { recordEvents } from '../../../activities/shared/events.ts';
 import { accessGranted } from '../../../domain/shared/events.ts';
 import { createCourse, createPlatform, uniqueEmail, type TestCourse, type TestPlatform } from '../../helpers/fixtures.ts';
+import { configure, createConfigurationKey } from '../../helpers/configuration.ts';
 import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 let stack: TestStack;
@@ -67,6 +68,23 @@ describe('start of an enrolment', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await grant(p, 90)).outcome).toBe('applied');
     expect((await startedAt()).getTime()).toBeGreaterThan(before.getTime());
+  });
+});
+
+describe('the course mails a grant hands on', () => {
+  it("are due when the course has an active mail timed from enrolment, not when its only mail follows a lesson or is off", async () => {
+    const key = (await createConfigurationKey(stack.app, platform.id)).token;
+    const mails = await createCourse(stack.app, platform.id);
+    const template = (body: Record<string, unknown>) => configure(stack.app, 'POST', `/courses/${mails.id}/email_templates`, key, { subject: 'Course news', description: '<p>Hi</p>', ...body });
+    const grantNew = async () => (await activities.grantCourse({ platformId: platform.id, courseId: mails.id, email: uniqueEmail(), accessLevel: 0, seq: 1 })).courseMails;
+
+    // A participant invited by the grant itself owes no reinvitation: only the course's mails count.
+    expect(await grantNew()).toBe(false);
+    expect((await template({ active: true, send_after_lesson: mails.sections[0]!.lessons[0]!.id })).statusCode).toBe(201);
+    expect((await template({ active: false, send_after: 3 })).statusCode).toBe(201);
+    expect(await grantNew()).toBe(false);
+    expect((await template({ active: true, send_after: 2 })).statusCode).toBe(201);
+    expect(await grantNew()).toBe(true);
   });
 });
 
