@@ -16,11 +16,9 @@ import {
   claimMailForSending,
   mailDeliveryState,
   recordMailDelivered,
-  type PlatformSenderFacts,
   recordMailFailure,
   renewMailClaim,
   type ClaimedMail,
-  type MailToSend,
 } from '../../db/repositories/shared/mail-log.ts';
 
 export interface DeliverMailInput {
@@ -72,7 +70,7 @@ async function claimMail(em: EntityManager, platformId: string, mailId: string):
   }
 }
 
-function outboundMessage(mail: MailToSend, platform: PlatformSenderFacts, provider: { email?: string | null; name?: string | null } | null, endpoints: MailEndpoints): OutboundMessage {
+function outboundMessage({ platform, ...mail }: ClaimedMail, provider: { email?: string | null; name?: string | null } | null, endpoints: MailEndpoints): OutboundMessage {
   const sender = chooseSender({
     provider,
     template: { email: mail.sender_email, name: mail.sender_name },
@@ -175,7 +173,7 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
     const { id: mailId, platform } = mail;
     // A sandbox twin's mail never reaches a real recipient: whatever provider it saved, it goes to
     // SANDBOX_SMTP_URL (a mail catcher) or is recorded only.
-    if (platform.sandbox) return send(em, mail, platform, platformDefaultTransport({ ...mailEndpoints, defaultSmtpUrl: mailEndpoints.sandboxSmtpUrl }), null);
+    if (platform.sandbox) return send(em, mail, platformDefaultTransport({ ...mailEndpoints, defaultSmtpUrl: mailEndpoints.sandboxSmtpUrl }), null);
     // Only the provider that sends is opened: a stale secret of an inactive one never blocks mail.
     const sending = activeProvider(platform.active_providers);
     let opened: ProviderSettings | null = null;
@@ -188,15 +186,15 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
       }
     }
     const { transport, settings } = chooseTransport(opened, mailEndpoints);
-    return send(em, mail, platform, transport, settings ? { email: settings.fields.email, name: settings.fields.display_name } : null);
+    return send(em, mail, transport, settings ? { email: settings.fields.email, name: settings.fields.display_name } : null);
   }
 
   /** Sends through the chosen transport and records the outcome (a failure is recorded and rethrown for the retry). */
-  async function send(em: EntityManager, mail: MailToSend, platform: PlatformSenderFacts, transport: MailTransport, providerSender: { email?: string | null; name?: string | null } | null): Promise<DeliveryOutcome> {
+  async function send(em: EntityManager, mail: ClaimedMail, transport: MailTransport, providerSender: { email?: string | null; name?: string | null } | null): Promise<DeliveryOutcome> {
     const mailId = mail.id;
     let result: SendResult;
     try {
-      result = await transport.send(outboundMessage(mail, platform, providerSender, mailEndpoints));
+      result = await transport.send(outboundMessage(mail, providerSender, mailEndpoints));
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       await recordMailFailure(em, mailId, transport.name, failure.message);
