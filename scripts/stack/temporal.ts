@@ -121,15 +121,7 @@ export async function startTemporalDevServer(opts: StartTemporalOptions = {}): P
     await fs.mkdir(path.dirname(dbFile), { recursive: true });
   }
   const cli = await ensureTemporalCli(log);
-  const port = await findFreePort(opts.port);
-  const uiPort = opts.uiPort ? await findFreePort(opts.uiPort) : 0;
-  if (opts.port && port !== opts.port) log(`port ${opts.port} is taken, using ${port}`);
-  if (opts.uiPort && uiPort !== opts.uiPort) log(`UI port ${opts.uiPort} is taken, using ${uiPort}`);
-  const address = `${HOST}:${port}`;
-  const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : null;
-  const launchOne = () => launch(cli, { ...opts, dbFile, port, uiPort }, { address, uiUrl }, log);
-
-  const first = await launchOne();
+  const { first, launchOne, address, uiUrl } = await firstLaunch(cli, { ...opts, dbFile }, log);
   if (!opts.restartOnCrash) return { address, uiUrl, stop: first.stop, pid: () => first.pid ?? null };
   // Restarts keep the ports (api and worker hold the address) and the SQLite file (the data).
   let incarnations = 0;
@@ -139,6 +131,34 @@ export async function startTemporalDevServer(opts: StartTemporalOptions = {}): P
   });
   return { address, uiUrl, stop: () => supervised.stop(), pid: () => supervised.current()?.pid ?? null };
 }
+
+/**
+ * The CLI picks its internal ports (history, matching, worker, HTTP) by binding port 0 and closing
+ * it, and listens on them later; a process starting beside it can take one in between, and the
+ * dev server then dies at startup with "address already in use". That race is retried with fresh
+ * ports (ours and the CLI's); any other startup failure is thrown at once.
+ */
+async function firstLaunch(cli: string, opts: StartTemporalOptions, log: Log) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await findFreePort(opts.port);
+    const uiPort = opts.uiPort ? await findFreePort(opts.uiPort) : 0;
+    if (opts.port && port !== opts.port) log(`port ${opts.port} is taken, using ${port}`);
+    if (opts.uiPort && uiPort !== opts.uiPort) log(`UI port ${opts.uiPort} is taken, using ${uiPort}`);
+    const address = `${HOST}:${port}`;
+    const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : null;
+    const launchOne = () => launch(cli, { ...opts, port, uiPort }, { address, uiUrl }, log);
+    try {
+      return { first: await launchOne(), launchOne, address, uiUrl };
+    } catch (error) {
+      if (attempt >= PORT_RACE_TRIES || !(error instanceof PortRaceLost)) throw error;
+      log(`the dev server lost a port to another process at startup (try ${attempt} of ${PORT_RACE_TRIES}): starting it again`);
+    }
+  }
+}
+
+const PORT_RACE_TRIES = 3;
+
+class PortRaceLost extends Error {}
 
 /** One run of the dev server: spawned, serving, with its pid file written while it lives. */
 async function launch(
@@ -151,11 +171,13 @@ async function launch(
   const command = withParentDeathSignal(cli, devServerArgs(opts), 'SIGTERM');
   const child = spawn(command.command, command.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
+  const errors: string[] = []; // a startup panic's stack pushes its cause out of `output`
   let stopping: Promise<void> | undefined;
   const collect = lineSplitter((line) => {
     if (!line.trim()) return;
     output.push(line);
     if (output.length > 60) output.shift();
+    if (line.includes('level=ERROR') && errors.length < 10) errors.push(line);
     if (!stopping) log(line); // its shutdown chatter (pollers losing their connection) is noise
   });
   child.stdout.on('data', collect.push);
@@ -184,7 +206,8 @@ async function launch(
     await waitUntilServing(address, () => {
       if (spawnError) return spawnError;
       if (child.exitCode === null && child.signalCode === null) return null;
-      return new Error(`Temporal dev server exited during startup (${child.exitCode ?? child.signalCode}):\n${output.join('\n')}`);
+      const message = `Temporal dev server exited during startup (${child.exitCode ?? child.signalCode}):\n${[...errors, ...output].join('\n')}`;
+      return errors.some((line) => line.includes('address already in use')) ? new PortRaceLost(message) : new Error(message);
     }, () => output.join('\n'));
   } catch (error) {
     await stop();
