@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { openSecret } from '../../adapters/secrets/secret-box.ts';
 import {
   automaticAttemptCount,
-  claimDelivery,
-  deliveryToAttempt,
+  claimDeliveryToAttempt,
   disableDelivery,
   recordAttempt,
   renewDeliveryClaim,
@@ -67,9 +66,12 @@ interface Outcome {
 export async function attemptDelivery(deps: AttemptDeps, em: EntityManager, input: TenantDelivery & { manual?: boolean }, abort: AbortController): Promise<AttemptResult> {
   const { manual = false, ...ref } = input;
   const { deliveryId } = ref;
-  const row = await deliveryToAttempt(em, ref);
-  if (!row) throw new Error(`webhook delivery ${deliveryId} not found`);
   const started = deps.now();
+  // Only one attempt at a time may send: it claims the delivery for CLAIM_LEASE_MS (renewed while
+  // sending) in the statement that reads it; a delivery over, not due or claimed is not claimed.
+  let claimedUntil = new Date(started.getTime() + CLAIM_LEASE_MS);
+  const row = await claimDeliveryToAttempt(em, ref, claimedUntil, started);
+  if (!row) throw new Error(`webhook delivery ${deliveryId} not found`);
   if (row.status !== 'pending') return { status: row.status, statusCode: null, nextAttemptInMs: null };
   const scheduledAt = row.next_attempt_at === null ? null : new Date(row.next_attempt_at).getTime();
   if (!manual && scheduledAt !== null && scheduledAt > started.getTime()) {
@@ -79,10 +81,7 @@ export async function attemptDelivery(deps: AttemptDeps, em: EntityManager, inpu
     await disableDelivery(em, ref);
     return { status: 'disabled', statusCode: null, nextAttemptInMs: null };
   }
-
-  // Only one attempt at a time may send: claim the delivery for CLAIM_LEASE_MS, renewed while sending.
-  let claimedUntil = new Date(started.getTime() + CLAIM_LEASE_MS);
-  if (!(await claimDelivery(em, ref, claimedUntil, started))) {
+  if (!row.claimed) {
     return { status: 'pending', statusCode: null, nextAttemptInMs: Math.max(CLAIM_RETRY_MIN_MS, (scheduledAt ?? 0) - started.getTime()) };
   }
   const lease = keepLease({
@@ -160,18 +159,16 @@ async function retryOrFail(deps: AttemptDeps, claimed: Claimed, statusCode: numb
   return finish(deps, claimed, { statusCode, error: delay === null ? `${error}; no attempts left` : error, status: delay === null ? 'failed' : 'pending', nextAttemptInMs: delay });
 }
 
-/** Records the attempt and the delivery's new state in one transaction. */
+/** Records the attempt and the delivery's new state (one statement). */
 async function finish(deps: AttemptDeps, { em, ref, row, started, manual }: Claimed, outcome: Outcome): Promise<AttemptResult> {
   const durationMs = Math.max(0, deps.now().getTime() - started.getTime());
   const nextAttemptAt = outcome.nextAttemptInMs === null ? null : new Date(deps.now().getTime() + outcome.nextAttemptInMs);
-  await em.transactional(async (tx) => {
-    await recordAttempt(
-      tx,
-      { ...ref, webhookId: row.webhook_id },
-      { at: started, statusCode: outcome.statusCode, durationMs, error: outcome.error, manual },
-      { status: outcome.status, nextAttemptAt },
-    );
-  });
+  await recordAttempt(
+    em,
+    { ...ref, webhookId: row.webhook_id },
+    { at: started, statusCode: outcome.statusCode, durationMs, error: outcome.error, manual },
+    { status: outcome.status, nextAttemptAt },
+  );
   webhookAttempts.inc({ outcome: outcome.status === 'pending' ? 'retry' : outcome.status });
   return { status: outcome.status, statusCode: outcome.statusCode, nextAttemptInMs: outcome.nextAttemptInMs };
 }

@@ -114,35 +114,37 @@ export interface DeliveryToAttempt {
   occurred_at: string | Date;
 }
 
-export async function deliveryToAttempt(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery): Promise<DeliveryToAttempt | undefined> {
-  const rows: DeliveryToAttempt[] = await em.getConnection().execute(
-    `select d.status, d.next_attempt_at, w.id as webhook_id, ${t.target?.columns ?? 'w.url, w.active, w.deleted_at, w.secret_sealed'}, ${t.event.columns}
+/**
+ * Claims the delivery for an attempt until `until` (a lease in `next_attempt_at`) when it is
+ * pending and due at `now`, and reads what the attempt needs, in one statement: the row is as it
+ * was before the claim, and `claimed` is false when another attempt holds it, it is not due, or it
+ * is over. Undefined when there is no such delivery.
+ */
+export async function claimDeliveryToAttempt(
+  em: EntityManager,
+  { tables: t, tenantId, deliveryId }: TenantDelivery,
+  until: Date,
+  now: Date,
+): Promise<(DeliveryToAttempt & { claimed: boolean }) | undefined> {
+  const rows: (DeliveryToAttempt & { claimed: boolean })[] = await em.getConnection().execute(
+    `with claim as (
+       update ${t.deliveries} set next_attempt_at = ?, updated_at = now()
+        where id = ? and ${t.tenant} = ? and status = 'pending' and (next_attempt_at is null or next_attempt_at <= ?)
+       returning id)
+     select d.status, d.next_attempt_at, w.id as webhook_id, ${t.target?.columns ?? 'w.url, w.active, w.deleted_at, w.secret_sealed'}, ${t.event.columns},
+            exists (select 1 from claim) as claimed
        from ${t.deliveries} d
        join ${t.webhooks} w on w.id = d.webhook_id
        ${t.event.join}
       where d.id = ? and d.${t.tenant} = ?`,
-    [deliveryId, tenantId],
+    [until, deliveryId, tenantId, now, deliveryId, tenantId],
   );
   return rows[0];
 }
 
-/** A delivery whose webhook was switched off or deleted ends `disabled`. */
+/** A delivery whose webhook was switched off or deleted ends `disabled` (a claim on it goes with it). */
 export async function disableDelivery(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery): Promise<void> {
   await em.getConnection().execute(`update ${t.deliveries} set status = 'disabled', next_attempt_at = null, updated_at = now() where id = ? and ${t.tenant} = ?`, [deliveryId, tenantId]);
-}
-
-/**
- * Claims the pending delivery until `until` (a lease in `next_attempt_at`) when it is due at `now`;
- * false when another attempt holds it or it is not due.
- */
-export async function claimDelivery(em: EntityManager, { tables: t, tenantId, deliveryId }: TenantDelivery, until: Date, now: Date): Promise<boolean> {
-  const claimed: unknown[] = await em.getConnection().execute(
-    `update ${t.deliveries} set next_attempt_at = ?, updated_at = now()
-      where id = ? and ${t.tenant} = ? and status = 'pending' and (next_attempt_at is null or next_attempt_at <= ?)
-      returning id`,
-    [until, deliveryId, tenantId, now],
-  );
-  return claimed.length > 0;
 }
 
 /** Moves the lease from `held` to `until`; false when the claim is no longer this attempt's. */
@@ -168,26 +170,30 @@ export interface AttemptRecord {
   manual: boolean;
 }
 
-/** Records one attempt and the delivery's new state (one more attempt); a 410 also switches the webhook off. */
+/**
+ * Records one attempt and the delivery's new state (one more attempt) in one statement, so both or
+ * neither are there without a transaction of their own; a 410 also switches the webhook off.
+ */
 export async function recordAttempt(
-  tx: EntityManager,
+  sql: Sql,
   ref: TenantDelivery & { webhookId: string },
   attempt: AttemptRecord,
   delivery: { status: WebhookDeliveryStatus; nextAttemptAt: Date | null },
 ): Promise<void> {
   const t = ref.tables;
-  await tx.execute(
-    `insert into ${t.attempts} (id, ${t.tenant}, delivery_id, attempted_at, status_code, duration_ms, error, manual)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?)`,
-    [ref.tenantId, ref.deliveryId, attempt.at, attempt.statusCode, attempt.durationMs, attempt.error, attempt.manual],
+  await sql.execute(
+    `with attempt as (
+       insert into ${t.attempts} (id, ${t.tenant}, delivery_id, attempted_at, status_code, duration_ms, error, manual)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?)),
+     gone as (
+       update ${t.webhooks} set active = false, updated_at = now() where id = ? and ${t.tenant} = ? and ?::int = 410)
+     update ${t.deliveries} set status = ?, next_attempt_at = ?, attempt_count = attempt_count + 1, updated_at = now() where id = ? and ${t.tenant} = ?`,
+    [
+      ...[ref.tenantId, ref.deliveryId, attempt.at, attempt.statusCode, attempt.durationMs, attempt.error, attempt.manual],
+      ...[ref.webhookId, ref.tenantId, attempt.statusCode],
+      ...[delivery.status, delivery.nextAttemptAt, ref.deliveryId, ref.tenantId],
+    ],
   );
-  await tx.execute(`update ${t.deliveries} set status = ?, next_attempt_at = ?, attempt_count = attempt_count + 1, updated_at = now() where id = ? and ${t.tenant} = ?`, [
-    delivery.status,
-    delivery.nextAttemptAt,
-    ref.deliveryId,
-    ref.tenantId,
-  ]);
-  if (attempt.statusCode === 410) await tx.execute(`update ${t.webhooks} set active = false, updated_at = now() where id = ? and ${t.tenant} = ?`, [ref.webhookId, ref.tenantId]);
 }
 
 /**
