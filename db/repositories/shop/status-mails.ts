@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { orderMailTags } from '../../../domain/shop/mail-tags.ts';
 import { composeStatusMail, downloadLinksList, type StatusMailTemplate } from '../../../domain/shop/status-mail.ts';
 import { buyerInvoiceLink, downloadLink } from '../../../domain/shared/public-links.ts';
-import { DownloadCode, Order, OrderItem, Sender, type IOrder, type IOrderItem, type IOrderStatus } from '../../entities/shop/index.ts';
+import { Order, OrderItem, type IOrder, type IOrderItem, type IOrderStatus } from '../../entities/shop/index.ts';
+import type { Sql } from '../shared/pooled-transaction.ts';
 
 export interface ComposedStatusMail {
   from: { address: string; name: string };
@@ -12,21 +13,27 @@ export interface ComposedStatusMail {
 
 const FALLBACK_SENDER = { address: 'no-reply@shop.invalid', name: '' };
 
-/** The order's download links as an HTML list (`{{LINKI_DO_POBRANIA}}`); links of deleted files are left out. */
-async function downloadLinksHtml(em: EntityManager, orderId: number, downloadBase: string): Promise<string> {
-  const codes = await em.find(DownloadCode, { order: orderId, content: { $ne: null } }, { orderBy: { id: 'asc' } });
-  return downloadLinksList(codes.map((c) => ({ href: downloadLink(downloadBase, c.token), name: c.fileName })));
-}
-
 export const INVOICE_LINK_TAG = 'LINK_DO_FAKTURY';
 
-/** The buyer's url of the order's latest invoice or correction (`{{LINK_DO_FAKTURY}}`); '' without one. */
-async function latestInvoiceLink(em: EntityManager, order: IOrder, base: string): Promise<string> {
-  const [row] = await em.execute<{ id: number; subdomain: string }[]>(
-    'select i.id, s.subdomain from shop_invoices i join shops s on s.id = i.shop_id where i.order_id = ? order by i.id desc limit 1',
-    [order.id],
+/** What a status mail reads besides the order: its sender, the order's latest invoice (or correction) and its download codes. */
+interface StatusMailReads {
+  sender: { address: string; name: string } | null;
+  invoice: { id: number; subdomain: string } | null;
+  /** Of contents whose file still exists, oldest first. */
+  codes: { token: string; fileName: string }[];
+}
+
+/** `StatusMailReads` in one statement (a clearing sends the Paid status's mail on its outside path). */
+async function statusMailReads(sql: Sql, shopId: string, senderId: number | null | undefined, orderId: number | null): Promise<StatusMailReads> {
+  const [row] = await sql.execute<StatusMailReads[]>(
+    `select (select jsonb_build_object('address', email, 'name', name) from shop_senders where id = ? and shop_id = ?) as sender,
+            (select jsonb_build_object('id', i.id, 'subdomain', s.subdomain) from shop_invoices i join shops s on s.id = i.shop_id
+              where i.order_id = ? and i.shop_id = ? order by i.id desc limit 1) as invoice,
+            (select coalesce(jsonb_agg(jsonb_build_object('token', token, 'fileName', file_name) order by id), '[]'::jsonb) from shop_download_codes
+              where order_id = ? and shop_id = ? and content_id is not null) as codes`,
+    [senderId ?? null, shopId, orderId, shopId, orderId, shopId],
   );
-  return row ? buyerInvoiceLink(base, row.subdomain, order.uuid, Number(row.id)) : '';
+  return row!;
 }
 
 /**
@@ -43,8 +50,8 @@ export async function composeOrderStatusMail(
   downloadBase: string,
   items?: readonly Pick<IOrderItem, 'electronic'>[],
 ): Promise<ComposedStatusMail> {
-  const sender = status.senderId ? await em.findOne(Sender, status.senderId) : null;
-  const from = sender ? { address: sender.email, name: sender.name } : FALLBACK_SENDER;
+  const { sender, invoice, codes } = await statusMailReads(em, status.shop.id, status.senderId, order?.id ?? null);
+  const from = sender ?? FALLBACK_SENDER;
   if (!order) return { from, ...composeStatusMail(template, { tags: { ...orderMailTags(null), [INVOICE_LINK_TAG]: '' }, deliveryTypeId: null, electronic: false, downloadLinksHtml: '' }) };
   const address = (order.deliveryAddress ?? order.invoiceAddress ?? {}) as Record<string, string | undefined>;
   const tags = orderMailTags({
@@ -58,13 +65,12 @@ export async function composeOrderStatusMail(
     trackingNumber: order.trackingNumber,
     deliveryMethod: order.deliveryMethod ?? '',
   });
-  tags[INVOICE_LINK_TAG] = await latestInvoiceLink(em, order, downloadBase);
+  tags[INVOICE_LINK_TAG] = invoice ? buyerInvoiceLink(downloadBase, invoice.subdomain, order.uuid, Number(invoice.id)) : '';
   const electronic = items ? items.some((item) => item.electronic) : (await em.count(OrderItem, { order: order.id, electronic: true })) > 0;
-  const links = await downloadLinksHtml(em, order.id, downloadBase);
+  const links = downloadLinksList(codes.map((c) => ({ href: downloadLink(downloadBase, c.token), name: c.fileName })));
   return { from, ...composeStatusMail(template, { tags, deliveryTypeId: order.deliveryTypeId ?? null, electronic, downloadLinksHtml: links }) };
 }
 
-/** An order of the shop by its ordinal number (the `order_number` of a test mail). */
 export function orderByNumber(em: EntityManager, ordinalNumber: number) {
   return em.findOne(Order, { ordinalNumber });
 }
