@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ElectronicContent, Order, OrderItem, Shop } from '../../entities/shop/index.ts';
+import { ElectronicContent, Order, OrderItem } from '../../entities/shop/index.ts';
 
 /** What the effects of an order's transitions read: the order, its lines, status and shop. */
 export async function loadOrderFacts(em: EntityManager, orderId: number) {
-  const order = await em.findOne(Order, orderId, { populate: ['orderStatus'] });
+  // The status and the shop joined in the order's statement.
+  const order = await em.findOne(Order, orderId, { populate: ['orderStatus', 'shop'] });
   if (!order) return null;
-  const [items, shop] = await Promise.all([em.find(OrderItem, { order: orderId }, { orderBy: { id: 'asc' } }), em.findOneOrFail(Shop, order.shop.id)]);
-  return { order, items, shop, status: order.orderStatus.getEntity() };
+  const items = await em.find(OrderItem, { order: orderId }, { orderBy: { id: 'asc' } });
+  return { order, items, shop: order.shop.getEntity(), status: order.orderStatus.getEntity() };
 }
 
 export type OrderFacts = NonNullable<Awaited<ReturnType<typeof loadOrderFacts>>>;
