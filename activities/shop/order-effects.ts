@@ -5,7 +5,8 @@ import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { DEFAULT_PUBLIC_URL } from '../../domain/shared/config.ts';
 import { type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
-import { findOrderStatus, findPaidOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
+import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
+import { paidStatusOnce } from '../../db/repositories/shop/step-reads.ts';
 import { newStatusId } from '../../db/repositories/shop/orders.ts';
 import { contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
 import { invoiceItemNames, invoiceOfKind, issueInvoiceDocument, shopTimeZone } from '../../db/repositories/shop/invoices.ts';
@@ -69,7 +70,7 @@ export function orderEffectActivities(
   const { reads: { orderFacts, recordedEffect, shopSettings }, recordEffect } = db;
   // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
   const integrationsFor = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
-  const integrationsOf = (em: EntityManager, shopId: string) => shopSettings(shopId, 'integrations', () => integrationsFor(em));
+  const integrationsOf = (em: EntityManager, shopId: string) => shopSettings(shopId, 'integrations', () => integrationsFor(em, shopId));
   /** Runs `perform` unless the effect already has an outcome other than `failed`, and records it. */
   async function once<T extends EffectOutcome | HandOn = EffectOutcome>(input: OrderEffectInput, effect: OrderEffectName, perform: (em: EntityManager) => Promise<T>): Promise<T | EffectOutcome> {
     const key: EffectKey = { shopId: input.shopId, orderId: input.orderId, source: input.source, effect };
@@ -244,7 +245,7 @@ export function orderEffectActivities(
     async sendStatusMail(input: OrderEffectInput & LocalFirst & { statusId: number | null }): Promise<EffectOutcome | HandOn> {
       return once<EffectOutcome | HandOn>(input, 'status_mail', async (em) => {
         // null: the shop's Paid status, which the clearing sets.
-        const status = input.statusId == null ? await findPaidOrderStatus(em) : await findOrderStatus(em, input.statusId);
+        const status = input.statusId == null ? await paidStatusOnce(db.reads, em, input.shopId) : await findOrderStatus(em, input.statusId);
         const template = storedTemplate(status?.email);
         if (!status || !template) return skipped('the status has no mail');
         if (!status.sendEmailOnStatusChange) return skipped('sending on status change is off');

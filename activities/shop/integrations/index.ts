@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ga4Client, type AnalyticsClient } from '../../../adapters/analytics/ga4.ts';
 import type { IntegrationEndpoints } from '../../../adapters/endpoints.ts';
 import { mailchimpClient, type MarketingClient } from '../../../adapters/marketing/mailchimp.ts';
-import { analyticsSettings, marketingSettings } from '../../../db/repositories/shop/integrations.ts';
+import { integrationSettings } from '../../../db/repositories/shop/integrations.ts';
+import type { Sql } from '../../../db/repositories/shared/pooled-transaction.ts';
 import { openSecret } from '../../../adapters/secrets/secret-box.ts';
 
 export interface ShopMarketing {
@@ -20,11 +20,11 @@ export interface ShopIntegrations {
 }
 
 /** The tools of the shop `em` is scoped to, built from its own settings (never another shop's). */
-export type IntegrationsFor = (em: EntityManager) => Promise<ShopIntegrations>;
+export type IntegrationsFor = (sql: Sql, shopId: string) => Promise<ShopIntegrations>;
 
 export function integrationsFromSettings(secretsKey: Buffer, endpoints: IntegrationEndpoints = {}): IntegrationsFor {
-  return async (em) => {
-    const [analytics, marketing] = await Promise.all([analyticsSettings(em), marketingSettings(em)]);
+  return async (sql, shopId) => {
+    const { analytics, marketing } = await integrationSettings(sql, shopId);
     return {
       analytics: analytics && ga4Client({ measurementId: analytics.measurementId, apiSecret: openSecret(analytics.apiSecretSealed, secretsKey), endpoint: endpoints.ga4Url }),
       marketing: marketing && {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { analyticsSettings, marketingSettings, saveAnalyticsSettings, saveMarketingSettings, type AnalyticsRow, type MarketingRow } from '../../../db/repositories/shop/integrations.ts';
+import { integrationSettings, saveAnalyticsSettings, saveMarketingSettings, type AnalyticsRow, type MarketingRow } from '../../../db/repositories/shop/integrations.ts';
 import { sealSecret } from '../../../adapters/secrets/secret-box.ts';
 import { ErrorBody, ValidationErrorBody, data } from '../../shared/schemas.ts';
 import { AS_SENT_422, validationErrorHandler } from '../../shared/validation-errors.ts';
@@ -65,8 +65,8 @@ export const shopIntegrationAdminRoutes: FastifyPluginAsyncZod = async (app) => 
     '/shops/:shop_id/integrations/analytics',
     { schema: { operationId: 'admin.shops.integrations.analytics.get', summary: 'The GA4 property of the shop', params: ShopParams, response: { 200: data(AnalyticsReply), 404: ErrorBody } } },
     async (request) => {
-      await shopOf(request.em, request.params.shop_id);
-      return analyticsReply(await analyticsSettings(request.em));
+      const shop = await shopOf(request.em, request.params.shop_id);
+      return analyticsReply((await integrationSettings(request.em, shop.id)).analytics);
     },
   );
 
@@ -93,8 +93,8 @@ export const shopIntegrationAdminRoutes: FastifyPluginAsyncZod = async (app) => 
     '/shops/:shop_id/integrations/marketing',
     { schema: { operationId: 'admin.shops.integrations.marketing.get', summary: 'The mailing tool of the shop', params: ShopParams, response: { 200: data(MarketingReply), 404: ErrorBody } } },
     async (request) => {
-      await shopOf(request.em, request.params.shop_id);
-      return marketingReply(await marketingSettings(request.em));
+      const shop = await shopOf(request.em, request.params.shop_id);
+      return marketingReply((await integrationSettings(request.em, shop.id)).marketing);
     },
   );
 

@@ -5,7 +5,8 @@
  * sealed (adapters/secrets/secret-box.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OrderPayment, ShopAnalyticsIntegration, ShopMarketingIntegration, StripeCustomer, type IOrderPayment } from '../../entities/shop/index.ts';
+import { OrderPayment, StripeCustomer, type IOrderPayment } from '../../entities/shop/index.ts';
+import type { Sql } from '../shared/pooled-transaction.ts';
 
 export interface AnalyticsRow {
   measurementId: string;
@@ -20,14 +21,21 @@ export interface MarketingRow {
   productTags: Record<string, string[]>;
 }
 
-export async function analyticsSettings(em: EntityManager): Promise<AnalyticsRow | null> {
-  const row = await em.findOne(ShopAnalyticsIntegration, {});
-  return row && { measurementId: row.measurementId, apiSecretSealed: row.apiSecretSealed };
+export interface IntegrationSettings {
+  analytics: AnalyticsRow | null;
+  marketing: MarketingRow | null;
 }
 
-export async function marketingSettings(em: EntityManager): Promise<MarketingRow | null> {
-  const row = await em.findOne(ShopMarketingIntegration, {});
-  return row && { provider: row.provider, apiKeySealed: row.apiKeySealed, listId: row.listId, tags: row.tags, productTags: row.productTags };
+/** The shop's GA4 property and mailing tool, in one statement (a clearing's analytics and marketing parts both need them). */
+export async function integrationSettings(sql: Sql, shopId: string): Promise<IntegrationSettings> {
+  const [row] = await sql.execute<IntegrationSettings[]>(
+    `select (select jsonb_build_object('measurementId', measurement_id, 'apiSecretSealed', api_secret_sealed)
+               from shop_analytics_integrations where shop_id = ?) as analytics,
+            (select jsonb_build_object('provider', provider, 'apiKeySealed', api_key_sealed, 'listId', list_id, 'tags', tags, 'productTags', product_tags)
+               from shop_marketing_integrations where shop_id = ?) as marketing`,
+    [shopId, shopId],
+  );
+  return row!;
 }
 
 /** Sets the shop's GA4 property in one statement (concurrent PUTs: the last one wins). */

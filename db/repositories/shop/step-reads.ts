@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { recordedEffect, type EffectKey } from './order-effects.ts';
 import { loadOrderFacts, type OrderFacts } from './order-facts.ts';
-import { paidStatusId } from './orders.ts';
+import { findPaidOrderStatus } from './order-status-config.ts';
+import type { IOrderStatus } from '../../entities/shop/index.ts';
 
 /** What the order effects read of an order: its facts, the recorded outcome of an effect, and its shop's settings. */
 export interface OrderReads {
@@ -12,9 +13,16 @@ export interface OrderReads {
   shopSettings<T>(shopId: string, name: string, read: () => Promise<T>): Promise<T>;
 }
 
-/** The shop's Paid status, read once per step (the mail sequences and the club webhook of a clearing both ask). */
-export function paidStatusIdOnce(reads: OrderReads, em: EntityManager, shopId: string): Promise<number> {
-  return reads.shopSettings(shopId, 'paidStatusId', () => paidStatusId(em, shopId));
+/** The shop's Paid status, read once per step (a clearing's status mail, mail sequences and club webhook all ask); `em` is the shop's. */
+export function paidStatusOnce(reads: OrderReads, em: EntityManager, shopId: string): Promise<IOrderStatus | null> {
+  return reads.shopSettings(shopId, 'paidStatus', () => findPaidOrderStatus(em));
+}
+
+/** `paidStatusOnce`'s id; every shop has its Paid status. */
+export async function paidStatusIdOnce(reads: OrderReads, em: EntityManager, shopId: string): Promise<number> {
+  const status = await paidStatusOnce(reads, em, shopId);
+  if (!status) throw new Error(`shop ${shopId} has no PaidDefaultOrderStatus`);
+  return status.id;
 }
 
 /** Each read when it is asked: what an activity on its own does. */
