@@ -112,16 +112,45 @@ const HOST = '127.0.0.1';
 export async function startTemporalDevServer(opts: StartTemporalOptions = {}): Promise<TemporalServer> {
   const log = opts.log ?? defaultLog;
   const dbFile = opts.dbFile ? path.resolve(opts.dbFile) : undefined;
-  if (dbFile) {
-    const running = await findRunningServer(dbFile);
+  if (dbFile) await fs.mkdir(path.dirname(dbFile), { recursive: true });
+  for (let attempt = 1; ; attempt++) {
+    // Looked for before every try: a starter beside us on the same file may have won meanwhile.
+    const running = dbFile ? await findRunningServer(dbFile) : null;
     if (running) {
       log(`reusing the Temporal dev server (pid ${running.pid}) already running on ${dbFile}`);
       return { address: running.address, uiUrl: running.uiUrl, stop: async () => undefined };
     }
-    await fs.mkdir(path.dirname(dbFile), { recursive: true });
+    try {
+      return await startOwnServer(await ensureTemporalCli(log), { ...opts, dbFile }, log);
+    } catch (error) {
+      if (attempt >= PORT_RACE_TRIES || !(error instanceof PortRaceLost)) throw error;
+      log(`the dev server lost a port to another process at startup (try ${attempt} of ${PORT_RACE_TRIES}): starting it again`);
+    }
   }
-  const cli = await ensureTemporalCli(log);
-  const { first, launchOne, address, uiUrl } = await firstLaunch(cli, { ...opts, dbFile }, log);
+}
+
+/**
+ * The CLI picks its internal ports (history, matching, worker, HTTP) by binding port 0 and closing
+ * it, and listens on them later; a process starting beside it can take one in between, and the
+ * dev server then dies at startup with "address already in use" (PortRaceLost). That race is
+ * retried with fresh ports (ours and the CLI's); a port we passed and the CLI found taken, and any
+ * other startup failure, are thrown at once.
+ */
+const PORT_RACE_TRIES = 3;
+
+class PortRaceLost extends Error {}
+
+/** A server of our own on free ports, restarted on a crash when asked (on the same ports and file). */
+async function startOwnServer(cli: string, opts: StartTemporalOptions, log: Log): Promise<TemporalServer> {
+  const port = await findFreePort(opts.port);
+  const uiPort = opts.uiPort ? await findFreePort(opts.uiPort) : 0;
+  if (opts.port && port !== opts.port) log(`port ${opts.port} is taken, using ${port}`);
+  if (opts.uiPort && uiPort !== opts.uiPort) log(`UI port ${opts.uiPort} is taken, using ${uiPort}`);
+  const address = `${HOST}:${port}`;
+  const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : null;
+  const launchOne = () => launch(cli, { ...opts, port, uiPort }, { address, uiUrl }, log);
+
+  const first = await launchOne();
   if (!opts.restartOnCrash) return { address, uiUrl, stop: first.stop, pid: () => first.pid ?? null };
   // Restarts keep the ports (api and worker hold the address) and the SQLite file (the data).
   let incarnations = 0;
@@ -131,34 +160,6 @@ export async function startTemporalDevServer(opts: StartTemporalOptions = {}): P
   });
   return { address, uiUrl, stop: () => supervised.stop(), pid: () => supervised.current()?.pid ?? null };
 }
-
-/**
- * The CLI picks its internal ports (history, matching, worker, HTTP) by binding port 0 and closing
- * it, and listens on them later; a process starting beside it can take one in between, and the
- * dev server then dies at startup with "address already in use". That race is retried with fresh
- * ports (ours and the CLI's); any other startup failure is thrown at once.
- */
-async function firstLaunch(cli: string, opts: StartTemporalOptions, log: Log) {
-  for (let attempt = 1; ; attempt++) {
-    const port = await findFreePort(opts.port);
-    const uiPort = opts.uiPort ? await findFreePort(opts.uiPort) : 0;
-    if (opts.port && port !== opts.port) log(`port ${opts.port} is taken, using ${port}`);
-    if (opts.uiPort && uiPort !== opts.uiPort) log(`UI port ${opts.uiPort} is taken, using ${uiPort}`);
-    const address = `${HOST}:${port}`;
-    const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : null;
-    const launchOne = () => launch(cli, { ...opts, port, uiPort }, { address, uiUrl }, log);
-    try {
-      return { first: await launchOne(), launchOne, address, uiUrl };
-    } catch (error) {
-      if (attempt >= PORT_RACE_TRIES || !(error instanceof PortRaceLost)) throw error;
-      log(`the dev server lost a port to another process at startup (try ${attempt} of ${PORT_RACE_TRIES}): starting it again`);
-    }
-  }
-}
-
-const PORT_RACE_TRIES = 3;
-
-class PortRaceLost extends Error {}
 
 /** One run of the dev server: spawned, serving, with its pid file written while it lives. */
 async function launch(
@@ -172,19 +173,29 @@ async function launch(
   const child = spawn(command.command, command.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const errors: string[] = []; // a startup panic's stack pushes its cause out of `output`
+  let lostPort = false;
   let stopping: Promise<void> | undefined;
   const collect = lineSplitter((line) => {
     if (!line.trim()) return;
     output.push(line);
     if (output.length > 60) output.shift();
     if (line.includes('level=ERROR') && errors.length < 10) errors.push(line);
+    // The CLI's own check of a port we passed says "can't set ... port": that one is not a race.
+    if (line.includes('address already in use') && !line.includes("can't set")) lostPort = true;
     if (!stopping) log(line); // its shutdown chatter (pollers losing their connection) is noise
   });
   child.stdout.on('data', collect.push);
   child.stderr.on('data', collect.push);
   let spawnError: Error | null = null;
   child.once('error', (error) => (spawnError = error));
-  const exited = new Promise<string>((resolve) => child.once('close', (code, signal) => resolve(signal ?? `code ${code}`)));
+  let closed = false; // its output is read to the end only then
+  const exited = new Promise<string>((resolve) =>
+    child.once('close', (code, signal) => {
+      collect.flush();
+      closed = true;
+      resolve(signal ?? `code ${code}`);
+    }),
+  );
   void exited.then(() => {
     release();
     if (dbFile && !stopping) rmSync(pidFileOf(dbFile), { force: true });
@@ -205,9 +216,9 @@ async function launch(
   try {
     await waitUntilServing(address, () => {
       if (spawnError) return spawnError;
-      if (child.exitCode === null && child.signalCode === null) return null;
+      if (!closed) return null;
       const message = `Temporal dev server exited during startup (${child.exitCode ?? child.signalCode}):\n${[...errors, ...output].join('\n')}`;
-      return errors.some((line) => line.includes('address already in use')) ? new PortRaceLost(message) : new Error(message);
+      return lostPort ? new PortRaceLost(message) : new Error(message);
     }, () => output.join('\n'));
   } catch (error) {
     await stop();

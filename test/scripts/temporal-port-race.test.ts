@@ -32,13 +32,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function flakyCli(name: string, failures: number, errorLine: string): { runs: () => number } {
   const counter = path.join(dir, `${name}.runs`);
   const script = path.join(dir, `${name}.sh`);
+  const errorFile = path.join(dir, `${name}.err`);
   writeFileSync(counter, '0');
+  writeFileSync(errorFile, `${errorLine}\n`);
   writeFileSync(
     script,
     [
       '#!/bin/sh',
       `n=$(cat '${counter}'); echo $((n + 1)) > '${counter}'`,
-      `if [ "$n" -lt ${failures} ]; then echo '${errorLine}' >&2; echo 'panic: runtime error: invalid memory address or nil pointer dereference' >&2; exit 2; fi`,
+      `if [ "$n" -lt ${failures} ]; then cat '${errorFile}' >&2; echo 'panic: runtime error: invalid memory address or nil pointer dereference' >&2; exit 2; fi`,
       `exec '${realCli}' "$@"`,
       '',
     ].join('\n'),
@@ -69,6 +71,12 @@ describe('startTemporalDevServer at startup', () => {
   it('throws any other startup failure at once, with its error line', async () => {
     const cli = flakyCli('bad-config', 5, 'time=2026-12-07T03:16:20.000 level=ERROR msg="bad sqlite pragma"');
     await expect(startTemporalDevServer({ log: () => undefined })).rejects.toThrow(/exited during startup \(2\):\n.*bad sqlite pragma/);
+    expect(cli.runs()).toBe(1);
+  });
+
+  it("does not retry a port we passed that the CLI found taken (another server may hold it)", async () => {
+    const cli = flakyCli('our-port-taken', 5, 'time=2026-12-07T03:16:20.000 level=ERROR msg="can\'t set frontend port 7233: listen tcp 127.0.0.1:7233: bind: address already in use"');
+    await expect(startTemporalDevServer({ log: () => undefined })).rejects.toThrow(/can't set frontend port/);
     expect(cli.runs()).toBe(1);
   });
 
