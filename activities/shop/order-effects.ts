@@ -68,7 +68,7 @@ export function orderEffectActivities(
   db: ActivityDb = unitsOfWork(orm),
 ) {
   const { reads: { orderFacts, recordedEffect, shopSettings }, recordEffect } = db;
-  // Each order's tools come from its own shop's settings (the entity manager is scoped to it).
+  // Each order's tools come from its own shop's settings (read by the order's shop id).
   const integrationsFor = integrationsFromSettings(secretsKey ?? secretsKeyFrom(undefined, () => undefined), integrationEndpoints);
   const integrationsOf = (em: EntityManager, shopId: string) => shopSettings(shopId, 'integrations', () => integrationsFor(em, shopId));
   /** Runs `perform` unless the effect already has an outcome other than `failed`, and records it. */

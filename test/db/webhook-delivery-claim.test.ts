@@ -36,7 +36,7 @@ async function delivery(status: string, dueAt: Date | null = null): Promise<Tena
 const inTenSeconds = () => new Date(Date.now() + 10_000);
 
 describe('claimDeliveryToAttempt', () => {
-  it('is won by one of two attempts at once; both read the delivery as it was before the claim', async () => {
+  it('is won by one of two attempts at once; the winner reads the delivery as it was before its claim', async () => {
     const ref = await delivery('pending');
     const now = new Date();
     const [a, b] = await Promise.all([claimDeliveryToAttempt(stack.orm.em.fork(), ref, inTenSeconds(), now), claimDeliveryToAttempt(stack.orm.em.fork(), ref, inTenSeconds(), now)]);
@@ -72,6 +72,12 @@ describe('recordAttempt', () => {
     const ref = await delivery('pending');
     const next = inTenSeconds();
     await recordAttempt(stack.orm.em.fork(), { ...ref, webhookId }, { at: new Date(), statusCode: 500, durationMs: 12, error: 'HTTP 500', manual: false }, { status: 'pending', nextAttemptAt: next });
+    expect(await state(ref)).toEqual({ status: 'pending', attempt_count: 1, attempts: '1', active: true });
+  });
+
+  it('records an attempt nothing answered (no status code) without touching the webhook', async () => {
+    const ref = await delivery('pending');
+    await recordAttempt(stack.orm.em.fork(), { ...ref, webhookId }, { at: new Date(), statusCode: null, durationMs: 9, error: 'cannot resolve', manual: false }, { status: 'pending', nextAttemptAt: inTenSeconds() });
     expect(await state(ref)).toEqual({ status: 'pending', attempt_count: 1, attempts: '1', active: true });
   });
 

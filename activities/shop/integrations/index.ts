@@ -19,7 +19,7 @@ export interface ShopIntegrations {
   marketing: ShopMarketing | null;
 }
 
-/** The tools of the shop `em` is scoped to, built from its own settings (never another shop's). */
+/** The tools of the shop `shopId`, built from its own settings (never another shop's). */
 export type IntegrationsFor = (sql: Sql, shopId: string) => Promise<ShopIntegrations>;
 
 export function integrationsFromSettings(secretsKey: Buffer, endpoints: IntegrationEndpoints = {}): IntegrationsFor {

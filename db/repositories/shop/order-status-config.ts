@@ -69,6 +69,6 @@ export async function createOrderStatus(em: EntityManager, shop: IShop, values: 
 }
 
 /** The shop's built-in Paid status (the one the clearing sets), or null. */
-export function findPaidOrderStatus(em: EntityManager) {
-  return em.findOne(OrderStatus, { kind: 'PaidDefaultOrderStatus' });
+export function findPaidOrderStatus(em: EntityManager, shopId: string) {
+  return em.findOne(OrderStatus, { kind: 'PaidDefaultOrderStatus', shop: shopId });
 }

@@ -71,6 +71,7 @@ export async function composeOrderStatusMail(
   return { from, ...composeStatusMail(template, { tags, deliveryTypeId: order.deliveryTypeId ?? null, electronic, downloadLinksHtml: links }) };
 }
 
+/** An order of the shop by its ordinal number (the `order_number` of a test mail). */
 export function orderByNumber(em: EntityManager, ordinalNumber: number) {
   return em.findOne(Order, { ordinalNumber });
 }

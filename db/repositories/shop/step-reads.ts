@@ -13,9 +13,12 @@ export interface OrderReads {
   shopSettings<T>(shopId: string, name: string, read: () => Promise<T>): Promise<T>;
 }
 
-/** The shop's Paid status, read once per step (a clearing's status mail, mail sequences and club webhook all ask); `em` is the shop's. */
+/**
+ * The shop's Paid status, read once per step (a clearing's status mail, mail sequences and club
+ * webhook all ask). The parts only read it: the entity is the first asker's fork's.
+ */
 export function paidStatusOnce(reads: OrderReads, em: EntityManager, shopId: string): Promise<IOrderStatus | null> {
-  return reads.shopSettings(shopId, 'paidStatus', () => findPaidOrderStatus(em));
+  return reads.shopSettings(shopId, 'paidStatus', () => findPaidOrderStatus(em, shopId));
 }
 
 /** `paidStatusOnce`'s id; every shop has its Paid status. */
