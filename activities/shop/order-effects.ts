@@ -250,8 +250,8 @@ export function orderEffectActivities(
         if (!status || !template) return skipped('the status has no mail');
         if (!status.sendEmailOnStatusChange) return skipped('sending on status change is off');
         if (input.localFirst) return HAND_ON;
-        const { order, items } = await facts(em, input.orderId);
-        const composed = await composeOrderStatusMail(em, status, template, order, publicUrl, items);
+        const { order } = await facts(em, input.orderId);
+        const composed = await composeOrderStatusMail(em, status, template, order, publicUrl);
         const recipients = [order.email, ...(status.bccEmailAddress ? [status.bccEmailAddress] : [])];
         const outcomes: string[] = [];
         for (const [i, to] of recipients.entries()) {

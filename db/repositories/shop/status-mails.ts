@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { orderMailTags } from '../../../domain/shop/mail-tags.ts';
 import { composeStatusMail, downloadLinksList, type StatusMailTemplate } from '../../../domain/shop/status-mail.ts';
 import { buyerInvoiceLink, downloadLink } from '../../../domain/shared/public-links.ts';
-import { Order, OrderItem, type IOrder, type IOrderItem, type IOrderStatus } from '../../entities/shop/index.ts';
+import { Order, type IOrder, type IOrderStatus } from '../../entities/shop/index.ts';
 import type { Sql } from '../shared/pooled-transaction.ts';
 
 export interface ComposedStatusMail {
@@ -15,9 +15,10 @@ const FALLBACK_SENDER = { address: 'no-reply@shop.invalid', name: '' };
 
 export const INVOICE_LINK_TAG = 'LINK_DO_FAKTURY';
 
-/** What a status mail reads besides the order: its sender, the order's latest invoice (or correction) and its download codes. */
+/** What a status mail reads besides the order: its sender, whether it has electronic lines, its latest invoice (or correction) and its download codes. */
 interface StatusMailReads {
   sender: { address: string; name: string } | null;
+  electronic: boolean;
   invoice: { id: number; subdomain: string } | null;
   /** Of contents whose file still exists, oldest first. */
   codes: { token: string; fileName: string }[];
@@ -27,11 +28,12 @@ interface StatusMailReads {
 async function statusMailReads(sql: Sql, shopId: string, senderId: number | null | undefined, orderId: number | null): Promise<StatusMailReads> {
   const [row] = await sql.execute<StatusMailReads[]>(
     `select (select jsonb_build_object('address', email, 'name', name) from shop_senders where id = ? and shop_id = ?) as sender,
+            exists (select 1 from shop_order_items where order_id = ? and shop_id = ? and electronic) as electronic,
             (select jsonb_build_object('id', i.id, 'subdomain', s.subdomain) from shop_invoices i join shops s on s.id = i.shop_id
               where i.order_id = ? and i.shop_id = ? order by i.id desc limit 1) as invoice,
             (select coalesce(jsonb_agg(jsonb_build_object('token', token, 'fileName', file_name) order by id), '[]'::jsonb) from shop_download_codes
               where order_id = ? and shop_id = ? and content_id is not null) as codes`,
-    [senderId ?? null, shopId, orderId, shopId, orderId, shopId],
+    [senderId ?? null, shopId, orderId, shopId, orderId, shopId, orderId, shopId],
   );
   return row!;
 }
@@ -40,7 +42,7 @@ async function statusMailReads(sql: Sql, shopId: string, senderId: number | null
  * A status's mail as a real status change sends it (and a test mail, rule 5): the sender, the
  * subject and the body with the order's tags, its delivery's substitution blocks, the electronic
  * substitution and its download links. Without an order the order tags are empty and no block or
- * link is filled in. `items`: the order's lines when the caller has them read already.
+ * link is filled in.
  */
 export async function composeOrderStatusMail(
   em: EntityManager,
@@ -48,9 +50,8 @@ export async function composeOrderStatusMail(
   template: StatusMailTemplate,
   order: IOrder | null,
   downloadBase: string,
-  items?: readonly Pick<IOrderItem, 'electronic'>[],
 ): Promise<ComposedStatusMail> {
-  const { sender, invoice, codes } = await statusMailReads(em, status.shop.id, status.senderId, order?.id ?? null);
+  const { sender, electronic, invoice, codes } = await statusMailReads(em, status.shop.id, status.senderId, order?.id ?? null);
   const from = sender ?? FALLBACK_SENDER;
   if (!order) return { from, ...composeStatusMail(template, { tags: { ...orderMailTags(null), [INVOICE_LINK_TAG]: '' }, deliveryTypeId: null, electronic: false, downloadLinksHtml: '' }) };
   const address = (order.deliveryAddress ?? order.invoiceAddress ?? {}) as Record<string, string | undefined>;
@@ -66,7 +67,6 @@ export async function composeOrderStatusMail(
     deliveryMethod: order.deliveryMethod ?? '',
   });
   tags[INVOICE_LINK_TAG] = invoice ? buyerInvoiceLink(downloadBase, invoice.subdomain, order.uuid, Number(invoice.id)) : '';
-  const electronic = items ? items.some((item) => item.electronic) : (await em.count(OrderItem, { order: order.id, electronic: true })) > 0;
   const links = downloadLinksList(codes.map((c) => ({ href: downloadLink(downloadBase, c.token), name: c.fileName })));
   return { from, ...composeStatusMail(template, { tags, deliveryTypeId: order.deliveryTypeId ?? null, electronic, downloadLinksHtml: links }) };
 }
