@@ -123,8 +123,9 @@ const PARTS: Record<ClearingPart, PartRun> = {
 };
 
 /**
- * The clearing's database work in one step (issue 26 item 1): every part in turn, each in a
- * savepoint of its own (`inSavepoint`), so one failing part rolls back only itself. A failure no
+ * The clearing's database work in one step (issue 26 item 1): every part in turn, each run by
+ * `inSavepoint` (activities/shop/clearing-transaction.ts: in a savepoint of its own, so one failing
+ * part rolls back only itself, once a run without savepoints met a failing part). A failure no
  * retry can change (a non-retryable ApplicationFailure) is recorded `failed`, as the per-effect
  * steps record it when they give up; any other is left to the workflow's per-effect steps with
  * their retries, and with it the parts that wait for it. Idempotent like every activity it is

@@ -38,25 +38,63 @@ function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): { effec
 }
 
 /**
- * The step's parts in one transaction (one pool connection, one commit), each in a savepoint
- * (activities/shop/clearing-step.ts); a part rolled back leaves its effect-log entries out too.
+ * The step's parts in one transaction (one pool connection, one commit). Parts almost never fail,
+ * so the step first runs them without savepoints; when one fails, that transaction is rolled back
+ * and the step runs again with each part in a savepoint (activities/shop/clearing-step.ts), where
+ * a failing part rolls back only itself, its effect-log entries with it.
  */
-export function clearInOneTransaction(deps: ActivityDeps, input: ClearingStepInput): Promise<ClearingStepResult> {
+export async function clearInOneTransaction(deps: ActivityDeps, input: ClearingStepInput): Promise<ClearingStepResult> {
+  try {
+    return await clearInTransaction(deps, input, 'no savepoints');
+  } catch (error) {
+    if (!(error instanceof PartFailed)) throw error;
+    return clearInTransaction(deps, input, 'a savepoint per part');
+  }
+}
+
+/** Rolls back the step's transaction run without savepoints, to run it again with them. */
+class PartFailed extends Error {}
+
+function clearInTransaction(deps: ActivityDeps, input: ClearingStepInput, isolation: 'no savepoints' | 'a savepoint per part'): Promise<ClearingStepResult> {
   return shopEm(deps.orm, input.shopId).transactional(async (tx) => {
     const scope: TransactionScope = { em: tx };
     const { effects, effectLog } = clearingEffectsIn(deps, scope);
-    const result = await runClearingStep(effects, async (work) => {
-      const mark = effectLog.since();
-      try {
-        return await inSavepoint(scope, work);
-      } catch (error) {
-        effectLog.dropSince(mark);
-        throw error;
-      }
-    }, input);
+    const part = isolation === 'no savepoints' ? failingTheTransaction() : inSavepoints(scope, effectLog);
+    const result = await runClearingStep(effects, part, input);
+    if (part.failed) throw new PartFailed('a part of the clearing step failed');
     await effectLog.write(tx);
     return result;
   });
+}
+
+/** How the step isolates a part (`runClearingStep`'s `inSavepoint`), and whether one failed. */
+type PartIsolation = (<T>(work: () => Promise<T>) => Promise<T>) & { failed?: boolean };
+
+/** No isolation: the first failure fails every part after it, and the transaction is rolled back. */
+function failingTheTransaction(): PartIsolation {
+  const part: PartIsolation = async (work) => {
+    if (part.failed) throw new Error('an earlier part of the step failed');
+    try {
+      return await work();
+    } catch (error) {
+      part.failed = true;
+      throw error;
+    }
+  };
+  return part;
+}
+
+/** Each part in a savepoint: a failure rolls back that part and its effect-log entries. */
+function inSavepoints(scope: TransactionScope, effectLog: ReturnType<typeof effectLogBatch>): PartIsolation {
+  return async (work) => {
+    const mark = effectLog.since();
+    try {
+      return await inSavepoint(scope, work);
+    } catch (error) {
+      effectLog.dropSince(mark);
+      throw error;
+    }
+  };
 }
 
 /**

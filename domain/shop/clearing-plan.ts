@@ -3,7 +3,7 @@ import type { ShopWebhookEvent } from './webhooks.ts';
 
 /**
  * How a part of the clearing runs. `database`: inside the clearing's one database transaction
- * (activities/shop/clearing-step.ts), each in a savepoint; what it opened (deliveries, an access
+ * (activities/shop/clearing-step.ts), each isolated from the others (a savepoint once one failed); what it opened (deliveries, an access
  * order, sequences, subscribers, timers) the workflow then starts. `outside`: it may call the
  * outside world; the transaction only asks whether there is anything to send (nothing configured:
  * recorded there) and hands it to its retried activity.

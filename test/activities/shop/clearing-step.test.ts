@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SqlEntityManager } from '@mikro-orm/knex';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clearInOneTransaction } from '../../../activities/shop/clearing-transaction.ts';
 import { effectLogBatch } from '../../../db/repositories/shop/effect-log-batch.ts';
 import type { ActivityDeps } from '../../../activities/shared/deps.ts';
@@ -45,6 +46,24 @@ describe('the clearing step in one transaction', () => {
     expect(bodies.map((b) => b.payload.order.invoice_number)).toEqual([order!.invoice_number, order!.invoice_number]);
     const [invoice] = await sql<{ status: string; detail: string }>("select status, detail from shop_order_effects where order_id = ? and source = 'clear' and effect = 'invoice'", [orderId]);
     expect(invoice).toEqual({ status: 'done', detail: order!.invoice_number });
+  });
+
+  it('runs its parts without a savepoint when none fails', async () => {
+    const statements: string[] = [];
+    const execute = SqlEntityManager.prototype.execute;
+    const spy = vi.spyOn(SqlEntityManager.prototype, 'execute').mockImplementation(function (this: SqlEntityManager, query, ...rest) {
+      if (typeof query === 'string') statements.push(query);
+      return execute.call(this, query, ...rest);
+    } as typeof execute);
+    try {
+      const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer5@example.com', items: [{ product_id: productId }] })).id as number;
+      const result = await clearInOneTransaction(deps, { shopId: shop.id, orderId, events: { cleared: event(), paid: event(), club: event() } });
+      expect(result.deferred).toEqual([]);
+      expect(result.deliveries).toHaveLength(2);
+      expect(statements.filter((q) => q.includes('savepoint'))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('writes the kept effect-log entries in their order, without those of a part rolled back, as recorded one by one', async () => {
@@ -109,7 +128,8 @@ describe('the clearing step in one transaction', () => {
     await sql(`create trigger ${probe} before insert on shop_webhook_deliveries for each row execute function ${probe}()`, []);
     try {
       const result = await clearInOneTransaction(deps, { shopId: shop.id, orderId, events: { cleared: event(), paid: event(), club: event() } });
-      expect(result.deferred).toContain('cleared_webhooks');
+      // Run again with a savepoint per part: only the failing part is left, the parts before and after it are kept.
+      expect(result.deferred).toEqual(['cleared_webhooks']);
       expect(result.deliveries.map((d) => d.type)).toEqual(['order_status_changed']);
     } finally {
       await sql(`drop trigger ${probe} on shop_webhook_deliveries`, []);
@@ -118,6 +138,9 @@ describe('the clearing step in one transaction', () => {
     const rows = await sql<{ source: string; effect: string }>('select source, effect from shop_order_effects where order_id = ? and effect = ? order by id', [orderId, 'webhook']);
     // The Paid status's delivery (its own part) stays; the rolled-back part's first entry is gone with its delivery.
     expect(rows).toEqual([{ source: 'clear:paid', effect: 'webhook' }]);
+    // The parts before the failing one are kept once (the first run, without savepoints, was rolled back whole).
+    const invoices = await sql<{ status: string }>("select status from shop_order_effects where order_id = ? and effect = 'invoice'", [orderId]);
+    expect(invoices).toEqual([{ status: 'done' }]);
     const cleared = await sql<{ count: string }>("select count(*) from shop_webhook_deliveries where shop_id = ? and event_type = 'order_cleared' and payload->'order'->>'id' = ?", [shop.id, String(orderId)]);
     expect(Number(cleared[0]!.count)).toBe(0);
   });
