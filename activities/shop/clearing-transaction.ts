@@ -2,7 +2,7 @@ import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { readsOnce } from '../../db/repositories/shop/step-reads.ts';
 import { effectLogBatch } from '../../db/repositories/shop/effect-log-batch.ts';
 import { inSavepoint, shopEmIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
-import type { ActivityDb, ActivityDeps } from '../shared/deps.ts';
+import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
 import { automaticStatusActivities } from './automatic-status.ts';
 import { runClearingStep, type ClearingEffects, type ClearingStepInput, type ClearingStepResult } from './clearing-step.ts';
@@ -102,14 +102,15 @@ function inSavepoints(scope: TransactionScope, effectLog: ReturnType<typeof effe
  * all its database-only work in one transaction (`clearInOneTransaction`).
  */
 export function clearingStepActivities(deps: ActivityDeps) {
-  const { issueInvoice } = orderEffectActivities(deps);
   return {
     async clearOrderInOneStep(input: ClearingStepInput): Promise<ClearingStepResult> {
+      // The order's facts read once for the check and the numbering.
+      const ahead = orderEffectActivities(deps, { ...unitsOfWork(deps.orm), reads: readsOnce() });
       // The invoice number first, in a short transaction of its own: numbering locks the shop's row
       // (its counter), which order placement locks too, and a savepoint releases no lock, so inside
       // the step it would hold every checkout of the shop until the step commits. Its failure is
       // left to the step's invoice part, which then answers the recorded outcome or tries again.
-      await issueInvoice({ shopId: input.shopId, orderId: input.orderId, source: 'clear' }).catch(() => undefined);
+      await ahead.issueInvoiceAhead({ shopId: input.shopId, orderId: input.orderId, source: 'clear' }).catch(() => undefined);
       return clearInOneTransaction(deps, input);
     },
   };

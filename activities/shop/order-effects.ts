@@ -90,7 +90,7 @@ export function orderEffectActivities(
     return loaded;
   }
 
-  return {
+  const activities = {
     /**
      * Records an effect's final outcome when its activity gave up (`failed`), has nothing to do yet
      * (`skipped`), or was handed to a workflow of its own (a shop webhook's delivery; `target` names it).
@@ -148,6 +148,16 @@ export function orderEffectActivities(
         });
         return done(lines.length === items.length ? number : `${number} (lines ${lines.map((l) => l.id).join(', ')}; no_invoice products left out)`);
       });
+    },
+
+    /**
+     * The clearing's invoice numbered ahead of its step (activities/shop/clearing-transaction.ts),
+     * as `issueInvoice` numbers it, when the shop invoices automatically. Otherwise nothing is
+     * numbered, so nothing is read further or recorded here: the step's invoice part records why.
+     */
+    async issueInvoiceAhead(input: OrderEffectInput): Promise<void> {
+      const { shop } = await facts(db.shopEm(input.shopId), input.orderId);
+      if (shop.automaticInvoicing) await activities.issueInvoice(input);
     },
 
     /**
@@ -264,6 +274,7 @@ export function orderEffectActivities(
       });
     },
   };
+  return activities;
 }
 
 /** What a workflow proxies of this file: `activitiesOf<OrderEffectActivities>(profile)` (workflows/shared/activities-of.ts). */
