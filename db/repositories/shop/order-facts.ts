@@ -6,7 +6,8 @@ export async function loadOrderFacts(em: EntityManager, orderId: number) {
   // The status and the shop joined in the order's statement.
   const order = await em.findOne(Order, orderId, { populate: ['orderStatus', 'shop'] });
   if (!order) return null;
-  const items = await em.find(OrderItem, { order: orderId }, { orderBy: { id: 'asc' } });
+  // The order's shop named here, not by the filter: the filter would join the order again for its shop.
+  const items = await em.find(OrderItem, { order: orderId, shop: order.shop.id }, { orderBy: { id: 'asc' }, filters: false });
   return { order, items, shop: order.shop.getEntity(), status: order.orderStatus.getEntity() };
 }
 
