@@ -9,7 +9,16 @@ export function activityContext(): Context | null {
   }
 }
 
-/** Tells Temporal this attempt is alive; outside an activity there is no one to tell. */
+/**
+ * The current activity's context when its heartbeats reach Temporal: not outside an activity, and
+ * not in a local activity, which has no heartbeat (its workflow task stands for it).
+ */
+export function heartbeatContext(): Context | null {
+  const context = activityContext();
+  return context && !context.info.isLocal ? context : null;
+}
+
+/** Tells Temporal this attempt is alive, when there is someone to tell (`heartbeatContext`). */
 export function heartbeat(): void {
-  activityContext()?.heartbeat();
+  heartbeatContext()?.heartbeat();
 }

@@ -2,7 +2,7 @@ import type { DomainEventType } from '../../domain/shared/events.ts';
 import { secretsKeyFrom } from '../../adapters/secrets/secret-box.ts';
 import { openDelivery, platformDelivery, subscribedWebhooks, type DeliveryRef, type TenantDelivery } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { Orm } from '../../db/orm.ts';
-import { activityContext } from '../shared/activity-context.ts';
+import { activityContext, heartbeatContext } from '../shared/activity-context.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { attemptDelivery, type AttemptDeps, type AttemptResult } from './attempt.ts';
 import { webhookSettingsFrom } from './settings.ts';
@@ -43,8 +43,9 @@ export function attemptDepsFrom({ secretsKey, webhooks, now = () => new Date() }
  */
 export async function attemptInActivity(deps: AttemptDeps, orm: Orm, delivery: TenantDelivery & { manual?: boolean }): Promise<AttemptResult> {
   const context = activityContext();
-  context?.heartbeat();
-  const heartbeat = context ? setInterval(() => context.heartbeat(), 1000) : undefined;
+  const beating = heartbeatContext();
+  beating?.heartbeat();
+  const heartbeat = beating ? setInterval(() => beating.heartbeat(), 1000) : undefined;
   const abort = new AbortController();
   const onCancel = () => abort.abort(context?.cancellationSignal.reason);
   context?.cancellationSignal.addEventListener('abort', onCancel, { once: true });
@@ -84,7 +85,7 @@ export function webhookActivities(activityDeps: ActivityDeps) {
      * recorded attempt from the record.
      */
     async openAndAttemptWebhookDelivery(pair: WebhookPair): Promise<AttemptResult & { deliveryId: string }> {
-      activityContext()?.heartbeat();
+      heartbeatContext()?.heartbeat();
       const deliveryId = await openPair(pair);
       return { deliveryId, ...(await attemptInActivity(deps, orm, platformDelivery({ platformId: pair.platformId, deliveryId }))) };
     },

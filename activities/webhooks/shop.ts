@@ -5,7 +5,7 @@ import { SHOP_WEBHOOK_TABLES } from '../../db/repositories/shared/webhook-delive
 import { activeShopWebhooks, openShopDelivery, shopDeliveryOutcome } from '../../db/repositories/shop/webhooks.ts';
 import type { EffectOutcome, EffectSource } from '../../domain/shop/effects.ts';
 import { orderOfEventKey, shopEventKey, shopWebhookDeliveryEffect, type ShopWebhookEvent } from '../../domain/shop/webhooks.ts';
-import { activityContext } from '../shared/activity-context.ts';
+import { heartbeat } from '../shared/activity-context.ts';
 import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
 import type { AttemptResult } from './attempt.ts';
 import { attemptDepsFrom, attemptInActivity } from './delivery.ts';
@@ -75,7 +75,7 @@ export function shopWebhookActivities(activityDeps: ActivityDeps, db: ActivityDb
   async function attemptAndRecord({ shopId, deliveryId, manual, recordOutcome: record }: { shopId: string; deliveryId: string; manual?: boolean; recordOutcome?: boolean }): Promise<AttemptResult> {
     const result = await attemptInActivity(deps, orm, { tables: SHOP_WEBHOOK_TABLES, tenantId: shopId, deliveryId, manual });
     if (record && result.nextAttemptInMs === null) {
-      activityContext()?.heartbeat();
+      heartbeat();
       await recordOutcome({ shopId, deliveryId });
     }
     return result;
@@ -99,7 +99,7 @@ export function shopWebhookActivities(activityDeps: ActivityDeps, db: ActivityDb
      */
     async openAndAttemptShopWebhookDelivery(input: OpenShopDeliveryInput): Promise<AttemptResult & { deliveryId: string }> {
       // The opening's statements count against the `webhook` profile's heartbeat timeout too.
-      activityContext()?.heartbeat();
+      heartbeat();
       const deliveryId = await openDelivery(input);
       return { deliveryId, ...(await attemptAndRecord({ shopId: input.shopId, deliveryId, recordOutcome: true })) };
     },
