@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { callOutside, planOf, type OutsideCalls, type OutsideClearingEffect } from '../../domain/shop/clearing-plan.ts';
-import { activityContext } from '../shared/activity-context.ts';
+import { activityContext, heartbeatContext } from '../shared/activity-context.ts';
+import { slowTargets, type SlowTargets } from '../shared/slow-targets.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
 import type { Fns, OpenedShopDelivery } from './clearing-step.ts';
@@ -50,10 +51,12 @@ async function firstAttempt(deliveryId: string, attempt: () => Promise<{ nextAtt
 }
 
 /** A handed-on part's call: settled (or refused for good, recorded `failed`), else left for its retried activity. */
-async function handedOnPart(fx: ClearingOutsideEffects, input: ClearingOutsideInput, effect: OutsideClearingEffect): Promise<OutsideClearingEffect[]> {
+async function handedOnPart(fx: ClearingOutsideEffects, input: ClearingOutsideInput, effect: OutsideClearingEffect, slow: SlowTargets): Promise<OutsideClearingEffect[]> {
   const at = { shopId: input.shopId, orderId: input.orderId, source: planOf(effect).source };
+  const target = `${input.shopId}/${effect}`;
+  if (slow.isSlow(target)) return [effect];
   try {
-    await callOutside(fx, effect, at);
+    await slow.timed(target, () => callOutside(fx, effect, at));
     return [];
   } catch (error) {
     if (!(error instanceof ApplicationFailure && error.nonRetryable)) return [effect];
@@ -73,32 +76,45 @@ async function handedOnPart(fx: ClearingOutsideEffects, input: ClearingOutsideIn
  * only when its worker is lost or it runs out of time; run again, every call answers what it
  * recorded, and one still claimed by the lost attempt (a webhook's for 10 s, a mail's for 10
  * minutes) is handed on to wait for the claim: a mail sent or an attempt made is not made twice.
+ * A call to a target `slow` names is not made here but handed on the same way.
  */
-export async function runClearingOutside(fx: ClearingOutsideEffects, input: ClearingOutsideInput): Promise<ClearingOutsideResult> {
+export async function runClearingOutside(fx: ClearingOutsideEffects, input: ClearingOutsideInput, slow: SlowTargets = NONE_SLOW): Promise<ClearingOutsideResult> {
   const { shopId, club } = input;
+  /** A delivery's first attempt, or, when its target is slow, left for its workflow to make. */
+  const attempt = (target: string, deliveryId: string, call: () => Promise<{ nextAttemptInMs: number | null }>): Promise<DeliveryLeft | null> =>
+    slow.isSlow(target) ? Promise.resolve({ deliveryId }) : firstAttempt(deliveryId, () => slow.timed(target, call));
   const [retry, deliveries, clubLeft] = await Promise.all([
-    Promise.all(input.handOn.map((effect) => handedOnPart(fx, input, effect))),
-    Promise.all(input.deliveries.map(({ deliveryId }) => firstAttempt(deliveryId, () => fx.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })))),
+    Promise.all(input.handOn.map((effect) => handedOnPart(fx, input, effect, slow))),
+    Promise.all(input.deliveries.map(({ webhookId, deliveryId }) => attempt(`${shopId}/webhook/${webhookId}`, deliveryId, () => fx.attemptShopWebhookDelivery({ shopId, deliveryId, recordOutcome: true })))),
     club &&
-      firstAttempt(club.deliveryId, async () => {
-        const attempt = await fx.attemptClubWebhookDelivery({ shopId, deliveryId: club.deliveryId });
-        if (attempt.nextAttemptInMs === null) await fx.recordClubWebhookOutcome({ shopId, deliveryId: club.deliveryId });
-        return attempt;
+      attempt(`${shopId}/club_webhook`, club.deliveryId, async () => {
+        const made = await fx.attemptClubWebhookDelivery({ shopId, deliveryId: club.deliveryId });
+        if (made.nextAttemptInMs === null) await fx.recordClubWebhookOutcome({ shopId, deliveryId: club.deliveryId });
+        return made;
       }),
   ]);
   return { retry: retry.flat(), deliveries: deliveries.filter((d) => d !== null), club: clubLeft };
 }
 
-/** The clearing's outside activity (workflows/shop/steps/clear-in-one-step.ts), heartbeating while it runs. */
+/** No target is slow: every call is made (the activity's own slots hold them, however long). */
+const NONE_SLOW: SlowTargets = { isSlow: () => false, timed: (_target, call) => call() };
+
+/**
+ * The clearing's outside calls (workflows/shop/steps/clear-in-one-step.ts): as a local activity,
+ * the calls to targets this worker saw slow are left to their own activity or delivery workflow;
+ * as an activity (runs begun before `clearing-outside-local`), it heartbeats while it runs.
+ */
 export function clearingOutsideActivities(deps: ActivityDeps) {
   const fx: ClearingOutsideEffects = { ...orderEffectActivities(deps), ...shopWebhookActivities(deps), ...clubWebhookActivities(deps) };
+  const slow = slowTargets();
   return {
     async sendClearingOutside(input: ClearingOutsideInput): Promise<ClearingOutsideResult> {
-      const context = activityContext();
+      const local = activityContext()?.info.isLocal ?? false;
+      const context = heartbeatContext();
       // The attempts heartbeat while they run; the mails and calls beside them would not.
       const heartbeat = context ? setInterval(() => context.heartbeat(), 1000) : undefined;
       try {
-        return await runClearingOutside(fx, input);
+        return await runClearingOutside(fx, input, local ? slow : NONE_SLOW);
       } finally {
         clearInterval(heartbeat);
       }

@@ -176,16 +176,23 @@ export const fakeActivities: Partial<Activities> = {
   // Recorded since `clearing-outside-one-activity`, this fake step opens the club webhook's delivery
   // too, and the first attempts and the analytics call are one activity: one delivery and the
   // club's need their workflows, and the analytics call its own retried activity.
+  // Since `clearing-outside-local` the outside calls are a local activity; order 36's are all made
+  // at once (the usual clearing: one workflow task).
   async clearOrderInOneStep({ orderId, events }) {
+    if (orderId === CLEARED_AT_ONCE) {
+      const delivery = { source: 'clear' as const, webhookId: AT_ONCE_WEBHOOK, type: 'order_cleared' as const, ...events.cleared, deliveryId: `shop-delivery-${AT_ONCE_WEBHOOK}-${orderId}` };
+      return { deferred: [], handOn: ['status_mail' as const], deliveries: [delivery], club: null, courseAccess: {}, sequences: null, subscriptions: null, automaticStatuses: [] };
+    }
     const deliveries = [AT_ONCE_WEBHOOK, WEBHOOK_TO_RETRY].map((webhookId) => ({ source: 'clear' as const, webhookId, type: 'order_cleared' as const, ...events.cleared, deliveryId: `shop-delivery-${webhookId}-${orderId}` }));
     return { deferred: [], handOn: ['analytics_purchase' as const], deliveries, club: { deliveryId: `club-delivery-${orderId}`, statusId: 2 }, courseAccess: {}, sequences: null, subscriptions: null, automaticStatuses: [] };
   },
-  async sendClearingOutside({ deliveries, club }) {
+  async sendClearingOutside({ handOn, deliveries, club }) {
     const left = [...deliveries, ...(club ? [club] : [])].flatMap(({ deliveryId }) => {
       const { nextAttemptInMs } = attemptOnce(deliveryId);
       return nextAttemptInMs === null ? [] : [{ deliveryId, nextAttemptInMs }];
     });
-    return { retry: ['analytics_purchase' as const], deliveries: left.filter(({ deliveryId }) => deliveryId !== club?.deliveryId), club: left.find(({ deliveryId }) => deliveryId === club?.deliveryId) ?? null };
+    // The analytics call fails a first time (its own activity makes it); the status mail goes at once.
+    return { retry: handOn.filter((effect) => effect === 'analytics_purchase'), deliveries: left.filter(({ deliveryId }) => deliveryId !== club?.deliveryId), club: left.find(({ deliveryId }) => deliveryId === club?.deliveryId) ?? null };
   },
   attemptClubWebhookDelivery: async ({ deliveryId }) => attemptOnce(deliveryId),
   recordClubWebhookOutcome: async () => ({ status: 'done' as const, detail: 'club webhook delivered' }),
@@ -209,6 +216,9 @@ function onboarded(email: string, kind: string, itemId: string) {
     webhookDeliveries: [{ webhookId: WEBHOOK, eventId: event.id }],
   };
 }
+
+/** The order whose clearing's outside calls are all made at once. */
+const CLEARED_AT_ONCE = 36;
 
 /** A webhook whose deliveries succeed at their first attempt; every other one's fail twice first. */
 const AT_ONCE_WEBHOOK = '00000000-0000-4000-8000-00000000f004';
@@ -472,7 +482,8 @@ export const scenarios: Scenario[] = [
       return handle;
     },
   },
-  clearing('a clearing: the one step opens two deliveries and the club webhook\'s and hands the analytics on; the outside activity delivers one at its first attempt, hands the other and the club\'s to their delivery workflows and the analytics to its own activity', SHOP, 35),
+  clearing('a clearing: the one step opens two deliveries and the club webhook\'s and hands the analytics on; the outside calls (a local activity) deliver one at its first attempt, hand the other and the club\'s to their delivery workflows and the analytics to its own activity', SHOP, 35),
+  clearing('a clearing whose outside calls are all made at once (a delivery\'s first attempt, the status mail): one workflow task', SHOP, CLEARED_AT_ONCE),
   {
     type: 'deliverShopWebhook',
     name: 'the shop\'s delivery: opened with the event, two failed attempts waited out, delivered at the third',

@@ -17,7 +17,8 @@ export interface ReceivedRequest {
   at: number;
 }
 
-export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+/** A status (after `delayMs`, when given), or no answer at all. */
+export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 export type Responder = (request: ReceivedRequest, nthForPath: number) => Answer;
 
 export interface WebhookReceiver {
@@ -54,8 +55,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         hanging.push(res);
         return;
       }
-      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-      res.end(`answer ${answer.status}`);
+      const reply = () => {
+        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+        res.end(`answer ${answer.status}`);
+      };
+      if (answer.delayMs) setTimeout(reply, answer.delayMs);
+      else reply();
     });
   });
   server.on('connection', (socket) => {

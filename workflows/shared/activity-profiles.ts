@@ -124,6 +124,18 @@ export const CLEARING_OUTSIDE = activity({
 });
 
 /**
+ * The same calls as a local activity (`clearing-outside-local`), inside the clearing's one
+ * workflow task: no activity task, no second workflow task. It has no heartbeat: a killed worker's
+ * calls run again when the workflow task is retried on another worker. A call to a target the
+ * worker has seen slow (activities/shared/slow-targets.ts) is handed on without being made, so a
+ * slow receiver does not keep holding the local slots every workflow's steps share.
+ */
+export const LOCAL_CLEARING_OUTSIDE = local({
+  startToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+/**
  * The retries of an order effect, as an activity (`ORDER_EFFECT`) or a local one
  * (`LOCAL_ORDER_EFFECT`). Their waits (about 18.5 minutes) outlast a mail's claim of an attempt
  * lost with its worker (SHOP_MAIL_CLAIM_MS, 10 minutes), so a status mail waits for it instead of

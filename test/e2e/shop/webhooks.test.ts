@@ -4,8 +4,9 @@
  * order and changing its status reach the shop's subscribed webhooks, signed exactly as the
  * platform's; a private address is refused without connecting; the history shows every attempt.
  */
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderStatusWorkflowId } from '../../../domain/shop/workflow-ids.ts';
+import { clearOrderWorkflowId, orderStatusWorkflowId, shopWebhookDeliveryWorkflowId } from '../../../domain/shop/workflow-ids.ts';
 import { startWebhookEndToEnd, type WebhookEndToEnd } from '../../helpers/e2e.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, type TestShop } from '../../helpers/shop.ts';
@@ -183,5 +184,32 @@ describe('shop webhooks', () => {
       ['order_status_changed', 'succeeded'],
     ]);
     expect(await webhookEffects(order.id)).toHaveLength(7);
+  });
+});
+
+describe("a slow receiver and the clearing's local slots", () => {
+  it('gets the first attempt of one clearing inline; while the worker sees it slow, the next clearing leaves its first attempt to the delivery workflow', async () => {
+    const slowShop = await createTestShop(stack.app, 'slow-hooks');
+    const book = await insertProduct(stack.orm, slowShop.id, { name: 'Atlas', sku: 'ATLAS', price: '10.00' });
+    const webhookId = (await adminPost(stack.app, `/admin/v1/shops/${slowShop.id}/webhooks`, { url: receiver.url('/slow'), events: ['order_cleared'], secret_key: SECRET })).id as string;
+    // Slower than the worker's bound for a call made inline (SLOW_CALL_MS, 1 s).
+    receiver.on('/slow', () => ({ status: 200, delayMs: 1_500 }));
+    const clearOne = async (email: string) => {
+      const placed = await adminPost<{ id: number }>(stack.app, `/admin/v1/shops/${slowShop.id}/orders`, { email, items: [{ product_id: book }] });
+      expect((await http('PATCH', `/api/v1/orders/${placed.id}/clear`, { headers: { 'x-api-key': slowShop.key } })).status).toBe(200);
+      await stack.temporal.workflow.getHandle(clearOrderWorkflowId({ shopId: slowShop.id, orderId: placed.id })).result();
+      return placed.id;
+    };
+    const deliveryWorkflow = (orderId: number) => stack.temporal.workflow.getHandle(shopWebhookDeliveryWorkflowId({ shopId: slowShop.id, webhookId, orderId, source: 'clear' }));
+
+    const first = await clearOne('slow-1@example.com');
+    expect(receiver.requests('/slow')).toHaveLength(1);
+    await expect(deliveryWorkflow(first).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+
+    const second = await clearOne('slow-2@example.com');
+    // The clearing made no attempt of its own: its delivery workflow made the first, and delivered it.
+    expect(await deliveryWorkflow(second).result()).toMatchObject({ status: 'succeeded' });
+    expect(receiver.requests('/slow')).toHaveLength(2);
+    expect(new Set(receiver.requests('/slow').map((r) => r.json.data.order.id))).toEqual(new Set([first, second]));
   });
 });

@@ -171,18 +171,22 @@ describe('the webhook effect of clearOrder', () => {
 });
 
 describe("a clearing's calls to the outside world", () => {
-  it('are one activity: every first attempt and the status mail side by side, no workflow for a delivery answered at once', async () => {
+  it('are one local activity in the clearing\'s one workflow task: every first attempt and the status mail side by side, no workflow for a delivery answered at once', async () => {
     const workflowId = `test/${randomUUID()}`;
     await clear(22, workflowId);
-    // One local step, one activity: hook-a (both events), hook-b and the club webhook delivered at their first attempts.
-    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'activity sendClearingOutside']);
+    // The step and the outside calls, each a local activity: hook-a (both events), hook-b and the club webhook delivered at their first attempts.
+    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'local activity']);
+    const { events } = await temporal.client().workflow.getHandle(workflowId).fetchHistory();
+    const count = (type: proto.api.enums.v1.EventType) => (events ?? []).filter((e) => e.eventType === type).length;
+    expect(count(proto.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toBe(1);
+    expect(count(proto.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)).toBe(0);
     expect(['hook-a/22/clear', 'hook-b/22/clear', 'hook-a/22/clear:paid', 'club/22'].map((d) => attempts.get(d))).toEqual([1, 1, 1, 1]);
     expect(outcomes).toEqual(expect.arrayContaining(['hook-a/22/clear', 'hook-b/22/clear', 'hook-a/22/clear:paid', 'club/22']));
     expect(statusMails.filter((o) => o === 22)).toEqual([22]);
     await expect(temporal.client().workflow.getHandle(clubWebhookWorkflowId({ shopId, orderId: 22, statusId: 2 })).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });
 
-  it('hand on what the activity could not finish: the status mail to its own retried activity, the club webhook to its delivery workflow after the wait its first attempt asked for', async () => {
+  it('hand on what the local activity could not finish: the status mail to its own retried activity, the club webhook to its delivery workflow after the wait its first attempt asked for', async () => {
     scripted.set('club/21', [{ status: 'pending', statusCode: 503, nextAttemptInMs: 40 }]);
     const workflowId = `test/${randomUUID()}`;
     await clear(21, workflowId);
@@ -190,20 +194,20 @@ describe("a clearing's calls to the outside world", () => {
     expect(await club.result()).toEqual({ deliveryId: 'club/21', status: 'succeeded' });
     expect(await commandsOf(club)).toEqual(['timer 40', 'activity attemptClubWebhookDelivery', 'activity recordClubWebhookOutcome']);
     expect(attempts.get('club/21')).toBe(2);
-    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'activity sendClearingOutside', 'activity sendStatusMail', `child deliverClubWebhook ${clubWebhookWorkflowId({ shopId, orderId: 21, statusId: 2 })}`]);
+    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'local activity', 'activity sendStatusMail', `child deliverClubWebhook ${clubWebhookWorkflowId({ shopId, orderId: 21, statusId: 2 })}`]);
     // The relay's failure was retried by the mail's own activity, which sent it.
     expect(statusMails.filter((o) => o === 21)).toEqual([21, 21]);
     expect(recorded.filter((r) => r.effect === 'status_mail')).toEqual([]);
   });
 });
 
-describe("a clearing's outside activity meeting failures", () => {
+describe("a clearing's outside calls meeting failures", () => {
   it('records a refusal no retry changes as failed, and hands a delivery whose first attempt could not be made to its workflow, which makes it', async () => {
     const workflowId = `test/${randomUUID()}`;
     await clear(23, workflowId);
     expect(recorded.filter((r) => r.effect === 'analytics_purchase')).toEqual([{ effect: 'analytics_purchase', source: 'clear', outcome: { status: 'failed', detail: 'GA4 answered 400' }, target: undefined, provisional: undefined }]);
     const delivery = deliveryWorkflow('hook-b', 23, 'clear');
-    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'activity sendClearingOutside', `child deliverShopWebhook ${shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-b', orderId: 23, source: 'clear' })}`]);
+    expect(await commandsOf(temporal.client().workflow.getHandle(workflowId))).toEqual(['local activity', 'local activity', `child deliverShopWebhook ${shopWebhookDeliveryWorkflowId({ shopId, webhookId: 'hook-b', orderId: 23, source: 'clear' })}`]);
     expect(await delivery.result()).toEqual({ deliveryId: 'hook-b/23/clear', status: 'succeeded' });
     // No wait: the first attempt is the delivery workflow's own.
     expect(await commandsOf(delivery)).toEqual(['activity attemptShopWebhookDelivery']);

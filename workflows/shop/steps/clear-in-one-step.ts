@@ -13,11 +13,12 @@ import type { ClearingStepActivities } from '../../../activities/shop/clearing-t
 import type { ClearingOutsideActivities, ClearingOutsideResult } from '../../../activities/shop/clearing-outside.ts';
 import type { OrderEffectActivities } from '../../../activities/shop/order-effects.ts';
 import { activitiesOf } from '../../shared/activities-of.ts';
-import { CLEARING_OUTSIDE, LOCAL_ORDER_EFFECT } from '../../shared/activity-profiles.ts';
+import { CLEARING_OUTSIDE, LOCAL_CLEARING_OUTSIDE, LOCAL_ORDER_EFFECT } from '../../shared/activity-profiles.ts';
 
 const clearing = activitiesOf<ClearingStepActivities>(LOCAL_ORDER_EFFECT);
 const orderEffects = activitiesOf<OrderEffectActivities>(localSteps.orderEffect);
-const outside = activitiesOf<ClearingOutsideActivities>(CLEARING_OUTSIDE);
+const outside = activitiesOf<ClearingOutsideActivities>(LOCAL_CLEARING_OUTSIDE);
+const outsideAsActivity = activitiesOf<ClearingOutsideActivities>(CLEARING_OUTSIDE);
 
 /** The call of an outside part for the order under its part's source, through the proxy it is asked under. */
 const outsideCall = (effect: OutsideClearingEffect, at: OrderRef) => (proxy: OrderEffects, first: { localFirst?: true }) => callOutside(proxy, effect, { ...at, ...first });
@@ -71,11 +72,14 @@ export async function clearInOneStep(ref: OrderRef): Promise<void> {
     return started;
   };
   const first = CLEARING_PARTS.filter(waitedFor).map(start);
-  // The outside calls in one activity (`clearing-outside-one-activity`), or, in runs begun before,
-  // each delivery's first attempt its own activity and each handed-on part its own.
-  const opened = patched('clearing-outside-one-activity')
-    ? [startOpened(ref, step, 'workflows only'), sendOutside(ref, step, at)]
-    : [startOpened(ref, step, 'with deliveries'), ...step.handOn.map((effect) => handedOnEffect(at(effect), effect, outsideCall(effect, at(effect)), localSteps))];
+  // The outside calls in one local activity (`clearing-outside-local`); in runs begun before, in
+  // one activity (`clearing-outside-one-activity`), or each delivery's first attempt its own
+  // activity and each handed-on part its own.
+  const opened = patched('clearing-outside-local')
+    ? [startOpened(ref, step, 'workflows only'), sendOutside(ref, step, at, outside)]
+    : patched('clearing-outside-one-activity')
+      ? [startOpened(ref, step, 'workflows only'), sendOutside(ref, step, at, outsideAsActivity)]
+      : [startOpened(ref, step, 'with deliveries'), ...step.handOn.map((effect) => handedOnEffect(at(effect), effect, outsideCall(effect, at(effect)), localSteps))];
   const waiting = CLEARING_PARTS.filter(waits).map(start);
   const rest = CLEARING_PARTS.filter(neither).map(start);
   await Promise.all([...opened, ...first, ...waiting, ...rest]);
@@ -93,16 +97,16 @@ async function clearingStep(input: Parameters<typeof clearing.clearOrderInOneSte
 
 /**
  * The clearing's calls to the outside world (DESIGN.md section 4, "Deliveries"): the first attempt
- * of every delivery the step opened and the parts it handed on, in one activity; what that leaves
- * goes on in the part's own retried activity or the delivery's workflow. When the activity fails
- * for good (its worker lost or out of time at every retry), every call is handed on.
+ * of every delivery the step opened and the parts it handed on, in one (local) activity; what that
+ * leaves goes on in the part's own retried activity or the delivery's workflow. When the activity
+ * fails for good (its worker lost or out of time at every retry), every call is handed on.
  */
-async function sendOutside(ref: OrderRef, step: ClearingStepResult, at: (part: ClearingPart) => OrderRef): Promise<void> {
+async function sendOutside(ref: OrderRef, step: ClearingStepResult, at: (part: ClearingPart) => OrderRef, proxy: typeof outside): Promise<void> {
   const { shopId, orderId } = ref;
   const { handOn, deliveries, club } = step;
   if (handOn.length === 0 && deliveries.length === 0 && !club) return;
   const everything: ClearingOutsideResult = { retry: handOn, deliveries: deliveries.map(({ deliveryId }) => ({ deliveryId })), club: club && { deliveryId: club.deliveryId } };
-  const left = await outside.sendClearingOutside({ shopId, orderId, handOn, deliveries, club }).catch((error: unknown) => {
+  const left = await proxy.sendClearingOutside({ shopId, orderId, handOn, deliveries, club }).catch((error: unknown) => {
     if (!(error instanceof ActivityFailure)) throw error;
     return everything;
   });
