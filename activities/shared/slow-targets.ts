@@ -1,7 +1,9 @@
 /**
- * Which outside targets (a webhook, a shop's mail relay, a tool) are slow at the moment, as this
- * worker process has seen them: a call to the target has been running longer than `slowMs`, or
- * one that ended took longer, within the last `coolDownMs`. A clearing's calls run as a local
+ * Which outside targets (a shop's webhook, the platform's mail relay, a tool) are slow at the
+ * moment, as this worker process has seen them: a call to the target has been running longer than
+ * `slowMs`, or one that ended took longer, within the last `coolDownMs`. A call's time includes
+ * its own bookkeeping (claim, record), so a busy database can make a target look slow too: its
+ * calls then take the activity's path, which is the slower but never the wrong one. A clearing's calls run as a local
  * activity, whose slots every workflow's local steps share; a slow target's calls go to their
  * own retried activity or delivery workflow instead, whose slots are their own (issue 38).
  */
@@ -19,6 +21,8 @@ export interface SlowTargetsOptions {
 
 export const SLOW_CALL_MS = 1_000;
 export const SLOW_COOL_DOWN_MS = 60_000;
+/** Targets whose cool-down ended are forgotten once this many are remembered. */
+const FORGET_ABOVE = 1_000;
 
 export function slowTargets({ slowMs = SLOW_CALL_MS, coolDownMs = SLOW_COOL_DOWN_MS, now = Date.now }: SlowTargetsOptions = {}): SlowTargets {
   /** The start of each call running now, by target. */
@@ -45,6 +49,7 @@ export function slowTargets({ slowMs = SLOW_CALL_MS, coolDownMs = SLOW_COOL_DOWN
         calls.delete(started);
         if (calls.size === 0) running.delete(target);
         if (now() - started.startedAt > slowMs) slowUntil.set(target, now() + coolDownMs);
+        if (slowUntil.size > FORGET_ABOVE) for (const [known, until] of slowUntil) if (until <= now()) slowUntil.delete(known);
       }
     },
   };

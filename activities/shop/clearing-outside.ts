@@ -53,7 +53,8 @@ async function firstAttempt(deliveryId: string, attempt: () => Promise<{ nextAtt
 /** A handed-on part's call: settled (or refused for good, recorded `failed`), else left for its retried activity. */
 async function handedOnPart(fx: ClearingOutsideEffects, input: ClearingOutsideInput, effect: OutsideClearingEffect, slow: SlowTargets): Promise<OutsideClearingEffect[]> {
   const at = { shopId: input.shopId, orderId: input.orderId, source: planOf(effect).source };
-  const target = `${input.shopId}/${effect}`;
+  // The platform's mail relay, GA4 and the mailing tools serve every shop: one target each.
+  const target = effect;
   if (slow.isSlow(target)) return [effect];
   try {
     await slow.timed(target, () => callOutside(fx, effect, at));
@@ -73,7 +74,8 @@ async function handedOnPart(fx: ClearingOutsideEffects, input: ClearingOutsideIn
  * whose call failed in a way a retry may change, and a delivery that needs another attempt, are
  * answered for the workflow to hand on (the part's retried activity, the delivery's workflow); a
  * refusal no retry changes is recorded `failed`, as the part's own steps record it. So it fails
- * only when its worker is lost or it runs out of time; run again, every call answers what it
+ * only when it runs out of time or, as an activity, its worker is lost (a local activity then runs
+ * again with its workflow task on another worker); run again, every call answers what it
  * recorded, and one still claimed by the lost attempt (a webhook's for 10 s, a mail's for 10
  * minutes) is handed on to wait for the claim: a mail sent or an attempt made is not made twice.
  * A call to a target `slow` names is not made here but handed on the same way.

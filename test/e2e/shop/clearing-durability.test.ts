@@ -1,6 +1,7 @@
 /**
- * A worker killed (SIGKILL) while a clearing's outside activity waits on a webhook's first attempt
- * (DESIGN.md section 4, "Deliveries"): another worker takes the clearing over, the receiver gets
+ * A worker killed (SIGKILL) while a clearing's outside calls (a local activity) wait on a webhook's
+ * first attempt (DESIGN.md section 4, "Deliveries"): another worker takes the clearing over (its
+ * workflow task: the step and the calls run again), the receiver gets
  * the same `webhook-id` and body again, there is one delivery, its effect is recorded once, and the
  * clearing completes.
  */

@@ -53,7 +53,7 @@ const neither = (part: ClearingPart): boolean => !waitedFor(part) && !waits(part
  * by the plan of domain/shop/clearing-plan.ts: `clearOrderInOneStep` does every database part in
  * one transaction and records its rows; the workflow then starts what it opened (the access
  * order's workflow, sequences, subscribers, timers) and makes its calls to the outside world (the
- * deliveries' first attempts, the parts handed on) in one activity (`sendOutside`). A part the
+ * deliveries' first attempts, the parts handed on) in one local activity (`sendOutside`). A part the
  * step left runs by its own local steps (`LEFT`),
  * after the parts it waits for, and with it the parts that wait for it.
  */
@@ -98,8 +98,8 @@ async function clearingStep(input: Parameters<typeof clearing.clearOrderInOneSte
 /**
  * The clearing's calls to the outside world (DESIGN.md section 4, "Deliveries"): the first attempt
  * of every delivery the step opened and the parts it handed on, in one (local) activity; what that
- * leaves goes on in the part's own retried activity or the delivery's workflow. When the activity
- * fails for good (its worker lost or out of time at every retry), every call is handed on.
+ * leaves goes on in the part's own retried activity or the delivery's workflow. When it fails for
+ * good (out of time at every retry; as an activity, its worker lost), every call is handed on.
  */
 async function sendOutside(ref: OrderRef, step: ClearingStepResult, at: (part: ClearingPart) => OrderRef, proxy: typeof outside): Promise<void> {
   const { shopId, orderId } = ref;
