@@ -18,6 +18,8 @@ const invoice = buildInvoice({
   orderNumber: 12,
   shopName: 'Księgarnia Żółw',
   seller: { name: 'Księgarnia Żółw sp. z o.o.', nip: '1234563218', address: 'ul. Źródlana 5', postcode: '90-001', city: 'Łódź', country: 'Polska', bank_account: 'PL61 1090 1014 0000 0712 1981 2874' },
+  deliveryAddress: null,
+  email: 'zofia@example.com',
   invoiceAddress: { first_name: 'Zofia', last_name: 'Żak', company: 'Pracownia Gęśla Jaźń', nip: '7251801126', address: 'ul. Świętokrzyska 12/4', postcode: '31-042', city: 'Kraków', country: 'Polska' },
   recipientName: 'Zofia Żak',
   lines: [

@@ -24,6 +24,8 @@ export function invoiceSourceOf(
     shopName: shop.name,
     seller: shop.invoiceSeller ?? null,
     invoiceAddress: order.invoiceAddress ?? null,
+    deliveryAddress: order.deliveryAddress ?? null,
+    email: order.email,
     recipientName: order.invoiceRecipientName || null,
     lines: lines.map((l) => ({ name: (l.productId != null && invoiceNames.get(l.productId)) || l.name, quantity: l.quantity, vatRate: l.vatRate, finalPrice: l.finalPrice })),
     costs: orderCostLines(

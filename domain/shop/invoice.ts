@@ -100,6 +100,10 @@ export interface InvoiceSource {
   shopName: string;
   seller: InvoiceSeller | null;
   invoiceAddress: OrderAddress | null;
+  /** Whom the order was sent to: the buyer when the invoice address names no one. */
+  deliveryAddress: OrderAddress | null;
+  /** The order's email: the buyer's name when no address names one. */
+  email: string;
   recipientName: string | null;
   lines: readonly InvoiceSourceLine[];
   costs: readonly InvoiceSourceCost[];
@@ -144,19 +148,30 @@ function sellerOf(source: InvoiceSource): InvoiceDocument['seller'] {
   return { name: s.name, nip: s.nip, address: [s.address, `${s.postcode} ${s.city}`, s.country].filter((l) => l.trim() !== ''), bank_account: s.bank_account ?? null };
 }
 
-/** The buyer: the company and its NIP when given, else the person; the recipient named apart. */
+/**
+ * The buyer: the first of the invoice and delivery addresses that names one (a company, else a
+ * person), with the company's NIP and that address's lines; an order whose addresses name no one
+ * (placed with only an email) names its email, so the document always says whom it was issued to.
+ * The recipient is named apart.
+ */
 function buyerOf(source: InvoiceSource): InvoiceDocument['buyer'] {
-  const a = source.invoiceAddress ?? {};
-  const person = [a.first_name, a.last_name].filter((p) => p && p.trim() !== '').join(' ');
+  const named = [source.invoiceAddress, source.deliveryAddress].find((a) => a && partyName(a) !== '');
+  const a = named ?? {};
   const company = a.company?.trim() ? a.company.trim() : null;
   const nip = company && a.nip?.trim() ? a.nip.trim() : null;
   const place = [a.postcode, a.city].filter((p) => p && p.trim() !== '').join(' ');
   return {
-    name: company ?? person,
+    name: named ? partyName(named) : source.email,
     nip,
     address: [a.address ?? '', place, a.country ?? ''].filter((l) => l.trim() !== ''),
     recipient: source.recipientName?.trim() ? source.recipientName.trim() : null,
   };
+}
+
+/** An address's company, else its person's names; empty when it names no one. */
+function partyName(a: OrderAddress): string {
+  if (a.company?.trim()) return a.company.trim();
+  return [a.first_name, a.last_name].filter((p) => p && p.trim() !== '').map((p) => p!.trim()).join(' ');
 }
 
 /** The invoice of an order's invoiced lines and its costs. */

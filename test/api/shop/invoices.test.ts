@@ -71,6 +71,16 @@ describe('invoices', () => {
     for (const expected of [`FV/${year}/1`, '1234563218', BUYER_NIP, 'Łódzka Hurtownia S.A.', 'Księgarnia Żółw sp. z o.o.', 'Zażółć gęślą jaźń', '23%', '246,00']) expect(text).toContain(expected);
   });
 
+  it("names the delivery address's person as the buyer when there is no invoice address, and the email when no address names one", async () => {
+    const text = async (order: number) => {
+      const [invoice] = (await stack.app.inject({ method: 'GET', url: `/api/v1/orders/${order}/invoices`, headers: shop.headers() })).json().data;
+      return pdfText((await stack.app.inject({ method: 'GET', url: `/api/v1/orders/${order}/invoices/${invoice.id}`, headers: shop.headers() })).rawPayload);
+    };
+    const delivered = await text(await invoicedOrder({ delivery_address: { first_name: 'Ewa', last_name: 'Lis', address: 'ul. Krótka 2', postcode: '00-950', city: 'Warszawa', country: 'Polska' } }));
+    expect(delivered).toMatch(/Nabywca[\s\S]*Ewa Lis[\s\S]*ul\. Krótka 2/);
+    expect(await text(await invoicedOrder())).toMatch(/Nabywca[\s\S]*buyer@example\.com/);
+  });
+
   it('answers 404 for an order or invoice of another shop', async () => {
     const order = await invoicedOrder();
     const [invoice] = (await stack.app.inject({ method: 'GET', url: `/api/v1/orders/${order}/invoices`, headers: shop.headers() })).json().data;

@@ -16,7 +16,7 @@ describe('invoice summary per VAT rate', () => {
           const at = new Date('2026-06-01T10:00:00Z');
           const invoice = buildInvoice({
             number: 'FV/2026/1', currency: 'PLN', issuedAt: at, saleAt: at, paidAt: null, timeZone: 'Europe/Warsaw', orderNumber: 1, shopName: 'Sklep',
-            seller: null, invoiceAddress: null, recipientName: null, paymentMethod: null,
+            seller: null, invoiceAddress: null, deliveryAddress: null, email: 'a@example.com', recipientName: null, paymentMethod: null,
             lines: lines.map((l, i) => ({ name: `P${i}`, quantity: l.quantity, vatRate: l.vatRate, finalPrice: cents(l.gross) })),
             costs: costs.map((c, i) => ({ name: `C${i}`, vatRate: c.vatRate, gross: cents(c.gross) })),
           });
