@@ -6,7 +6,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import { cents, money, toMoneyString, ZERO } from '../shared/money.ts';
-import type { OrderAddress } from './order.ts';
+import { buyerAddress, type OrderAddress } from './order.ts';
 import type { InvoiceSeller } from './invoice-seller.ts';
 import { vatOfGross } from './vat.ts';
 
@@ -155,7 +155,7 @@ function sellerOf(source: InvoiceSource): InvoiceDocument['seller'] {
  * The recipient is named apart.
  */
 function buyerOf(source: InvoiceSource): InvoiceDocument['buyer'] {
-  const named = [source.invoiceAddress, source.deliveryAddress].find((a) => a && partyName(a) !== '');
+  const named = buyerAddress(source, (a) => partyName(a) !== '');
   const a = named ?? {};
   const company = a.company?.trim() ? a.company.trim() : null;
   const nip = company && a.nip?.trim() ? a.nip.trim() : null;

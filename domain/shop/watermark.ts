@@ -3,6 +3,7 @@
  * `watermark_interval`). CPU work on bytes only: no I/O, no clock; the caller reads and serves the file.
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { buyerAddress, type OrderAddress } from './order.ts';
 
 /** Who bought the file: the tags `{{IMIE}}`, `{{NAZWISKO}}` and `{{EMAIL}}`. */
 export interface Buyer {
@@ -12,8 +13,8 @@ export interface Buyer {
 }
 
 /** The names of the first of the invoice and delivery addresses that has one, and the order's email. */
-export function buyerOf(order: { email: string; invoiceAddress?: Partial<Record<string, string>> | null; deliveryAddress?: Partial<Record<string, string>> | null }): Buyer {
-  const named = [order.invoiceAddress, order.deliveryAddress].find((a) => a && (a.first_name?.trim() || a.last_name?.trim()));
+export function buyerOf(order: { email: string; invoiceAddress?: OrderAddress | null; deliveryAddress?: OrderAddress | null }): Buyer {
+  const named = buyerAddress(order, (a) => Boolean(a.first_name?.trim() || a.last_name?.trim()));
   return { firstName: named?.first_name?.trim() ?? '', lastName: named?.last_name?.trim() ?? '', email: order.email };
 }
 
