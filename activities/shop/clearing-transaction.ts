@@ -15,8 +15,9 @@ import { subscriberRenewalActivities } from './subscriber-renewal.ts';
 /**
  * The activities the clearing's step is made of, every one of them in the scope's transaction
  * (their explicit `ActivityDb`),
- * reading the order's facts once (the invoice part writes the order's invoice number, which the
- * webhook bodies after it carry: the facts are read again after it) and its effect log once, and
+ * reading the order's facts once (an invoice part that numbers the invoice writes the order's
+ * invoice number, which the webhook bodies after it carry: the facts are read again after it) and
+ * its effect log once, and
  * keeping their effect-log entries for one write at the end (`effectLog`).
  */
 function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): { effects: ClearingEffects; effectLog: ReturnType<typeof effectLogBatch> } {
@@ -26,7 +27,17 @@ function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): { effec
   const orderEffects = orderEffectActivities(deps, db);
   const effects: ClearingEffects = {
     ...orderEffects,
-    issueInvoice: (input) => orderEffects.issueInvoice(input).finally(reads.forgetFacts),
+    async issueInvoice(input) {
+      // Only an invoice part that numbered the invoice (or may have: it failed) changed the facts.
+      try {
+        const outcome = await orderEffects.issueInvoice(input);
+        if (outcome.status === 'done') reads.forgetFacts();
+        return outcome;
+      } catch (error) {
+        reads.forgetFacts();
+        throw error;
+      }
+    },
     ...shopCourseAccessActivities(deps, db),
     ...mailSequenceActivities(deps, db),
     ...subscriberRenewalActivities(deps, undefined, db),

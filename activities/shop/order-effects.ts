@@ -8,6 +8,7 @@ import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.
 import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
 import { paidStatusOnce } from '../../db/repositories/shop/step-reads.ts';
 import { newStatusId } from '../../db/repositories/shop/orders.ts';
+import { invoicesAutomatically } from '../../db/repositories/shop/shops.ts';
 import { contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
 import { invoiceItemNames, invoiceOfKind, issueInvoiceDocument, shopTimeZone } from '../../db/repositories/shop/invoices.ts';
 import { buildInvoice, correctionOf } from '../../domain/shop/invoice.ts';
@@ -152,12 +153,11 @@ export function orderEffectActivities(
 
     /**
      * The clearing's invoice numbered ahead of its step (activities/shop/clearing-transaction.ts),
-     * as `issueInvoice` numbers it, when the shop invoices automatically. Otherwise nothing is
-     * numbered, so nothing is read further or recorded here: the step's invoice part records why.
+     * as `issueInvoice` numbers it, when the shop invoices automatically. Otherwise only the shop's
+     * switch is read (not the order) and nothing is recorded here: the step's invoice part records why.
      */
     async issueInvoiceAhead(input: OrderEffectInput): Promise<void> {
-      const { shop } = await facts(db.shopEm(input.shopId), input.orderId);
-      if (shop.automaticInvoicing) await activities.issueInvoice(input);
+      if (await invoicesAutomatically(db.shopEm(input.shopId), input.shopId)) await activities.issueInvoice(input);
     },
 
     /**

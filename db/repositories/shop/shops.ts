@@ -35,6 +35,12 @@ export async function useShop(em: EntityManager, shopId: string): Promise<IShop 
   return shop;
 }
 
+/** Whether the shop issues an invoice for every cleared order (false for an unknown shop). */
+export async function invoicesAutomatically(em: EntityManager, shopId: string): Promise<boolean> {
+  const [row] = await em.execute<{ automatic_invoicing: boolean }[]>('select automatic_invoicing from shops where id = ?', [shopId]);
+  return row?.automatic_invoicing === true;
+}
+
 /** Writes the fields given (an absent one stays); a change of the API switch is announced in the same transaction. */
 export async function updateShop(
   em: EntityManager,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { SqlEntityManager } from '@mikro-orm/knex';
+import { AbstractSqlConnection } from '@mikro-orm/knex';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { clearInOneTransaction } from '../../../activities/shop/clearing-transaction.ts';
+import { clearInOneTransaction, clearingStepActivities } from '../../../activities/shop/clearing-transaction.ts';
 import { effectLogBatch } from '../../../db/repositories/shop/effect-log-batch.ts';
 import type { ActivityDeps } from '../../../activities/shared/deps.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -31,6 +31,22 @@ afterAll(() => stack.close());
 const event = () => ({ eventId: randomUUID(), occurredAt: new Date().toISOString() });
 const sql = <T>(query: string, params: unknown[]) => stack.orm.em.fork().getConnection().execute<T[]>(query, params);
 
+/** The statements sent while `work` runs (the ORM's and the plain ones alike: every one goes through the connection's `execute`). */
+async function statementsWhile(work: () => Promise<void>): Promise<string[]> {
+  const statements: string[] = [];
+  const execute = AbstractSqlConnection.prototype.execute;
+  const spy = vi.spyOn(AbstractSqlConnection.prototype, 'execute').mockImplementation(function (this: AbstractSqlConnection, query, ...rest) {
+    if (typeof query === 'string') statements.push(query);
+    return execute.call(this, query, ...rest);
+  } as typeof execute);
+  try {
+    await work();
+  } finally {
+    spy.mockRestore();
+  }
+  return statements;
+}
+
 describe('the clearing step in one transaction', () => {
   it('numbers the invoice in its invoice part and the webhook bodies after it carry the number', async () => {
     const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer@example.com', items: [{ product_id: productId }] })).id as number;
@@ -49,23 +65,15 @@ describe('the clearing step in one transaction', () => {
   });
 
   it('runs its parts without a savepoint when none fails', async () => {
-    const statements: string[] = [];
-    const execute = SqlEntityManager.prototype.execute;
-    const spy = vi.spyOn(SqlEntityManager.prototype, 'execute').mockImplementation(function (this: SqlEntityManager, query, ...rest) {
-      if (typeof query === 'string') statements.push(query);
-      return execute.call(this, query, ...rest);
-    } as typeof execute);
-    try {
-      const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer5@example.com', items: [{ product_id: productId }] })).id as number;
+    const orderId = (await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'buyer5@example.com', items: [{ product_id: productId }] })).id as number;
+    const statements = await statementsWhile(async () => {
       const result = await clearInOneTransaction(deps, { shopId: shop.id, orderId, events: { cleared: event(), paid: event(), club: event() } });
       expect(result.deferred).toEqual([]);
       expect(result.deliveries).toHaveLength(2);
-      // The statements seen (the spy works), none a part's savepoint (`one_part`, transaction-orm.ts).
-      expect(statements.some((q) => q.includes('shop_order_effects'))).toBe(true);
-      expect(statements.filter((q) => q.includes('one_part'))).toEqual([]);
-    } finally {
-      spy.mockRestore();
-    }
+    });
+    // The statements seen (the spy works), none a part's savepoint (`one_part`, transaction-orm.ts).
+    expect(statements.some((q) => q.includes('shop_order_effects'))).toBe(true);
+    expect(statements.filter((q) => q.includes('one_part'))).toEqual([]);
   });
 
   it('writes the kept effect-log entries in their order, without those of a part rolled back, as recorded one by one', async () => {
@@ -142,5 +150,26 @@ describe('the clearing step in one transaction', () => {
     expect(rows).toEqual([{ source: 'clear:paid', effect: 'webhook' }]);
     const cleared = await sql<{ count: string }>("select count(*) from shop_webhook_deliveries where shop_id = ? and event_type = 'order_cleared' and payload->'order'->>'id' = ?", [shop.id, String(orderId)]);
     expect(Number(cleared[0]!.count)).toBe(0);
+  });
+
+  describe("how often the whole step (`clearOrderInOneStep`) reads the order's facts (its lines are read with each reading)", () => {
+    async function linesReadWhileClearing(clearedShop: TestShop, product: number): Promise<number> {
+      const orderId = (await adminPost(stack.app, `/admin/v1/shops/${clearedShop.id}/orders`, { email: 'facts@example.com', items: [{ product_id: product }] })).id as number;
+      const statements = await statementsWhile(async () => {
+        const result = await clearingStepActivities(deps).clearOrderInOneStep({ shopId: clearedShop.id, orderId, events: { cleared: event(), paid: event(), club: event() } });
+        expect(result.deferred).toEqual([]);
+      });
+      expect(statements.length).toBeGreaterThan(5);
+      return statements.filter((q) => q.includes('from "shop_order_items" as "o0"')).length;
+    }
+
+    it('once in a shop that does not invoice automatically: the step ahead reads only its switch, and an invoice part that numbers nothing changes no facts', async () => {
+      const plain = await createTestShop(stack.app, 'clearing-step-plain');
+      expect(await linesReadWhileClearing(plain, await insertProduct(stack.orm, plain.id, { name: 'E-book' }))).toBe(1);
+    });
+
+    it('twice where it does: for the invoice numbered ahead, and after it for the parts whose bodies carry its number', async () => {
+      expect(await linesReadWhileClearing(shop, productId)).toBe(2);
+    });
   });
 });
