@@ -2,7 +2,7 @@ import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { readsOnce } from '../../db/repositories/shop/step-reads.ts';
 import { effectLogBatch } from '../../db/repositories/shop/effect-log-batch.ts';
 import { inSavepoint, shopEmIn, type TransactionScope } from '../../db/repositories/shared/transaction-orm.ts';
-import { unitsOfWork, type ActivityDb, type ActivityDeps } from '../shared/deps.ts';
+import type { ActivityDb, ActivityDeps } from '../shared/deps.ts';
 import { shopWebhookActivities } from '../webhooks/shop.ts';
 import { automaticStatusActivities } from './automatic-status.ts';
 import { runClearingStep, type ClearingEffects, type ClearingStepInput, type ClearingStepResult } from './clearing-step.ts';
@@ -28,7 +28,8 @@ function clearingEffectsIn(deps: ActivityDeps, scope: TransactionScope): { effec
   const effects: ClearingEffects = {
     ...orderEffects,
     async issueInvoice(input) {
-      // Only an invoice part that numbered the invoice (or may have: it failed) changed the facts.
+      // An invoice answered `done` may have been numbered just now (the order's invoice number,
+      // which the parts after it carry), and a failed part may have numbered it; `skipped` wrote nothing.
       try {
         const outcome = await orderEffects.issueInvoice(input);
         if (outcome.status === 'done') reads.forgetFacts();
@@ -115,8 +116,7 @@ function inSavepoints(scope: TransactionScope, effectLog: ReturnType<typeof effe
 export function clearingStepActivities(deps: ActivityDeps) {
   return {
     async clearOrderInOneStep(input: ClearingStepInput): Promise<ClearingStepResult> {
-      // The order's facts read once for the check and the numbering.
-      const ahead = orderEffectActivities(deps, { ...unitsOfWork(deps.orm), reads: readsOnce() });
+      const ahead = orderEffectActivities(deps);
       // The invoice number first, in a short transaction of its own: numbering locks the shop's row
       // (its counter), which order placement locks too, and a savepoint releases no lock, so inside
       // the step it would hold every checkout of the shop until the step commits. Its failure is

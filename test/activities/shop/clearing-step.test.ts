@@ -10,7 +10,7 @@ import { startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 /**
  * The clearing's one step against the database (issue 26 item 1): its parts read the order once,
- * and again after the invoice part, whose number the webhook bodies carry.
+ * and again after an invoice part that numbered the invoice, whose number the webhook bodies carry.
  */
 let stack: TestStack;
 let shop: TestShop;
@@ -168,7 +168,7 @@ describe('the clearing step in one transaction', () => {
       expect(await linesReadWhileClearing(plain, await insertProduct(stack.orm, plain.id, { name: 'E-book' }))).toBe(1);
     });
 
-    it('twice where it does: for the invoice numbered ahead, and after it for the parts whose bodies carry its number', async () => {
+    it('twice where it does: for the invoice numbered ahead, and in the step for the parts whose bodies carry its number', async () => {
       expect(await linesReadWhileClearing(shop, productId)).toBe(2);
     });
   });
