@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { clearRefusal, markOrderCleared } from '../../../db/repositories/shop/order-transitions.ts';
-import { findOrderDetail } from '../../../db/repositories/shop/orders.ts';
 import { HttpError, notFound } from '../../shared/errors.ts';
 import { orderListItem } from '../../../domain/shop/order-document.ts';
 import type { RecordedStart } from '../../shared/workflow-starts/index.ts';
@@ -11,8 +10,8 @@ export type RecordClearing = (tx: EntityManager, order: { shopId: string; orderI
 /**
  * Clears a placed, unpaid order with a total above zero (`PATCH /orders/:id/clear`) in one
  * transaction with the start of its clearing effects (recorded, sent once committed: a crash or
- * Temporal down after the commit cannot lose it); the order's list fields and `cleared_at` (the
- * reply picks its fields from them) and the recorded start. A paid order is 422 `Already Cleared`;
+ * Temporal down after the commit cannot lose it); the order's list fields and `cleared_at` as the
+ * clearing's statement answers them (no read after it), and the recorded start. A paid order is 422 `Already Cleared`;
  * 404 for an unknown order.
  */
 export async function clearOrder(em: EntityManager, recordClearing: RecordClearing, shopId: string, orderId: number) {
@@ -27,6 +26,5 @@ export async function clearOrder(em: EntityManager, recordClearing: RecordCleari
     if (refusal === 'zero') throw new HttpError(422, 'Nothing to clear', { error: 'Nothing to clear', message: 'the order total is zero: no clearing is needed' });
     throw new HttpError(422, 'Not clearable', { error: 'Not clearable', message: 'only a placed order can be cleared' });
   }
-  const found = await findOrderDetail(em, orderId);
-  return { order: { ...orderListItem(found!.order), cleared_at: new Date(cleared.cleared_at).toISOString() }, recorded };
+  return { order: { ...orderListItem(cleared.order), cleared_at: cleared.clearedAt.toISOString() }, recorded };
 }

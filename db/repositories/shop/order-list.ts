@@ -61,7 +61,13 @@ type ListRow = [
  * A timestamp column as whole epoch milliseconds (float8: a number to the driver), what the ORM's
  * parsing of its text makes of it (postgres-date drops the microseconds below the millisecond).
  */
-const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`;
+export const epochMs = (column: string) => `floor(extract(epoch from ${column}) * 1000)::float8`;
+
+/** The list record's columns of order `o` and its status `s`, in `ListRow`'s order after the count. */
+export const LIST_RECORD_COLUMNS = `o.id, o.uuid, o.ordinal_number as "ordinalNumber", o.internal_status as "internalStatus", o.order_status_id as "statusId", s.name as "statusName",
+       o.email, o.total, o.currency, o.paid, o.invoice_number as "invoiceNumber", o.transaction_id as "transactionId", ${epochMs('o.paid_at')} as "paidAt", o.ref,
+       o.subscriber_identifier as "subscriberIdentifier", o.delivery_method as "deliveryMethod", o.placed_at, ${epochMs('o.placed_at')} as "placedAt",
+       ${epochMs('o.created_at')} as "createdAt", ${epochMs('o.updated_at')} as "updatedAt"`;
 
 /** The page's status of an order, as a loaded reference (one class, not a closure per row). */
 class LoadedStatus {
@@ -94,6 +100,9 @@ function listRecord([, id, uuid, ordinalNumber, internalStatus, statusId, status
     updatedAt: new Date(updatedAt),
   };
 }
+
+/** The list record of a row read as `LIST_RECORD_COLUMNS` (an array of them in their order; columns after them are left). */
+export const listRecordOfColumns = (columns: unknown[]): OrderListRecord => listRecord([null, ...columns] as unknown as ListRow);
 
 /** A Postgres array literal of these values (text ones quoted). */
 function arrayLiteral(values: readonly (number | string)[]): string {
@@ -140,10 +149,7 @@ export async function listOrders(em: EntityManager, shopId: string, filters: Ord
       null,
       `select c.matching, p.* from (select count(*) as matching from shop_orders o where ${where.sql}) c
        left join lateral (
-         select o.id, o.uuid, o.ordinal_number as "ordinalNumber", o.internal_status as "internalStatus", o.order_status_id as "statusId", s.name as "statusName",
-                o.email, o.total, o.currency, o.paid, o.invoice_number as "invoiceNumber", o.transaction_id as "transactionId", ${epochMs('o.paid_at')} as "paidAt", o.ref,
-                o.subscriber_identifier as "subscriberIdentifier", o.delivery_method as "deliveryMethod", o.placed_at, ${epochMs('o.placed_at')} as "placedAt",
-                ${epochMs('o.created_at')} as "createdAt", ${epochMs('o.updated_at')} as "updatedAt"
+         select ${LIST_RECORD_COLUMNS}
            from shop_orders o left join shop_order_statuses s on s.id = o.order_status_id
           where ${where.sql} order by o.placed_at desc, o.id desc limit :limit offset :offset) p on true
        order by p.placed_at desc, p.id desc`,

@@ -1,30 +1,41 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { internalStatusAt } from '../../../domain/shop/order-lifecycle.ts';
 import { ORDER_STATUS_KINDS } from '../../../domain/shop/order-statuses.ts';
+import type { OrderListRecord } from '../../../domain/shop/order-document-types.ts';
+import { runStatementArrays, statement } from '../shared/prepared.ts';
+import { LIST_RECORD_COLUMNS, epochMs, listRecordOfColumns } from './order-list.ts';
 
 /** `internal_status` of an order at status `s` (domain/shop/order-lifecycle.ts), as SQL. */
 const INTERNAL_STATUS_OF_KIND = `case s.kind ${ORDER_STATUS_KINDS.map((kind) => `when '${kind}' then '${internalStatusAt(kind)}'`).join(' ')} else 'placed' end`;
 
+/** The cleared order as the list shows it, and when it was cleared. */
 export interface ClearedOrder {
-  id: number;
-  /** As the driver answers it (a string from a raw statement). */
-  cleared_at: Date | string;
+  order: OrderListRecord;
+  clearedAt: Date;
 }
 
 /**
  * Clears a placed, unpaid order with a total above zero, in one statement: of concurrent clears
- * exactly one changes the row. Sets paid, `paid_at`, `cleared_at` and the shop's Paid status.
+ * exactly one changes the row. Sets paid, `paid_at`, `cleared_at` and the shop's Paid status, and
+ * answers the order's list record as it now is (the clear's reply).
  * Null when nothing changed (already paid, zero total, or not this shop's order).
  */
 export async function markOrderCleared(em: EntityManager, shopId: string, orderId: number, now: Date): Promise<ClearedOrder | null> {
-  const rows = await em.execute<ClearedOrder[]>(
-    `update shop_orders o set paid = true, paid_at = coalesce(o.paid_at, ?), cleared_at = ?, updated_at = ?,
-       order_status_id = (select s.id from shop_order_statuses s where s.shop_id = o.shop_id and s.kind = 'PaidDefaultOrderStatus')
-     where o.shop_id = ? and o.id = ? and o.paid = false and o.internal_status = 'placed' and o.total > 0
-     returning o.id, o.cleared_at`,
-    [now, now, now, shopId, orderId],
+  const [row] = await runStatementArrays(
+    em,
+    statement(
+      null,
+      `with cleared as (
+         update shop_orders o set paid = true, paid_at = coalesce(o.paid_at, :now), cleared_at = :now, updated_at = :now,
+           order_status_id = (select s.id from shop_order_statuses s where s.shop_id = o.shop_id and s.kind = 'PaidDefaultOrderStatus')
+         where o.shop_id = :shop and o.id = :order and o.paid = false and o.internal_status = 'placed' and o.total > 0
+         returning o.*)
+       select ${LIST_RECORD_COLUMNS}, ${epochMs('o.cleared_at')} as "clearedAt"
+         from cleared o left join shop_order_statuses s on s.id = o.order_status_id`,
+      { now, shop: shopId, order: orderId },
+    ),
   );
-  return rows[0] ?? null;
+  return row ? { order: listRecordOfColumns(row), clearedAt: new Date(row.at(-1) as number) } : null;
 }
 
 /** Why an order cannot be cleared: it is paid already, its total is zero, or it is not placed. */

@@ -44,6 +44,9 @@ describe('PATCH /api/v1/orders/:id/clear', () => {
     const detail = (await stack.app.inject({ method: 'GET', url: `/api/v1/orders/${id}`, headers: { 'x-api-key': shop.key } })).json().data;
     expect(detail).toMatchObject({ paid: true, order_status_id: shop.statuses.Paid });
     expect(detail.paid_at).not.toBeNull();
+    // The reply is the order as the clearing left it (its statement's answer), as a read after it shows it.
+    for (const field of ['ordinal_number', 'email', 'total', 'delivery_method', 'placed_at', 'created_at', 'updated_at'] as const) expect(body[field], field).toEqual(detail[field]);
+    expect(Date.parse(body.updated_at)).toBe(Date.parse(body.cleared_at));
     expect(await workflowIds(id)).toEqual([`shop/${shop.id}/order/${id}/clear`]);
     // Started right after the commit, so nothing of it is left in the outbox.
     const pending = await stack.orm.em.fork().getConnection().execute('select 1 from pending_workflow_starts where workflow_id = ?', [`shop/${shop.id}/order/${id}/clear`]);
