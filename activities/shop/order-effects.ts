@@ -5,7 +5,7 @@ import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { DEFAULT_PUBLIC_URL } from '../../domain/shared/config.ts';
 import { type EffectKey } from '../../db/repositories/shop/order-effects.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
-import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
+import { findOrderStatus, statusMailSettings } from '../../db/repositories/shop/order-status-config.ts';
 import { paidStatusOnce } from '../../db/repositories/shop/step-reads.ts';
 import { newStatusId } from '../../db/repositories/shop/orders.ts';
 import { invoicesAutomatically } from '../../db/repositories/shop/shops.ts';
@@ -255,13 +255,13 @@ export function orderEffectActivities(
     async sendStatusMail(input: OrderEffectInput & LocalFirst & { statusId: number | null }): Promise<EffectOutcome | HandOn> {
       return once<EffectOutcome | HandOn>(input, 'status_mail', async (em) => {
         // null: the shop's Paid status, which the clearing sets.
-        const status = input.statusId == null ? await paidStatusOnce(db.reads, em, input.shopId) : await findOrderStatus(em, input.statusId);
+        const status = input.statusId == null ? await paidStatusOnce(db.reads, em, input.shopId) : await statusMailSettings(em, input.shopId, input.statusId);
         const template = storedTemplate(status?.email);
         if (!status || !template) return skipped('the status has no mail');
         if (!status.sendEmailOnStatusChange) return skipped('sending on status change is off');
         if (input.localFirst) return HAND_ON;
-        const { order } = await facts(em, input.orderId);
-        const composed = await composeOrderStatusMail(em, status, template, order, publicUrl);
+        const { order, ...composed } = await composeOrderStatusMail(em, input.shopId, status, template, input.orderId, publicUrl);
+        if (!order) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
         const recipients = [order.email, ...(status.bccEmailAddress ? [status.bccEmailAddress] : [])];
         const outcomes: string[] = [];
         for (const [i, to] of recipients.entries()) {

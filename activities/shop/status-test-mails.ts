@@ -1,8 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../domain/shared/mail-endpoints.ts';
 import { shopMessageId, storedTemplate } from '../../domain/shop/status-mail.ts';
-import { findOrderStatus } from '../../db/repositories/shop/order-status-config.ts';
-import { findOrder } from '../../db/repositories/shop/orders.ts';
+import { statusMailSettings } from '../../db/repositories/shop/order-status-config.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
 import { composeOrderStatusMail } from '../../db/repositories/shop/status-mails.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -26,12 +25,11 @@ export function statusTestMailActivities({ orm, now = () => new Date(), mailEndp
     /** Sends one status's saved mail to `to`; the order is only read (no effect, no status, no download use). */
     async sendStatusTestMail(input: StatusTestMailInput): Promise<{ status: string }> {
       const em = shopEm(orm, input.shopId);
-      const status = await findOrderStatus(em, input.statusId);
+      const status = await statusMailSettings(em, input.shopId, input.statusId);
       const template = storedTemplate(status?.email);
       if (!status || !template) throw ApplicationFailure.nonRetryable(`order status ${input.statusId} has no mail`, 'OrderNotFound');
-      const order = input.orderId === null ? null : await findOrder(em, input.orderId);
+      const { order, ...composed } = await composeOrderStatusMail(em, input.shopId, status, template, input.orderId, input.downloadBase);
       if (input.orderId !== null && !order) throw ApplicationFailure.nonRetryable(`order ${input.orderId} not found`, 'OrderNotFound');
-      const composed = await composeOrderStatusMail(em, status, template, order, input.downloadBase);
       const { status: sent } = await sendShopMailOnce(em, mailEndpoints, now(), {
         shopId: input.shopId,
         key: input.key,

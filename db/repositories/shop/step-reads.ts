@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EffectOutcome } from '../../../domain/shop/effects.ts';
 import { recordedEffect, type EffectKey } from './order-effects.ts';
 import { loadOrderFacts, type OrderFacts } from './order-facts.ts';
-import { findPaidOrderStatus } from './order-status-config.ts';
-import type { IOrderStatus } from '../../entities/shop/index.ts';
+import { statusMailSettings, type StatusMailSettings } from './order-status-config.ts';
 
 /** What the order effects read of an order: its facts, the recorded outcome of an effect, and its shop's settings. */
 export interface OrderReads {
@@ -13,12 +12,9 @@ export interface OrderReads {
   shopSettings<T>(shopId: string, name: string, read: () => Promise<T>): Promise<T>;
 }
 
-/**
- * The shop's Paid status, read once per step (a clearing's status mail, mail sequences and club
- * webhook all ask). The parts only read it: the entity is the first asker's fork's.
- */
-export function paidStatusOnce(reads: OrderReads, em: EntityManager, shopId: string): Promise<IOrderStatus | null> {
-  return reads.shopSettings(shopId, 'paidStatus', () => findPaidOrderStatus(em, shopId));
+/** The shop's Paid status (its mail settings), read once per step (a clearing's status mail, mail sequences and club webhook all ask). */
+export function paidStatusOnce(reads: OrderReads, em: EntityManager, shopId: string): Promise<StatusMailSettings | null> {
+  return reads.shopSettings(shopId, 'paidStatus', () => statusMailSettings(em, shopId, 'paid'));
 }
 
 /** `paidStatusOnce`'s id; every shop has its Paid status. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AbstractSqlConnection } from '@mikro-orm/knex';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clearInOneTransaction, clearingStepActivities } from '../../../activities/shop/clearing-transaction.ts';
+import { orderEffectActivities } from '../../../activities/shop/order-effects.ts';
 import { effectLogBatch } from '../../../db/repositories/shop/effect-log-batch.ts';
 import type { ActivityDeps } from '../../../activities/shared/deps.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
@@ -171,5 +172,28 @@ describe('the clearing step in one transaction', () => {
     it('twice where it does: for the invoice numbered ahead, and in the step for the parts whose bodies carry its number', async () => {
       expect(await linesReadWhileClearing(shop, productId)).toBe(2);
     });
+  });
+
+  it("sends the Paid status's mail on the outside path in plain statements: its status's settings, then its order with everything the mail shows in one", async () => {
+    const mailShop = await createTestShop(stack.app, 'clearing-step-mail');
+    const product = await insertProduct(stack.orm, mailShop.id, { name: 'Atlas', price: '49.00' });
+    const sender = await adminPost(stack.app, `/admin/v1/shops/${mailShop.id}/senders`, { name: 'Shop', email: 'shop@example.com' });
+    const configured = await stack.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/configuration/order_statuses/${mailShop.statuses.Paid}`,
+      headers: { 'x-api-key': mailShop.key },
+      payload: { send_email_on_status_change: true, sender_id: sender.id, email: { subject: 'Order {{NUMER_ZAMOWIENIA}} is paid', content: '<p>Total {{KWOTA}} for {{EMAIL}}</p>' } },
+    });
+    expect(configured.statusCode, configured.body).toBe(200);
+    const order = await adminPost(stack.app, `/admin/v1/shops/${mailShop.id}/orders`, { email: 'mail@example.com', items: [{ product_id: product }] });
+    const statements = await statementsWhile(async () => {
+      expect(await orderEffectActivities(deps).sendStatusMail({ shopId: mailShop.id, orderId: order.id as number, source: 'clear', statusId: null })).toEqual({ status: 'done', detail: 'mail to mail@example.com recorded' });
+    });
+    // The recorded outcome, the status, the composing read, the mail's claim and record, the outcome: none built by the ORM (its aliases: "o0".).
+    expect(statements).toHaveLength(6);
+    expect(statements.filter((q) => /"[a-z]\d+"\./.test(q))).toEqual([]);
+    const [mail] = await sql<{ subject: string; html: string }>('select subject, html from shop_mails where shop_id = ? and kind = ?', [mailShop.id, 'status_mail']);
+    expect(mail).toMatchObject({ subject: `Order ${order.ordinal_number} is paid` });
+    expect(mail!.html).toContain('49.00 PLN for mail@example.com');
   });
 });
