@@ -16,7 +16,7 @@ export async function signUpWithSequences(workflows: WorkflowStarter, em: Entity
     const signedUp = await signUpForNewsletter(tx, shopId, email);
     const trigger = { kind: 'newsletter' } as const;
     const triggeredAt = new Date().toISOString();
-    const sequences = await sequencesForTrigger(tx, trigger);
+    const sequences = await sequencesForTrigger(tx, shopId, trigger);
     const recipient = { hash: await personalEmailHash(tx, signedUp.subscriber.email), row: { kind: 'newsletter' as const, subscriberId: signedUp.subscriber.id } };
     const recorded = [];
     for (const sequence of sequences) recorded.push(await workflows.shop.mailSequence(tx, { shopId, sequenceId: sequence.id, recipient, trigger, triggeredAt }));

@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DiscountCode, MailSequence, MailSequenceItem, OrderStatus, Product, Sender, type IMailSequence, type IMailSequenceItem } from '../../entities/shop/index.ts';
 import { DEFAULT_RECIPIENT_CODE, type ItemTiming, type SequenceTrigger, type SequenceTriggers } from '../../../domain/shop/mail-sequence-rules.ts';
 import type { ListWindow } from './reference.ts';
+import type { Sql } from '../shared/pooled-transaction.ts';
 
 /** The stored trigger columns as the rules see them. */
 export function triggersOf(s: IMailSequence): SequenceTriggers {
@@ -101,15 +102,32 @@ export async function knownProductIds(em: EntityManager, ids: readonly number[],
   return new Set(rows.filter((row) => !row.hidden || listed.includes(row.id)).map((row) => row.id));
 }
 
-/** Active sequences that may start on this trigger (the order narrowing is decided by the caller). */
-export function sequencesForTrigger(em: EntityManager, trigger: SequenceTrigger): Promise<IMailSequence[]> {
-  const where =
+/** A sequence as a trigger finds it: enough to decide whether it starts. */
+export interface TriggeredSequence {
+  id: number;
+  onlyFirstPurchase: boolean;
+  triggers: SequenceTriggers;
+}
+
+/**
+ * The shop's active sequences that may start on this trigger (the order narrowing is decided by
+ * the caller), in one plain statement: a clearing asks on its hot path.
+ */
+export async function sequencesForTrigger(sql: Sql, shopId: string, trigger: SequenceTrigger): Promise<TriggeredSequence[]> {
+  const [condition, values] =
     trigger.kind === 'order_status'
-      ? { statusId: trigger.statusId }
+      ? ['status_id = ?', [trigger.statusId]]
       : trigger.kind === 'newsletter'
-        ? { newsletterSubscription: true }
-        : { firstSubscriptionEntry: true, subscriptionPlanId: trigger.subscriptionPlanId };
-  return em.find(MailSequence, { active: true, ...where }, { orderBy: { id: 'asc' } });
+        ? ['newsletter_subscription', []]
+        : ['first_subscription_entry and subscription_plan_id = ?', [trigger.subscriptionPlanId]];
+  const rows = await sql.execute<(SequenceTriggers & { id: number; onlyFirstPurchase: boolean })[]>(
+    `select id, only_first_purchase as "onlyFirstPurchase", status_id as "statusId", products_dependent as "productsDependent", product_ids as "productIds",
+            discount_code_id as "discountCodeId", subscription_plan_id as "subscriptionPlanId", newsletter_subscription as "newsletterSubscription",
+            first_subscription_entry as "firstSubscriptionEntry"
+       from shop_mail_sequences where shop_id = ? and active and ${condition} order by id`,
+    [shopId, ...values],
+  );
+  return rows.map(({ id, onlyFirstPurchase, ...triggers }) => ({ id, onlyFirstPurchase, triggers }));
 }
 
 /** Whether `email` placed an order in the shop before `orderId` (for `only_first_purchase`). */
