@@ -47,7 +47,7 @@ export function automaticStatusActivities({ orm }: ActivityDeps, db: ActivityDb 
         reachedAt = at.lastChangeAt;
       }
       if (!reachedAt) return [];
-      const rules = await automaticRulesAfter(em, at.statusId);
+      const rules = await automaticRulesAfter(em, shopId, at.statusId);
       return rules
         .filter(({ rule }) => automaticRuleApplies(rule, at))
         .map(({ statusId, rule }) => ({ fromStatusId: at.statusId, expectedChangeId: at.lastChangeId, toStatusId: statusId, dueAt: automaticStatusDueAt(reachedAt, rule).toISOString() }));
@@ -60,7 +60,7 @@ export function automaticStatusActivities({ orm }: ActivityDeps, db: ActivityDb 
      */
     async applyAutomaticStatus({ shopId, orderId, toStatusId, ...expected }: ApplyAutomaticStatusInput): Promise<{ changeId: number } | null> {
       const em = db.shopEm(shopId);
-      const stillConfigured = (await automaticRulesAfter(em, expected.fromStatusId)).some((r) => r.statusId === toStatusId);
+      const stillConfigured = (await automaticRulesAfter(em, shopId, expected.fromStatusId)).some((r) => r.statusId === toStatusId);
       if (!stillConfigured) return null;
       const changeId = await setStatusIfUnmoved(em, shopId, orderId, expected, toStatusId);
       return changeId === null ? null : { changeId };

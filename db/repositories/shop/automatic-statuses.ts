@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { automaticRulesAfterIn, type AutomaticStatusRule } from '../../../domain/shop/automatic-status.ts';
-import { OrderStatus } from '../../entities/shop/index.ts';
+import type { Sql } from '../shared/pooled-transaction.ts';
 import { recordStatusChange } from './order-transitions.ts';
 
 export interface OrderStatusPosition {
@@ -29,9 +29,13 @@ export async function orderStatusPosition(em: EntityManager, shopId: string, ord
   return { statusId: row.status_id, statusKind: row.kind, lastChangeId: row.change_id, lastChangeAt: date(row.change_at), clearedAt: date(row.cleared_at), placedAt: date(row.placed_at), total: String(row.total), placedIp: row.placed_ip };
 }
 
-/** The shop's statuses set automatically after `statusId`, with their rules. */
-export async function automaticRulesAfter(em: EntityManager, statusId: number): Promise<{ statusId: number; rule: AutomaticStatusRule }[]> {
-  return automaticRulesAfterIn(await em.find(OrderStatus, { automaticallySet: { $ne: null } }, { orderBy: { id: 'asc' } }), statusId);
+/** The shop's statuses set automatically after `statusId`, with their rules (a plain statement: every clearing asks). */
+export async function automaticRulesAfter(sql: Sql, shopId: string, statusId: number): Promise<{ statusId: number; rule: AutomaticStatusRule }[]> {
+  const statuses = await sql.execute<{ id: number; automaticallySet: unknown }[]>(
+    'select id, automatically_set as "automaticallySet" from shop_order_statuses where shop_id = ? and automatically_set is not null order by id',
+    [shopId],
+  );
+  return automaticRulesAfterIn(statuses, statusId);
 }
 
 export interface ExpectedPosition {
