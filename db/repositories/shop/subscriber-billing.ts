@@ -149,6 +149,10 @@ export function soldProducts(em: EntityManager, ids: readonly number[]) {
 /** The subscription plan links of the order's products (one per product), with their plans. */
 export async function subscriptionLinksOf(em: EntityManager, productIds: readonly number[]) {
   if (productIds.length === 0) return [];
+  // Most orders hold no plan's product: a plain check first spares them the ORM's read (every clearing asks).
+  const ids = `{${[...new Set(productIds)].join(',')}}`;
+  const [{ found } = { found: false }] = await em.execute<{ found: boolean }[]>('select exists (select 1 from shop_subscription_plan_products where product_id = any(?::int[])) as found', [ids]);
+  if (!found) return [];
   const links = await em.find(SubscriptionPlanProduct, { product: { $in: [...new Set(productIds)] } }, { populate: ['plan'], orderBy: { id: 'asc' } });
   // One plan per product: its automatic plan (at most one, spec), else its first manual plan.
   const chosen = new Map<number, (typeof links)[number]>();
