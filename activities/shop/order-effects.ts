@@ -192,18 +192,18 @@ export function orderEffectActivities(
       return once(input, 'download_codes', async (em) => {
         const { order, items } = await facts(em, input.orderId);
         const lines = items.filter((item) => item.productId !== null && item.productId !== undefined);
-        const contents = lines.length ? await contentsOfProducts(em, lines.map((l) => l.productId!)) : [];
+        const contents = lines.length ? await contentsOfProducts(em, input.shopId, lines.map((l) => l.productId!)) : [];
         const paidAt = order.paidAt ?? now();
         const codes = lines.flatMap((line) =>
           contents
-            .filter((content) => content.product.id === line.productId)
+            .filter((content) => content.productId === line.productId)
             .map((content) => ({
               shopId: input.shopId,
               orderId: order.id,
               orderItemId: line.id,
               contentId: content.id,
               token: randomBytes(24).toString('base64url'),
-              fileName: content.file.getEntity().filename,
+              fileName: content.fileName,
               usagesToExpire: content.usagesToExpire,
               expiresAt: new Date(paidAt.getTime() + content.daysToExpire * DAY_MS),
             })),

@@ -172,6 +172,18 @@ describe('the clearing step in one transaction', () => {
     it('twice where it does: for the invoice numbered ahead, and in the step for the parts whose bodies carry its number', async () => {
       expect(await linesReadWhileClearing(shop, productId)).toBe(2);
     });
+
+    it('and the facts are the only reads the ORM builds: every other part reads in plain statements', async () => {
+      const plain = await createTestShop(stack.app, 'clearing-step-orm');
+      const product = await insertProduct(stack.orm, plain.id, { name: 'E-book' });
+      const orderId = (await adminPost(stack.app, `/admin/v1/shops/${plain.id}/orders`, { email: 'orm@example.com', items: [{ product_id: product }] })).id as number;
+      const statements = await statementsWhile(async () => {
+        await clearingStepActivities(deps).clearOrderInOneStep({ shopId: plain.id, orderId, events: { cleared: event(), paid: event(), club: event() } });
+      });
+      // The ORM's statements name their tables by alias ("o0".), plain ones do not.
+      const built = statements.filter((q) => /"[a-z]\d+"\./.test(q)).map((q) => q.match(/from "(\w+)"/)?.[1]);
+      expect(built).toEqual(['shop_orders', 'shop_order_items']);
+    });
   });
 
   it("sends the Paid status's mail on the outside path in plain statements: its status's settings, then its order with everything the mail shows in one", async () => {
