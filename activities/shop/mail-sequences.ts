@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { paidStatusIdOnce } from '../../db/repositories/shop/step-reads.ts';
-import { findMailSequence, firstPlanEntries, hasEarlierOrder, mailSequenceItem, mailSequenceOf, sequencesForTrigger, triggersOf, type TriggeredSequence } from '../../db/repositories/shop/mail-sequences.ts';
+import { findMailSequence, firstPlanEntries, hasEarlierOrder, mailSequenceItem, mailSequenceOf, sequencesForTrigger, startRuleOf, triggersOf } from '../../db/repositories/shop/mail-sequences.ts';
 import { findSender } from '../../db/repositories/shop/reference.ts';
 import { loadShop } from '../../db/repositories/shop/shops.ts';
 import type { OrderFacts } from '../../db/repositories/shop/order-facts.ts';
@@ -88,8 +88,6 @@ async function triggerFacts(em: EntityManager, shopId: string, facts: OrderFacts
   };
 }
 
-const startsFor = (sequence: Omit<TriggeredSequence, 'id'>, facts: OrderTriggerFacts) => orderStartsSequence(sequence, facts);
-
 /** The shop's mail sequences at run time: which start on a trigger, when each message goes, and each send. */
 export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoints = DEFAULT_MAIL_ENDPOINTS }: ActivityDeps, db: ActivityDb = unitsOfWork(orm)) {
   const { orderFacts: factsOf } = db.reads;
@@ -105,7 +103,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const statusId = reached ?? (await paidStatusIdOnce(db.reads, em, shopId));
       const candidates = await sequencesForTrigger(em, shopId, { kind: 'order_status', statusId, orderId });
       const orderFacts = candidates.length === 0 ? null : await triggerFacts(em, shopId, facts, statusId);
-      const sequenceIds = orderFacts ? candidates.filter((s) => startsFor(s, orderFacts)).map((s) => s.id) : [];
+      const sequenceIds = orderFacts ? candidates.filter((s) => orderStartsSequence(s, orderFacts)).map((s) => s.id) : [];
       const recipient = { hash: await personalEmailHash(em, facts.order.email), row: { kind: 'order' as const, orderId } };
       return { recipient, statusId, sequenceIds };
     },
@@ -158,7 +156,7 @@ export function mailSequenceActivities({ orm, now = () => new Date(), mailEndpoi
       const facts = run.trigger.kind === 'order_status' ? await factsOf(em, run.trigger.orderId) : null;
       // An order's run goes on only while the order still meets the sequence's trigger as it is now
       // (product and discount code narrowing, first purchase may have changed since the start).
-      if (run.trigger.kind === 'order_status' && (!facts || !startsFor({ triggers: triggersOf(sequence), onlyFirstPurchase: sequence.onlyFirstPurchase }, await triggerFacts(em, run.shopId, facts, run.trigger.statusId)))) return 'stopped';
+      if (run.trigger.kind === 'order_status' && (!facts || !orderStartsSequence(startRuleOf(sequence), await triggerFacts(em, run.shopId, facts, run.trigger.statusId)))) return 'stopped';
       const item = await mailSequenceItem(em, sequence.id, run.itemId);
       if (!item) return 'skipped';
       const sender = sequence.senderId ? await findSender(em, sequence.senderId) : null;

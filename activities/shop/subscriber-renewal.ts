@@ -376,7 +376,7 @@ export function subscriberRenewalActivities(
         if (paid) return { outcome: done(`subscriber ${paid.subscriberId} renewed by this order (period ${paid.periodId})`), subscriberIds: [], endedIds: [], extendedIds: [paid.subscriberId] };
         return { outcome: skipped(`a renewal order of subscriber ${order.subscriberIdentifier}`), subscriberIds: [], endedIds: [], extendedIds: [] };
       }
-      const links = await subscriptionLinksOf(em, items.flatMap((item) => (item.productId ? [item.productId] : [])));
+      const links = await subscriptionLinksOf(em, input.shopId, items.flatMap((item) => (item.productId ? [item.productId] : [])));
       if (links.length === 0) return { outcome: skipped('no product of a subscription plan'), subscriberIds: [], endedIds: [], extendedIds: [] };
       const recorded = await recordedEffect(em, { ...input, effect: 'subscription' });
       const activation = await activateFromOrder(

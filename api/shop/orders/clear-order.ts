@@ -11,8 +11,8 @@ export type RecordClearing = (tx: EntityManager, order: { shopId: string; orderI
  * Clears a placed, unpaid order with a total above zero (`PATCH /orders/:id/clear`) in one
  * transaction with the start of its clearing effects (recorded, sent once committed: a crash or
  * Temporal down after the commit cannot lose it); the order's list fields and `cleared_at` as the
- * clearing's statement answers them (no read after it), and the recorded start. A paid order is 422 `Already Cleared`;
- * 404 for an unknown order.
+ * clearing's statement answers them (no read after it), and the recorded start. A paid order is
+ * 422 `Already Cleared`; 404 for an unknown order.
  */
 export async function clearOrder(em: EntityManager, recordClearing: RecordClearing, shopId: string, orderId: number) {
   const { cleared, recorded } = await em.transactional(async (tx) => {

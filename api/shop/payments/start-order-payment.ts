@@ -59,7 +59,7 @@ export async function startOrderPayment(em: EntityManager, deps: PaymentDeps, { 
   const facts = await loadOrderFacts(em, orderId);
   const productIds = (facts?.items ?? []).map((item) => item.productId).filter((id): id is number => id != null);
   // A subscription that renews automatically is charged off-session: the card is saved for it at this payment.
-  const saveForLater = (await subscriptionLinksOf(em, productIds)).some((link) => link.automaticRenewal);
+  const saveForLater = (await subscriptionLinksOf(em, shopId, productIds)).some((link) => link.automaticRenewal);
   const started = await stripe.startPayment({
     amount: order.total,
     currency: order.currency,

@@ -23,6 +23,9 @@ export function triggersOf(s: IMailSequence): SequenceTriggers {
   };
 }
 
+/** What decides whether a stored sequence starts for an order: its triggers and its first-purchase rule. */
+export const startRuleOf = (s: IMailSequence): Omit<TriggeredSequence, 'id'> => ({ triggers: triggersOf(s), onlyFirstPurchase: s.onlyFirstPurchase });
+
 export interface SequenceWithItems {
   sequence: IMailSequence;
   items: IMailSequenceItem[];

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderItem } from '../../entities/shop/index.ts';
 import type { Sql } from '../shared/pooled-transaction.ts';
+import { intArray } from '../shared/int-array.ts';
 
 /** What the effects of an order's transitions read: the order, its lines, status and shop. */
 export async function loadOrderFacts(em: EntityManager, orderId: number) {
@@ -17,7 +18,7 @@ export type OrderFacts = NonNullable<Awaited<ReturnType<typeof loadOrderFacts>>>
 /** Which of these products are `no_invoice` (left out of the automatic invoice). */
 export async function noInvoiceProductIds(em: EntityManager, productIds: readonly number[]): Promise<Set<number>> {
   if (productIds.length === 0) return new Set();
-  const rows = await em.execute<{ id: number }[]>('select id from shop_products where id = any(?::int[]) and no_invoice', [`{${[...new Set(productIds)].join(',')}}`]);
+  const rows = await em.execute<{ id: number }[]>('select id from shop_products where id = any(?::int[]) and no_invoice', [intArray(productIds)]);
   return new Set(rows.map((row) => Number(row.id)));
 }
 
@@ -36,7 +37,7 @@ export function contentsOfProducts(sql: Sql, shopId: string, productIds: readonl
     `select c.id, c.product_id as "productId", f.filename as "fileName", c.days_to_expire as "daysToExpire", c.usages_to_expire as "usagesToExpire"
        from shop_electronic_contents c join shop_files f on f.id = c.file_id
       where c.shop_id = ? and c.product_id = any(?::int[]) order by c.id`,
-    [shopId, `{${[...new Set(productIds)].join(',')}}`],
+    [shopId, intArray(productIds)],
   );
 }
 

@@ -101,7 +101,7 @@ function listRecord([, id, uuid, ordinalNumber, internalStatus, statusId, status
   };
 }
 
-/** The list record of a row read as `LIST_RECORD_COLUMNS` (an array of them in their order; columns after them are left). */
+/** The list record of a row read as `LIST_RECORD_COLUMNS` (an array of them in their order). */
 export const listRecordOfColumns = (columns: unknown[]): OrderListRecord => listRecord([null, ...columns] as unknown as ListRow);
 
 /** A Postgres array literal of these values (text ones quoted). */

@@ -30,12 +30,14 @@ export async function markOrderCleared(em: EntityManager, shopId: string, orderI
            order_status_id = (select s.id from shop_order_statuses s where s.shop_id = o.shop_id and s.kind = 'PaidDefaultOrderStatus')
          where o.shop_id = :shop and o.id = :order and o.paid = false and o.internal_status = 'placed' and o.total > 0
          returning o.*)
-       select ${LIST_RECORD_COLUMNS}, ${epochMs('o.cleared_at')} as "clearedAt"
+       select ${epochMs('o.cleared_at')} as "clearedAt", ${LIST_RECORD_COLUMNS}
          from cleared o left join shop_order_statuses s on s.id = o.order_status_id`,
       { now, shop: shopId, order: orderId },
     ),
   );
-  return row ? { order: listRecordOfColumns(row), clearedAt: new Date(row.at(-1) as number) } : null;
+  if (!row) return null;
+  const [clearedAt, ...columns] = row;
+  return { order: listRecordOfColumns(columns), clearedAt: new Date(clearedAt as number) };
 }
 
 /** Why an order cannot be cleared: it is paid already, its total is zero, or it is not placed. */

@@ -26,6 +26,7 @@ import { DEFAULT_DUNNING_DAYS, nextPeriod } from '../../../domain/shop/subscript
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { lineIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
 import { runStatement, statement } from '../shared/prepared.ts';
+import { intArray } from '../shared/int-array.ts';
 
 /** A PostgreSQL text[] literal (each value quoted). */
 export const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
@@ -147,11 +148,13 @@ export function soldProducts(em: EntityManager, ids: readonly number[]) {
 }
 
 /** The subscription plan links of the order's products (one per product), with their plans. */
-export async function subscriptionLinksOf(em: EntityManager, productIds: readonly number[]) {
+export async function subscriptionLinksOf(em: EntityManager, shopId: string, productIds: readonly number[]) {
   if (productIds.length === 0) return [];
   // Most orders hold no plan's product: a plain check first spares them the ORM's read (every clearing asks).
-  const ids = `{${[...new Set(productIds)].join(',')}}`;
-  const [{ found } = { found: false }] = await em.execute<{ found: boolean }[]>('select exists (select 1 from shop_subscription_plan_products where product_id = any(?::int[])) as found', [ids]);
+  const [{ found } = { found: false }] = await em.execute<{ found: boolean }[]>(
+    'select exists (select 1 from shop_subscription_plan_products where shop_id = ? and product_id = any(?::int[])) as found',
+    [shopId, intArray(productIds)],
+  );
   if (!found) return [];
   const links = await em.find(SubscriptionPlanProduct, { product: { $in: [...new Set(productIds)] } }, { populate: ['plan'], orderBy: { id: 'asc' } });
   // One plan per product: its automatic plan (at most one, spec), else its first manual plan.

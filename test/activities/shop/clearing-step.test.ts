@@ -207,5 +207,11 @@ describe('the clearing step in one transaction', () => {
     const [mail] = await sql<{ subject: string; html: string }>('select subject, html from shop_mails where shop_id = ? and kind = ?', [mailShop.id, 'status_mail']);
     expect(mail).toMatchObject({ subject: `Order ${order.ordinal_number} is paid` });
     expect(mail!.html).toContain('49.00 PLN for mail@example.com');
+
+    // The plain reads name their shop: another shop's status has no mail here, another shop's order is not found.
+    const effects = orderEffectActivities(deps);
+    const otherOrder = await adminPost(stack.app, `/admin/v1/shops/${shop.id}/orders`, { email: 'other@example.com', items: [{ product_id: productId }] });
+    expect(await effects.sendStatusMail({ shopId: shop.id, orderId: otherOrder.id as number, source: 'clear', statusId: mailShop.statuses.Paid! })).toEqual({ status: 'skipped', detail: 'the status has no mail' });
+    await expect(effects.sendStatusMail({ shopId: mailShop.id, orderId: otherOrder.id as number, source: 'clear', statusId: null })).rejects.toThrow(`order ${otherOrder.id} not found`);
   });
 });
