@@ -10,8 +10,11 @@ import { DEFAULT_RECIPIENT_CODE, type ItemTiming, type SequenceTrigger, type Seq
 import type { ListWindow } from './reference.ts';
 import type { Sql } from '../shared/pooled-transaction.ts';
 
+/** The stored columns that decide whether a sequence starts. */
+type StartColumns = Pick<IMailSequence, 'onlyFirstPurchase' | 'statusId' | 'productsDependent' | 'productIds' | 'discountCodeId' | 'subscriptionPlanId' | 'newsletterSubscription' | 'firstSubscriptionEntry'>;
+
 /** The stored trigger columns as the rules see them. */
-export function triggersOf(s: IMailSequence): SequenceTriggers {
+export function triggersOf(s: Omit<StartColumns, 'onlyFirstPurchase'>): SequenceTriggers {
   return {
     statusId: s.statusId ?? null,
     productsDependent: s.productsDependent,
@@ -24,7 +27,7 @@ export function triggersOf(s: IMailSequence): SequenceTriggers {
 }
 
 /** What decides whether a stored sequence starts for an order: its triggers and its first-purchase rule. */
-export const startRuleOf = (s: IMailSequence): Omit<TriggeredSequence, 'id'> => ({ triggers: triggersOf(s), onlyFirstPurchase: s.onlyFirstPurchase });
+export const startRuleOf = (s: StartColumns): Omit<TriggeredSequence, 'id'> => ({ triggers: triggersOf(s), onlyFirstPurchase: s.onlyFirstPurchase });
 
 export interface SequenceWithItems {
   sequence: IMailSequence;
@@ -123,14 +126,14 @@ export async function sequencesForTrigger(sql: Sql, shopId: string, trigger: Seq
       : trigger.kind === 'newsletter'
         ? ['newsletter_subscription', []]
         : ['first_subscription_entry and subscription_plan_id = ?', [trigger.subscriptionPlanId]];
-  const rows = await sql.execute<(SequenceTriggers & { id: number; onlyFirstPurchase: boolean })[]>(
+  const rows = await sql.execute<(StartColumns & { id: number })[]>(
     `select id, only_first_purchase as "onlyFirstPurchase", status_id as "statusId", products_dependent as "productsDependent", product_ids as "productIds",
             discount_code_id as "discountCodeId", subscription_plan_id as "subscriptionPlanId", newsletter_subscription as "newsletterSubscription",
             first_subscription_entry as "firstSubscriptionEntry"
        from shop_mail_sequences where shop_id = ? and active and ${condition} order by id`,
     [shopId, ...values],
   );
-  return rows.map(({ id, onlyFirstPurchase, ...triggers }) => ({ id, onlyFirstPurchase, triggers }));
+  return rows.map((row) => ({ id: row.id, ...startRuleOf(row) }));
 }
 
 /** Whether `email` placed an order in the shop before `orderId` (for `only_first_purchase`). */
