@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { insertRow } from '../shared/insert-row.ts';
 import { ormPool } from '../shared/prepared.ts';
 import { Audiobook, Course, Lesson, Section, type IAudiobook, type ICourse, type ILesson, type ISection } from '../../entities/index.ts';
+import { arrayLiteral } from '../shared/array-literal.ts';
 
 export type CatalogueKind = 'courses' | 'audiobooks';
 
@@ -34,7 +35,7 @@ const ITEM_TABLES: Record<ItemKind, string> = { course: 'courses', audiobook: 'a
 /** The ids among `ids` (valid uuids) that are items of the platform, in one statement (a grant's path). */
 export async function knownItemIds(em: EntityManager, platformId: string, kind: ItemKind, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows: { id: string }[] = await em.execute(`select id from ${ITEM_TABLES[kind]} where platform_id = ? and id = any(?::uuid[])`, [platformId, `{${ids.join(',')}}`]);
+  const rows: { id: string }[] = await em.execute(`select id from ${ITEM_TABLES[kind]} where platform_id = ? and id = any(?::uuid[])`, [platformId, arrayLiteral(ids)]);
   return new Set(rows.map((row) => row.id));
 }
 

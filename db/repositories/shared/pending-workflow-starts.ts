@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { arrayLiteral } from './array-literal.ts';
 
 /**
  * The workflow-start outbox (db/entities/shared/pending-workflow-start.ts). A write records its
@@ -53,7 +54,7 @@ export async function claimDueWorkflowStarts(em: EntityManager, opts: { taskQueu
     `update pending_workflow_starts s set attempts = s.attempts + 1, next_attempt_at = clock_timestamp() + make_interval(secs => ?)
       where s.id in (select id from pending_workflow_starts where task_queue = ? and next_attempt_at <= clock_timestamp() ${only} order by id limit ? for update skip locked)
       returning s.id, s.task_queue, s.workflow_type, s.workflow_id, s.request, s.attempts`,
-    [opts.retryAfterSeconds, opts.taskQueue, ...(opts.ids ? [`{${opts.ids.join(',')}}`] : []), opts.limit],
+    [opts.retryAfterSeconds, opts.taskQueue, ...(opts.ids ? [arrayLiteral(opts.ids)] : []), opts.limit],
   );
   return rows
     .map((r) => ({ id: Number(r.id), taskQueue: r.task_queue, workflowType: r.workflow_type, workflowId: r.workflow_id, request: r.request, attempts: r.attempts }))

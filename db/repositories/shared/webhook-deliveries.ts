@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from './pooled-transaction.ts';
 import type { DomainEventType } from '../../../domain/shared/events.ts';
 import type { WebhookDeliveryStatus } from '../../../domain/shared/webhooks.ts';
+import { arrayLiteral } from './array-literal.ts';
 
 /**
  * Webhook deliveries as the delivery workflow's activities read and write them: one delivery per
@@ -75,7 +76,7 @@ export function subscribedWebhooks(em: Sql, platformId: string, types: readonly 
     `select id, events from webhooks
       where platform_id = ? and active and deleted_at is null and events && ?::text[]
       order by created_at, id`,
-    [platformId, `{${types.join(',')}}`],
+    [platformId, arrayLiteral(types)],
   );
 }
 

@@ -11,6 +11,7 @@ import type { ProductRelation } from '../../../domain/shop/discount-rules.ts';
 import { discountedPrice, type ProductRelationRule } from '../../../domain/shop/product-price-discount.ts';
 import type { ListWindow } from './reference.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { arrayLiteral, intArray } from '../shared/array-literal.ts';
 
 export function listAutomaticDiscounts(em: EntityManager, kind: AutomaticDiscountKind, where: FilterQuery<IAutomaticDiscount>, window: ListWindow) {
   return em.findAndCount(AutomaticDiscount, { ...(where as object), kind }, { orderBy: { id: 'asc' }, ...window });
@@ -37,21 +38,19 @@ export function updateAutomaticDiscount(tx: EntityManager, discount: IAutomaticD
   if (uow.getChangeSets().some((change) => change.entity === discount)) discount.revision += 1;
 }
 
-const intArrayLiteral = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
-
 /** The discount's relation with products as a condition on `shop_products p`, with its parameters (discount-code-pricing.ts lineEligible, in SQL). */
 function relationCondition(rule: ProductRelationRule): [string, unknown[]] {
   switch (rule.relationWithProducts) {
     case 'all_products':
       return ['true', []];
     case 'selected_products':
-      return ['p.id = any(?::int[])', [intArrayLiteral(rule.productIds)]];
+      return ['p.id = any(?::int[])', [intArray(rule.productIds)]];
     case 'products_except':
-      return ['not (p.id = any(?::int[]))', [intArrayLiteral(rule.productIds)]];
+      return ['not (p.id = any(?::int[]))', [intArray(rule.productIds)]];
     case 'selected_categories':
-      return ['coalesce(p.product_category_ids, \'{}\') && ?::int[]', [intArrayLiteral(rule.productCategoryIds)]];
+      return ['coalesce(p.product_category_ids, \'{}\') && ?::int[]', [intArray(rule.productCategoryIds)]];
     case 'categories_except':
-      return ['not (coalesce(p.product_category_ids, \'{}\') && ?::int[])', [intArrayLiteral(rule.productCategoryIds)]];
+      return ['not (coalesce(p.product_category_ids, \'{}\') && ?::int[])', [intArray(rule.productCategoryIds)]];
   }
 }
 
@@ -85,9 +84,9 @@ async function applyIn(tx: EntityManager, shopId: string, discountId: number, no
   const type = discount.discount_type;
   const changes = products.map((p) => ({ id: p.id, original: p.price, discounted: discountedPrice(p.price, type, discount.value) }));
   if (changes.length === 0) return 0;
-  const ids = intArrayLiteral(changes.map((c) => c.id));
-  const originals = intArrayLiteral(changes.map((c) => c.original));
-  const discounted = intArrayLiteral(changes.map((c) => c.discounted));
+  const ids = intArray(changes.map((c) => c.id));
+  const originals = arrayLiteral(changes.map((c) => c.original));
+  const discounted = arrayLiteral(changes.map((c) => c.discounted));
   await tx.execute(
     `insert into shop_product_price_changes (shop_id, discount_id, product_id, original_price, discounted_price, applied_at)
      select ?, ?, v.id, v.original, v.discounted, ? from unnest(?::int[], ?::numeric[], ?::numeric[]) as v(id, original, discounted)`,

@@ -18,6 +18,7 @@ import { runStatement, statement } from '../shared/prepared.ts';
 import { cartRowSql, cartUseValues, type StoredCart } from './carts.ts';
 import { distinctRecommendations, recommendationsSql, type Recommendation } from './storefront.ts';
 import { STRIPE_GATEWAY_ON_SQL } from './subscriber-billing.ts';
+import { arrayLiteral, intArray } from '../shared/array-literal.ts';
 
 /** A delivery or payment type as pricing and the cart reply read it. */
 export interface CheckoutChargeType {
@@ -172,9 +173,6 @@ select
       : 'null::jsonb'
   } as recommendations`;
 
-/** A Postgres array literal of whole numbers (ids checked by the schemas) or of plain words. */
-const arrayLiteral = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
-
 /** The bound values every read shares: the shop, the automatic discounts' types and `now`. */
 function readsValues(shopId: string, input: Pick<CheckoutReadsInput, 'now'>) {
   return { shop: shopId, types: arrayLiteral(CART_AUTOMATIC_TYPES), now: input.now };
@@ -210,7 +208,7 @@ export async function readCheckout(em: EntityManager, shopId: string, input: Che
   const sql = readsSql(input.statuses ?? false, input.recommendations ?? false, BOUND);
   const [row] = await runStatement<ReadsRow>(em, statement(readsName('shop-checkout-reads', input), sql, {
     ...readsValues(shopId, input),
-    products: arrayLiteral(input.productIds.map((id) => Math.trunc(id))),
+    products: intArray(input.productIds),
     delivery: input.deliveryTypeId,
     payment: input.paymentTypeId,
     code: input.typedCode,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderItem } from '../../entities/shop/index.ts';
 import type { Sql } from '../shared/pooled-transaction.ts';
-import { intArray } from '../shared/int-array.ts';
+import { intArray } from '../shared/array-literal.ts';
 
 /** What the effects of an order's transitions read: the order, its lines, status and shop. */
 export async function loadOrderFacts(em: EntityManager, orderId: number) {

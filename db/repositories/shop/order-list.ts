@@ -12,6 +12,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InternalStatus } from '../../../domain/shop/order.ts';
 import type { OrderListRecord } from '../../../domain/shop/order-document-types.ts';
 import { runStatementArrays, statement } from '../shared/prepared.ts';
+import { arrayLiteral, intArray } from '../shared/array-literal.ts';
 
 export interface OrderListFilters {
   statusId?: number;
@@ -104,11 +105,6 @@ function listRecord([, id, uuid, ordinalNumber, internalStatus, statusId, status
 /** The list record of a row read as `LIST_RECORD_COLUMNS` (an array of them in their order). */
 export const listRecordOfColumns = (columns: unknown[]): OrderListRecord => listRecord([null, ...columns] as unknown as ListRow);
 
-/** A Postgres array literal of these values (text ones quoted). */
-function arrayLiteral(values: readonly (number | string)[]): string {
-  return `{${values.map((v) => (typeof v === 'number' ? String(Math.trunc(v)) : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
-}
-
 /** The WHERE of both statements (`:name` placeholders), with its values. */
 function condition(shopId: string, filters: OrderListFilters): { sql: string; values: Record<string, unknown> } {
   const parts = ['o.shop_id = :shop'];
@@ -127,7 +123,7 @@ function condition(shopId: string, filters: OrderListFilters): { sql: string; va
   const lineMatches: string[] = [];
   if (filters.productIds?.length) {
     lineMatches.push('i.product_id = any(:productIds::int[])');
-    values.productIds = arrayLiteral(filters.productIds);
+    values.productIds = intArray(filters.productIds);
   }
   if (filters.skus?.length) {
     lineMatches.push('i.sku = any(:skus::text[])');

@@ -8,7 +8,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DeliveryType, Order, PaymentType, SubscriberCharge, SubscriberPeriod, type ISubscriberCharge } from '../../entities/shop/index.ts';
 import type { ChargeType } from '../../../domain/shop/pricing.ts';
 import type { NewOrder } from './order-placement.ts';
-import { textArray, type SubscriberState } from './subscriber-billing.ts';
+import type { SubscriberState } from './subscriber-billing.ts';
+import { arrayLiteral } from '../shared/array-literal.ts';
 import { unitIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
 
 export interface RenewalCarry {
@@ -84,7 +85,7 @@ export async function markRenewalOrder(tx: EntityManager, shopId: string, orderI
   await tx.execute('update shop_orders set subscriber_identifier = ? where shop_id = ? and id = ?', [serviceRef, shopId, orderId]);
   const lines = await tx.execute<{ id: number; quantity: number }[]>('select id, quantity from shop_order_items where shop_id = ? and order_id = ? order by id', [shopId, orderId]);
   for (const line of lines) {
-    await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where id = ?', [textArray(unitIdentifiers(serviceRef, line.quantity)), line.id]);
+    await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where id = ?', [arrayLiteral(unitIdentifiers(serviceRef, line.quantity)), line.id]);
   }
 }
 

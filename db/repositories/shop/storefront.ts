@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderItem, Product, ProductSet, Shop, type IShop } from '../../entities/shop/index.ts';
 import { SHOP_FILTER } from '../../tenant.ts';
 import { runStatement, statement } from '../shared/prepared.ts';
+import { intArray } from '../shared/array-literal.ts';
 
 /** The shop at `subdomain`, the entity manager scoped to it; null for none. */
 export async function shopBySubdomain(em: EntityManager, subdomain: string): Promise<IShop | null> {
@@ -61,7 +62,7 @@ export async function recommendationsFor(em: EntityManager, shopId: string, prod
   if (productIds.length === 0) return [];
   const items = await runStatement<Recommendation>(
     em,
-    statement('shop-recommendations', `${recommendationsSql()} order by i.priority desc, i.id asc`, { shop: shopId, products: `{${productIds.map((id) => Math.trunc(id)).join(',')}}` }),
+    statement('shop-recommendations', `${recommendationsSql()} order by i.priority desc, i.id asc`, { shop: shopId, products: intArray(productIds) }),
   );
   return distinctRecommendations(items, productIds);
 }

@@ -26,10 +26,7 @@ import { DEFAULT_DUNNING_DAYS, nextPeriod } from '../../../domain/shop/subscript
 import type { PricedCart } from '../../../domain/shop/pricing.ts';
 import { lineIdentifiers } from '../../../domain/shop/order-lifecycle.ts';
 import { runStatement, statement } from '../shared/prepared.ts';
-import { intArray } from '../shared/int-array.ts';
-
-/** A PostgreSQL text[] literal (each value quoted). */
-export const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+import { arrayLiteral, intArray } from '../shared/array-literal.ts';
 
 export interface GatewaySettings {
   mode: GatewayMode;
@@ -252,7 +249,7 @@ export async function activateFromOrder(
       const [subscriber] = await tx.execute<{ service_ref: string }[]>('select service_ref from shop_subscribers where id = ?', [subscriberIds.at(-1)]);
       const lines = items.filter((item) => item.productId === link.productId).map((item) => ({ id: item.id, quantity: item.quantity }));
       for (const [lineId, identifiers] of lineIdentifiers(subscriber!.service_ref, lines)) {
-        await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where shop_id = ? and id = ?', [textArray(identifiers), shopId, lineId]);
+        await tx.execute('update shop_order_items set subscriber_identifiers = ?::text[] where shop_id = ? and id = ?', [arrayLiteral(identifiers), shopId, lineId]);
       }
       const superseded = link.plan.supersededPlan?.id;
       if (superseded) {
