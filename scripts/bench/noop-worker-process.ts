@@ -1,18 +1,20 @@
 /**
- * A worker process for the no-op workflow (noop-workflow.ts), as the bench runs it next to the
- * API (issue 17, item 3): `tsx scripts/bench/noop-worker-process.ts <ours|bare> <taskQueue> [settings]`
- * with TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.
- * - ours: worker/create-worker.ts's settings, as `npm run worker` runs them;
+ * A worker process for the baselines' workflows (noop-workflow.ts), as the bench runs it next to
+ * the API (issue 17, item 3): `tsx scripts/bench/noop-worker-process.ts <ours|ours-local-step|bare>
+ * <taskQueue> [settings]` with TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.
+ * - ours: worker/create-worker.ts's settings, as `npm run worker` runs them, with no activities;
+ * - ours-local-step: the same, with the local-step baseline's empty activity;
  * - bare: the SDK's Worker with the given settings (JSON WorkerOptions), a candidate for the
  *   ceiling of the server here.
  * Prints `ready` once polling; stops on SIGTERM.
  */
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
-import { createWorker } from '../../worker/create-worker.ts';
+import { createWorker, type WorkerOptions } from '../../worker/create-worker.ts';
+import { benchNoopActivities } from './noop-activities.ts';
 
 const [mode, taskQueue, settings = '{}'] = process.argv.slice(2);
-if ((mode !== 'ours' && mode !== 'bare') || !taskQueue) throw new Error('usage: noop-worker-process.ts <ours|bare> <taskQueue>');
+if ((mode !== 'ours' && mode !== 'ours-local-step' && mode !== 'bare') || !taskQueue) throw new Error('usage: noop-worker-process.ts <ours|ours-local-step|bare> <taskQueue>');
 const address = process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
 const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
 
@@ -25,8 +27,9 @@ const workflowBundle = await bundleWorkflowCode({
 });
 const connection = await NativeConnection.connect({ address });
 const worker =
-  mode === 'ours'
-    ? await createWorker({ connection, namespace, taskQueue, activities: {}, workflowBundle })
+  mode !== 'bare'
+    ? // The worker takes our activities' names; the baseline's one activity is none of them.
+      await createWorker({ connection, namespace, taskQueue, activities: mode === 'ours' ? {} : (benchNoopActivities as WorkerOptions['activities']), workflowBundle })
     : await Worker.create({ connection, namespace, taskQueue, workflowBundle, ...(JSON.parse(settings) as object) });
 const running = worker.run();
 console.log('ready');

@@ -136,6 +136,10 @@ function grantsSummary(grants: GrantsResults, noop: NoopComparison | undefined) 
     grants_vs_noop_ratio: round(vsNoop, 3),
     /** The no-op's CPU per workflow over a grant's (all processes of ours): the rate ratio the CPU alone allows. */
     grants_vs_noop_cpu_ratio: noop ? round(noop.ours.cpu.ms_per_op.total! / grants.burst.cpu.ms_per_op.total!, 3) : null,
+    /** CPU per operation (all processes of ours) as a multiple of a no-op's: a grant's, and the floor of its shape (one empty local step). */
+    cpu_vs_noop: noop?.localStep
+      ? { grant: round(grants.burst.cpu.ms_per_op.total! / noop.ours.cpu.ms_per_op.total!, 3), local_step: round(noop.localStep.cpu.ms_per_op.total! / noop.ours.cpu.ms_per_op.total!, 3) }
+      : null,
     burst_2_workers: { ...burstSummary(grants.burst2Workers), vs_1_worker: round(grants.burst2Workers.per_second / grants.burst.per_second, 3) },
     steady: steadySummary(grants.steady),
     highest_steady_rate_under_1s: grants.ladder.highest_rate,
@@ -163,6 +167,8 @@ export function summary({ courses, grants, noop, machine, durationS }: BenchResu
       /** Our worker's settings (worker/create-worker.ts), in a process of its own. */
       temporal_noop: noopSummary(noop.ours),
       /** A bare SDK worker with generous settings, in a process of its own: what the server does here. */
+      /** Our worker's settings running one empty local activity per workflow (a grant's shape without its work). */
+      ...(noop.localStep && { temporal_noop_local_step: noopSummary(noop.localStep) }),
       temporal_noop_ceiling: { settings: noop.ceiling.settings, ...noopSummary(noop.ceiling), candidates_per_second: Object.fromEntries(Object.entries(noop.candidates).map(([k, v]) => [k, round(v, 1)])) },
       noop_vs_ceiling_ratio: round(ratio, 3),
       noop_target_met: ratio >= TARGETS.noopRatio,
@@ -210,6 +216,7 @@ export function formatReport(results: BenchResults): string {
       table(header, [
         [`ceiling: bare SDK worker (${s.temporal_noop_ceiling.settings})`, ...noopRow('', s.temporal_noop_ceiling).slice(1)],
         ['our worker (worker/create-worker.ts settings)', ...noopRow('', s.temporal_noop).slice(1)],
+        ...(s.temporal_noop_local_step ? [['our worker, one empty local step', ...noopRow('', s.temporal_noop_local_step).slice(1)]] : []),
       ]),
       `ceiling candidates (median per s): ${Object.entries(s.temporal_noop_ceiling.candidates_per_second).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `our worker / ceiling: ${s.noop_vs_ceiling_ratio} x the rate (rounds: ceiling ${s.temporal_noop_ceiling.rounds_per_second.join(' ')}, ours ${s.temporal_noop.rounds_per_second.join(' ')}); target >= ${TARGETS.noopRatio}: ${s.noop_target_met ? 'met' : 'NOT met'}`,
@@ -245,6 +252,7 @@ export function formatReport(results: BenchResults): string {
   }
   const cpuRows: [string, { cpu_ms_per_op: Record<string, number | null>; cpu_cores_busy: Record<string, number | null> } | undefined][] = [
     ['no-op workflow (our worker)', s.temporal_noop],
+    ['no-op with one empty local step', s.temporal_noop_local_step],
     ['grant, 1 worker process', s.grants],
     ['grant, 2 worker processes', s.burst_2_workers],
   ];
@@ -260,6 +268,7 @@ export function formatReport(results: BenchResults): string {
         shown.map(([label, f]) => [label, ...groups.map((g) => f.cpu_ms_per_op[g] ?? null), `${f.cpu_cores_busy.ours ?? '-'}/${f.cpu_cores_busy.machine ?? '-'}`]),
       ),
       ...(s.grants_vs_noop_cpu_ratio == null ? [] : [`no-op CPU per workflow / grant CPU per grant (all our processes): ${s.grants_vs_noop_cpu_ratio} x`]),
+      ...(s.cpu_vs_noop ? [`CPU per operation as a multiple of a no-op's (all our processes): a grant ${s.cpu_vs_noop.grant} x; one empty local step, the floor of a grant's shape, ${s.cpu_vs_noop.local_step} x`] : []),
     );
   }
   lines.push('', `bench run took ${s.duration_s} s on ${s.machine.cores} cores; 1-minute load average ${s.machine.loadavg_1m_start} at the start, ${s.machine.loadavg_1m_end} at the end`);

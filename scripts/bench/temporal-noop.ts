@@ -5,6 +5,8 @@
  * - ours: worker/create-worker.ts's settings (the figure the grants are compared with);
  * - ceiling: bare SDK workers with the settings of CEILING_CANDIDATES (the SDK's defaults and a
  *   few more generous ones); the best median is what the server does here.
+ * - local step: our worker's settings again, running `benchNoopLocalStep` (one empty local
+ *   activity): the floor of a workflow of a grant's shape, beside which a grant's own work shows.
  * Rounds run every worker once (order rotating), so all see the same machine; figures are the
  * medians of the rounds. Per workflow: start call sent -> result received.
  */
@@ -16,7 +18,7 @@ import { cpuFigures, cpuStretch, medianCpuFigures, treesOf, type CpuFigures } fr
 import type { BatchOptions } from './stack.ts';
 import { HISTORY_SAMPLE, medianParts, spread, timelineOf } from './history.ts';
 import { closedLoop, epochMs } from './load.ts';
-import type { benchNoop } from './noop-workflow.ts';
+import type { benchNoop, benchNoopLocalStep } from './noop-workflow.ts';
 import { median, percentile, type BatchFigures } from './stats.ts';
 
 const START_PHASE_MAX_MS = 20_000;
@@ -36,6 +38,8 @@ export interface NoopFigures extends BatchFigures {
 
 export interface NoopComparison {
   ours: NoopFigures;
+  /** Our worker running one empty local activity per workflow (not with `oursOnly`). */
+  localStep?: NoopFigures;
   /** The best candidate's figures, and its name. */
   ceiling: NoopFigures & { settings: string };
   /** Each candidate's median rate. */
@@ -50,11 +54,13 @@ export const CEILING_CANDIDATES: Record<string, object> = {
   narrow: { maxConcurrentWorkflowTaskExecutions: 20, maxCachedWorkflows: 2_000, workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 4 } },
 };
 
-type Mode = string; // 'ours' or a key of CEILING_CANDIDATES
+type Mode = string; // 'ours', LOCAL_STEP or a key of CEILING_CANDIDATES
+const LOCAL_STEP: Mode = 'ours_local_step';
+const workflowOf = (mode: Mode) => (mode === LOCAL_STEP ? ('benchNoopLocalStep' as const) : ('benchNoop' as const));
 
 /** Starts noop-worker-process.ts and waits for its `ready`; stop() ends it (SIGTERM, then SIGKILL). */
 async function startNoopWorker(mode: Mode, taskQueue: string, temporalAddress: string, namespace: string) {
-  const args = mode === 'ours' ? ['ours', taskQueue] : ['bare', taskQueue, JSON.stringify(CEILING_CANDIDATES[mode])];
+  const args = mode === 'ours' ? ['ours', taskQueue] : mode === LOCAL_STEP ? ['ours-local-step', taskQueue] : ['bare', taskQueue, JSON.stringify(CEILING_CANDIDATES[mode])];
   const env: NodeJS.ProcessEnv = { ...process.env, TEMPORAL_ADDRESS: temporalAddress, TEMPORAL_NAMESPACE: namespace };
   delete env.NODE_OPTIONS;
   const command = withParentDeathSignal(process.execPath, ['--import', 'tsx', 'scripts/bench/noop-worker-process.ts', ...args], 'SIGKILL');
@@ -88,7 +94,7 @@ interface Batch {
 /** `oursOnly`: our worker alone (the shop parts' baseline; one process to start on a busy machine), its figures standing in for the ceiling. */
 export async function measureTemporalNoop(o: BatchOptions & { rounds: number; oursOnly?: boolean }): Promise<NoopComparison> {
   const { stack } = o;
-  const modes: Mode[] = o.oursOnly ? ['ours'] : ['ours', ...Object.keys(CEILING_CANDIDATES)];
+  const modes: Mode[] = o.oursOnly ? ['ours'] : ['ours', LOCAL_STEP, ...Object.keys(CEILING_CANDIDATES)];
   const queues: Record<Mode, string> = Object.fromEntries(modes.map((mode) => [mode, `${stack.taskQueue}-noop-${mode}`]));
   const workers = await Promise.all(modes.map((mode) => startNoopWorker(mode, queues[mode]!, stack.temporalAddress, stack.namespace)));
   try {
@@ -106,7 +112,7 @@ export async function measureTemporalNoop(o: BatchOptions & { rounds: number; ou
         maxOps: count,
         op: async (i) => {
           startsAt[i] = epochMs();
-          const handle = await stack.temporal.workflow.start<typeof benchNoop>('benchNoop', { taskQueue, workflowId: `${prefix}-${i}` });
+          const handle = await stack.temporal.workflow.start<typeof benchNoop | typeof benchNoopLocalStep>(workflowOf(mode), { taskQueue, workflowId: `${prefix}-${i}` });
           results.push(handle.result().then(() => (doneAt[i] = epochMs())));
         },
       });
@@ -151,8 +157,14 @@ export async function measureTemporalNoop(o: BatchOptions & { rounds: number; ou
         cpu: medianCpuFigures(all.map((b) => b.cpu)),
       };
     };
-    const { ours: _ours, ...candidates } = rates;
-    return { ours: await figures('ours'), ceiling: { ...(await figures(best)), settings: best }, candidates, rounds: o.rounds };
+    const candidates = Object.fromEntries(Object.keys(CEILING_CANDIDATES).filter((mode) => mode in rates).map((mode) => [mode, rates[mode]!]));
+    return {
+      ours: await figures('ours'),
+      ...(modes.includes(LOCAL_STEP) && { localStep: await figures(LOCAL_STEP) }),
+      ceiling: { ...(await figures(best)), settings: best },
+      candidates,
+      rounds: o.rounds,
+    };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
   }
