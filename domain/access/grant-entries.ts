@@ -77,8 +77,8 @@ export function checkBatch<S extends z.ZodType<Record<string, unknown>>>(
 export function referencedIds(entries: unknown[], idField: string): string[] {
   const ids = new Set<string>();
   for (const entry of entries) {
-    const id = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)[idField] : undefined;
-    if (typeof id === 'string' && z.guid().safeParse(id).success) ids.add(id.toLowerCase());
+    const parsed = itemIdSchema.safeParse(typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)[idField] : undefined);
+    if (parsed.success) ids.add(parsed.data);
   }
   return [...ids];
 }
