@@ -1,4 +1,4 @@
-/** The one activity of the local-step baseline (noop-workflow.ts `benchNoopLocalStep`): it does nothing. */
+/** The one activity of the local-step baseline (noop-local-step-workflow.ts): it does nothing. */
 export const benchNoopActivities = {
   async benchNoopStep(): Promise<void> {
     // nothing to do

@@ -1,9 +1,10 @@
 /**
- * A worker process for the baselines' workflows (noop-workflow.ts), as the bench runs it next to
- * the API (issue 17, item 3): `tsx scripts/bench/noop-worker-process.ts <ours|ours-local-step|bare>
- * <taskQueue> [settings]` with TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.
- * - ours: worker/create-worker.ts's settings, as `npm run worker` runs them, with no activities;
- * - ours-local-step: the same, with the local-step baseline's empty activity;
+ * A worker process for a baseline's workflow, as the bench runs it next to the API (issue 17, item
+ * 3): `tsx scripts/bench/noop-worker-process.ts <ours|ours-local-step|bare> <taskQueue> [settings]`
+ * with TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE.
+ * - ours: worker/create-worker.ts's settings, as `npm run worker` runs them, running the no-op
+ *   (noop-workflow.ts) with no activities;
+ * - ours-local-step: the same settings running noop-local-step-workflow.ts and its empty activity;
  * - bare: the SDK's Worker with the given settings (JSON WorkerOptions), a candidate for the
  *   ceiling of the server here.
  * Prints `ready` once polling; stops on SIGTERM.
@@ -22,7 +23,7 @@ const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
 const expected = (message: string) => message.startsWith('No activities registered');
 Runtime.install({ logger: new DefaultLogger('WARN', (entry) => expected(entry.message) || console.error(`[noop worker ${mode}] ${entry.level} ${entry.message}`)) });
 const workflowBundle = await bundleWorkflowCode({
-  workflowsPath: fileURLToPath(new URL('./noop-workflow.ts', import.meta.url)),
+  workflowsPath: fileURLToPath(new URL(mode === 'ours-local-step' ? './noop-local-step-workflow.ts' : './noop-workflow.ts', import.meta.url)),
   logger: new DefaultLogger('WARN', (entry) => console.error(`[bundler] ${entry.message}`)),
 });
 const connection = await NativeConnection.connect({ address });

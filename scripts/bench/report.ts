@@ -166,9 +166,9 @@ export function summary({ courses, grants, noop, machine, durationS }: BenchResu
     ...(noop && {
       /** Our worker's settings (worker/create-worker.ts), in a process of its own. */
       temporal_noop: noopSummary(noop.ours),
-      /** A bare SDK worker with generous settings, in a process of its own: what the server does here. */
       /** Our worker's settings running one empty local activity per workflow (a grant's shape without its work). */
       ...(noop.localStep && { temporal_noop_local_step: noopSummary(noop.localStep) }),
+      /** A bare SDK worker with generous settings, in a process of its own: what the server does here. */
       temporal_noop_ceiling: { settings: noop.ceiling.settings, ...noopSummary(noop.ceiling), candidates_per_second: Object.fromEntries(Object.entries(noop.candidates).map(([k, v]) => [k, round(v, 1)])) },
       noop_vs_ceiling_ratio: round(ratio, 3),
       noop_target_met: ratio >= TARGETS.noopRatio,

@@ -18,7 +18,8 @@ import { cpuFigures, cpuStretch, medianCpuFigures, treesOf, type CpuFigures } fr
 import type { BatchOptions } from './stack.ts';
 import { HISTORY_SAMPLE, medianParts, spread, timelineOf } from './history.ts';
 import { closedLoop, epochMs } from './load.ts';
-import type { benchNoop, benchNoopLocalStep } from './noop-workflow.ts';
+import type { benchNoop } from './noop-workflow.ts';
+import type { benchNoopLocalStep } from './noop-local-step-workflow.ts';
 import { median, percentile, type BatchFigures } from './stats.ts';
 
 const START_PHASE_MAX_MS = 20_000;

@@ -1,6 +1,7 @@
 /**
  * PostgreSQL array literals, each bound as one value (`= any(?::int[])`, `unnest(?::numeric[])`):
- * a list of any length is one parameter, so the statement's text (and its plan) stays the same.
+ * a list of any length is one parameter, so the statement's text (and a prepared statement's name)
+ * stays the same. Values are not deduplicated: parallel arrays of an `unnest` rely on that.
  */
 
 /** Numbers as they are, text quoted (its quotes and backslashes escaped). */

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ClubWebhookDelivery, ClubWebhookDeliveryAttempt, type IClubWebhookDelivery, type IClubWebhookDeliveryAttempt } from '../../entities/shop/index.ts';
 import { SHOP_WEBHOOK_TABLES, type WebhookTables } from '../shared/webhook-deliveries.ts';
+import { intArray } from '../shared/array-literal.ts';
 
 /**
  * The club integration's rows (db/entities/shop/club.ts): what the configuration endpoints read
@@ -105,7 +106,7 @@ export async function addClubProducts(tx: EntityManager, shopId: string, clubId:
     `insert into shop_club_products (shop_id, club_id, product_id)
      select ?, ?, t.product_id from unnest(?::int[]) with ordinality as t(product_id, n) order by t.n
      on conflict (club_id, product_id) do nothing`,
-    [shopId, clubId, `{${productIds.join(',')}}`],
+    [shopId, clubId, intArray(productIds)],
   );
 }
 
@@ -157,7 +158,7 @@ export async function listableProductIds(tx: EntityManager, shopId: string, prod
     `select p.id from shop_products p where p.shop_id = ? and p.id = any(?::int[])
        and (not p.hidden or exists (select 1 from shop_club_products c where c.shop_id = p.shop_id and c.club_id = ? and c.product_id = p.id))
      for share of p`,
-    [shopId, `{${productIds.join(',')}}`, clubId],
+    [shopId, intArray(productIds), clubId],
   );
   return new Set(rows.map((row) => row.id));
 }

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invoiceNumber, yearIn, type InvoiceDocument, type InvoiceKind } from '../../../domain/shop/invoice.ts';
 import type { IShop } from '../../entities/shop/index.ts';
 import { Order, ShopInvoice, type IShopInvoice } from '../../entities/shop/index.ts';
+import { intArray } from '../shared/array-literal.ts';
 
 /**
  * The shop's time zone, the one place invoices read it (their numbering year, issue and sale
@@ -74,7 +75,7 @@ export async function invoiceItemNames(em: EntityManager, productIds: readonly n
   if (productIds.length === 0) return new Map();
   const rows = await em.execute<{ id: number; invoice_item_name: string }[]>(
     `select id, invoice_item_name from shop_products where id = any(?::int[]) and invoice_item_name <> ''`,
-    [`{${[...new Set(productIds)].join(',')}}`],
+    [intArray(productIds)],
   );
   return new Map(rows.map((row) => [Number(row.id), row.invoice_item_name]));
 }

@@ -26,6 +26,7 @@ import { AutomaticDiscountUsedUp } from './checkout.ts';
 import { runStatement, statement, type Statement } from '../shared/prepared.ts';
 import { PLACING_HAS_EFFECTS_SQL } from './placing-effects.ts';
 import { orderPlacedWorkflowIdAround } from '../../../domain/shop/workflow-ids.ts';
+import { intArray } from '../shared/array-literal.ts';
 
 export interface NewOrder {
   shopId: string;
@@ -180,7 +181,8 @@ function placementStatement(input: NewOrder, productIds: readonly number[]): Sta
     wanted: JSON.stringify(productIds.map((id) => ({ id, price: pricedAt?.get(id) ?? null }))),
     shop: input.shopId,
     ...(discount ? { codeId: discount.id } : {}),
-    autoIds: `{${[...new Set(input.automaticDiscountIds ?? [])].map((id) => Math.trunc(id)).join(',')}}`,
+    // Each once: the statement compares their count with the discounts it locked.
+    autoIds: intArray([...new Set(input.automaticDiscountIds ?? [])]),
     uuid: input.uuid ?? randomUUID(),
     status: input.statusId,
     email: input.email,

@@ -62,7 +62,7 @@ export async function saveGatewaySettings(em: EntityManager, shopId: string, set
     `insert into shop_payment_gateways (shop_id, mode, dunning_days, secret_key_sealed, webhook_secret_sealed, updated_at) values (?, ?, ?::int[], ?, ?, now())
      on conflict (shop_id) do update set mode = excluded.mode, dunning_days = excluded.dunning_days,
        secret_key_sealed = excluded.secret_key_sealed, webhook_secret_sealed = excluded.webhook_secret_sealed, updated_at = excluded.updated_at`,
-    [shopId, settings.mode, `{${settings.dunningDays.join(',')}}`, settings.secretKeySealed ?? null, settings.webhookSecretSealed ?? null],
+    [shopId, settings.mode, intArray(settings.dunningDays), settings.secretKeySealed ?? null, settings.webhookSecretSealed ?? null],
   );
 }
 
@@ -256,7 +256,7 @@ export async function activateFromOrder(
         const ended = await tx.execute<{ id: number }[]>(
           `update shop_subscribers set status = 'ended', ended_at = ?, updated_at = ?
            where shop_id = ? and plan_id = ? and lower(email) = lower(?) and status = 'active' and id <> all(?::int[]) returning id`,
-          [now, now, shopId, superseded, order.email, `{${subscriberIds.join(',')}}`],
+          [now, now, shopId, superseded, order.email, intArray(subscriberIds)],
         );
         endedIds.push(...ended.map((row) => row.id));
       }
