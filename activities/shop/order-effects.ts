@@ -9,8 +9,8 @@ import { findOrderStatus, statusMailSettings } from '../../db/repositories/shop/
 import { paidStatusOnce } from '../../db/repositories/shop/step-reads.ts';
 import { newStatusId } from '../../db/repositories/shop/orders.ts';
 import { invoicesAutomatically } from '../../db/repositories/shop/shops.ts';
-import { contentsOfProducts, insertDownloadCodes, noInvoiceProductIds } from '../../db/repositories/shop/order-facts.ts';
-import { invoiceItemNames, invoiceOfKind, issueInvoiceDocument, shopTimeZone } from '../../db/repositories/shop/invoices.ts';
+import { contentsOfProducts, insertDownloadCodes } from '../../db/repositories/shop/order-facts.ts';
+import { invoiceProductSettings, invoiceOfKind, issueInvoiceDocument, shopTimeZone } from '../../db/repositories/shop/invoices.ts';
 import { buildInvoice, correctionOf } from '../../domain/shop/invoice.ts';
 import { done, HAND_ON, isHandOn, skipped, type EffectOutcome, type EffectSource, type HandOn, type OrderEffectName } from '../../domain/shop/effects.ts';
 import { internalStatusAt, invoicedLines, needsNoClearing } from '../../domain/shop/order-lifecycle.ts';
@@ -135,9 +135,9 @@ export function orderEffectActivities(
         const { shop, items } = orderFacts;
         if (!shop.automaticInvoicing) return skipped('automatic invoicing is off');
         const productIds = items.flatMap((i) => (i.productId == null ? [] : [i.productId]));
-        const lines = invoicedLines(items, await noInvoiceProductIds(em, productIds));
+        const { noInvoice, names } = await invoiceProductSettings(em, input.shopId, productIds);
+        const lines = invoicedLines(items, noInvoice);
         if (lines.length === 0) return skipped('every product of the order is no_invoice');
-        const names = await invoiceItemNames(em, productIds);
         const issuedAt = now();
         const { number } = await issueInvoiceDocument(em, {
           shopId: input.shopId,

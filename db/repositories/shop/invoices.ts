@@ -70,14 +70,17 @@ export function invoiceOfOrder(em: EntityManager, orderId: number, invoiceId: nu
   return em.findOne(ShopInvoice, { id: invoiceId, order: orderId });
 }
 
-/** The `invoice_item_name` of these products, where one is set. */
-export async function invoiceItemNames(em: EntityManager, productIds: readonly number[]): Promise<Map<number, string>> {
-  if (productIds.length === 0) return new Map();
-  const rows = await em.execute<{ id: number; invoice_item_name: string }[]>(
-    `select id, invoice_item_name from shop_products where id = any(?::int[]) and invoice_item_name <> ''`,
-    [intArray(productIds)],
+/** What an invoice reads of the shop's products, in one statement: which are `no_invoice`, and the `invoice_item_name` where one is set. */
+export async function invoiceProductSettings(em: EntityManager, shopId: string, productIds: readonly number[]): Promise<{ noInvoice: Set<number>; names: Map<number, string> }> {
+  if (productIds.length === 0) return { noInvoice: new Set(), names: new Map() };
+  const rows = await em.execute<{ id: number; no_invoice: boolean; invoice_item_name: string }[]>(
+    `select id, no_invoice, invoice_item_name from shop_products where shop_id = ? and id = any(?::int[]) and (no_invoice or invoice_item_name <> '')`,
+    [shopId, intArray(productIds)],
   );
-  return new Map(rows.map((row) => [Number(row.id), row.invoice_item_name]));
+  return {
+    noInvoice: new Set(rows.filter((row) => row.no_invoice).map((row) => Number(row.id))),
+    names: new Map(rows.filter((row) => row.invoice_item_name !== '').map((row) => [Number(row.id), row.invoice_item_name])),
+  };
 }
 
 /** The order's document of a kind, if issued. */

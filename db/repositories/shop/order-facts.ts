@@ -15,13 +15,6 @@ export async function loadOrderFacts(em: EntityManager, orderId: number) {
 
 export type OrderFacts = NonNullable<Awaited<ReturnType<typeof loadOrderFacts>>>;
 
-/** Which of these products are `no_invoice` (left out of the automatic invoice). */
-export async function noInvoiceProductIds(em: EntityManager, productIds: readonly number[]): Promise<Set<number>> {
-  if (productIds.length === 0) return new Set();
-  const rows = await em.execute<{ id: number }[]>('select id from shop_products where id = any(?::int[]) and no_invoice', [intArray(productIds)]);
-  return new Set(rows.map((row) => Number(row.id)));
-}
-
 /** What a download code is made of: the electronic contents of these products with their file's name, oldest first. */
 export interface ProductContent {
   id: number;
