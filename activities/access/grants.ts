@@ -2,7 +2,7 @@ import type { AccessLevel } from '../../domain/access/access-level.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
 import type { ParticipantRef, RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../domain/shared/webhooks.ts';
-import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
+import { mailAwaitingDelivery, type ClaimedMail } from '../../db/repositories/shared/mail-log.ts';
 import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { currentOperationKey } from '../shared/events.ts';
@@ -89,24 +89,31 @@ async function orderEmailOf(tx: Sql, platformId: string, orderId: string): Promi
  */
 export function grantActivities(deps: ActivityDeps) {
   const { orm, platformUrlTemplate, now = () => new Date() } = deps;
-  const { attemptMailOnce } = mailDelivery(deps);
+  const { attemptMailOnce, attemptClaimedOnce } = mailDelivery(deps);
 
   /**
    * The grant's transaction, then one attempt at its invitation (issue 26: no second local
-   * activity and its marker for the mail that almost always goes out at the first try).
+   * activity and its marker for the mail that almost always goes out at the first try). A new
+   * invitation is recorded already claimed for that attempt; one a retry of the step finds
+   * undelivered is claimed as any other.
    */
   async function grantStep<T extends { events: RecordedDomainEvent[] }>(
     input: GrantStepInput,
     apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
   ): Promise<Omit<T, 'events'> & Onboarding> {
-    const step = await grantTransaction(input, apply);
-    return { ...step, invitationDelivery: step.invitationMailId ? await attemptMailOnce(input.platformId, step.invitationMailId) : null };
+    const { step, claimedInvitation } = await grantTransaction(input, apply);
+    const invitationDelivery = claimedInvitation
+      ? await attemptClaimedOnce(claimedInvitation)
+      : step.invitationMailId
+        ? await attemptMailOnce(input.platformId, step.invitationMailId)
+        : null;
+    return { ...step, invitationDelivery };
   }
 
   function grantTransaction<T extends { events: RecordedDomainEvent[] }>(
     input: GrantStepInput,
     apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
-  ): Promise<Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>> {
+  ): Promise<{ step: Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>; claimedInvitation: ClaimedMail | undefined }> {
     const { platformId } = input;
     const operationKey = currentOperationKey();
     return pooledTransaction(orm.em, async (tx) => {
@@ -119,13 +126,13 @@ export function grantActivities(deps: ActivityDeps) {
       // superseded one to send again).
       const created = ensured.events.some((e) => e.type === 'user_registered');
       const invitation = !ensured.invited
-        ? await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId })
+        ? await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId }, { claimForSending: true })
         : { sent: false, mailId: created ? await mailAwaitingDelivery(tx, platformId, `invitation/${participantId}`) : null };
       const change = await apply(tx, { id: participantId, email }, { operationKey: `${operationKey}/access`, invitedNow: invitation.sent });
       const events = [...ensured.events, ...change.events];
       const types = [...new Set(events.map((e) => e.type))];
       const webhooks = types.length === 0 ? [] : await subscribedWebhooks(tx, platformId, types);
-      return {
+      const step = {
         ...change,
         events,
         participantId,
@@ -134,6 +141,7 @@ export function grantActivities(deps: ActivityDeps) {
         invitationMailId: invitation.mailId ?? null,
         webhookDeliveries: webhookDeliveriesFor(events, webhooks.map((w) => ({ webhookId: w.id, events: w.events }))),
       };
+      return { step, claimedInvitation: 'claimed' in invitation ? invitation.claimed : undefined };
     });
   }
 

@@ -8,7 +8,7 @@ import { newParticipantInvitation, platformTemplate } from '../../db/repositorie
 import { lockInvitationFacts, markInvitedWithFacts, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
 import { lockParticipant } from '../../db/repositories/access/participants.ts';
 import { platformOf } from '../../db/repositories/access/platforms.ts';
-import { hasMailUnderKey, mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
+import { hasMailUnderKey, mailAwaitingDelivery, type ClaimedMail } from '../../db/repositories/shared/mail-log.ts';
 import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
@@ -77,14 +77,16 @@ export async function ensureParticipantIn(tx: Sql, { platformId, email, name }: 
  * course's own `course_invitation` when its custom invitation is on, else the platform's
  * `user_invitation`. The participant row is locked, so concurrent grants serialise and only the
  * first one records it (in a grant the upsert has locked the row already: this check is the
- * guard for any other caller). The mail is recorded as pending; `mailId` goes to its first
- * delivery attempt (workflows/shared/steps/deliver-mail.ts).
+ * guard for any other caller). The mail is recorded as pending, and `mailId` goes to its first
+ * delivery attempt (workflows/shared/steps/deliver-mail.ts); or, with `claimForSending`, as
+ * claimed for the caller's own first attempt after its commit (`claimed`).
  */
 export async function inviteParticipant(
   em: Sql,
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, courseId }: SendInvitationInput,
-): Promise<{ sent: boolean; mailId?: string | null }> {
+  opts: { claimForSending?: boolean } = {},
+): Promise<{ sent: boolean; mailId?: string | null; claimed?: ClaimedMail }> {
   const token = randomBytes(24).toString('base64url');
   const invitedAt = now();
   // The usual case (a participant not invited yet) in one statement; otherwise the facts say why not.
@@ -107,8 +109,8 @@ export async function inviteParticipant(
     },
     dedupeKey: `invitation/${participantId}`,
     now: invitedAt,
-  });
-  return { sent: true, mailId: queued.mailId };
+  }, opts);
+  return { sent: true, mailId: queued.mailId, ...(queued.claimed && { claimed: queued.claimed }) };
 }
 
 /**

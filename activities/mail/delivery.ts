@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { activeProvider, chooseSender, htmlToText, MAIL_CLAIM_LEASE_MS, messageIdFor, type MailSender, type MailStatus } from '../../domain/shared/mail-delivery.ts';
@@ -8,7 +7,7 @@ import { chooseTransport, DEFAULT_MAIL_ENDPOINTS, MailTransportError, type MailE
 import { platformDefaultTransport } from '../../adapters/mail/platform-default.ts';
 import type { MailTransport } from '../../adapters/mail/transport.ts';
 import { openProvider, type ProviderSettings } from './provider-settings.ts';
-import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
+import { pooledStatements, type Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { heartbeat } from '../shared/activity-context.ts';
 import { keepLease } from '../shared/lease.ts';
 import { mails } from '../shared/metrics.ts';
@@ -58,7 +57,7 @@ export const UNOPENABLE_SECRETS_ERROR = 'provider secrets cannot be opened with 
  * records its outcome or stops renewing its claim (the attempt is gone: take it over). A mail
  * already sent or recorded is never claimed again.
  */
-async function claimMail(em: EntityManager, platformId: string, mailId: string): Promise<Claim> {
+async function claimMail(em: Sql, platformId: string, mailId: string): Promise<Claim> {
   for (;;) {
     const claimed = await claimMailForSending(em, platformId, mailId, MAIL_CLAIM_LEASE_MS);
     if (claimed) return { mail: claimed };
@@ -106,6 +105,7 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
 
   return {
     attemptMailOnce,
+    attemptClaimedOnce,
     /**
      * Sends one recorded mail through the platform's transport (the first active provider in the
      * order a, b, c, else the default) and records the provider and the outcome. Idempotent by
@@ -116,7 +116,7 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
      * that no retry can fix (including secrets this worker's key cannot open) is not retried.
      */
     async deliverMail({ platformId, mailId }: DeliverMailInput): Promise<DeliveryOutcome> {
-      const em = tenantEm(orm, platformId);
+      const em = pooledStatements(orm.em);
       const claim = await claimMail(em, platformId, mailId);
       if ('outcome' in claim) return claim.outcome;
       const { mail } = claim;
@@ -142,34 +142,38 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
    * does not depend on the mail; what is left to do is said by the answer (MailAttemptOutcome).
    */
   async function attemptMailOnce(platformId: string, mailId: string): Promise<MailAttemptOutcome> {
-    const em = tenantEm(orm, platformId);
+    const em = pooledStatements(orm.em);
     try {
       const claimed = await claimMailForSending(em, platformId, mailId, MAIL_CLAIM_LEASE_MS);
-      if (!claimed) {
-        const found = await mailDeliveryState(em, platformId, mailId);
-        if (!found) return 'refused';
-        return found.status === 'sent' || found.status === 'recorded' ? 'sent' : 'retry';
-      }
-      const lease = keepLease({ renew: () => renewMailClaim(em, mailId).then(() => true) });
-      const attempt = deliverClaimed(em, claimed).finally(() => lease.stop());
-      const outcome = attempt.then(
-        (): MailAttemptOutcome => 'sent',
-        (error: unknown): MailAttemptOutcome => (error instanceof ApplicationFailure && error.nonRetryable ? 'refused' : 'retry'),
-      );
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<MailAttemptOutcome>((resolve) => (timer = setTimeout(() => resolve('retry'), MAIL_ATTEMPT_IN_STEP_MS)));
-      try {
-        return await Promise.race([outcome, late]);
-      } finally {
-        clearTimeout(timer);
-      }
+      if (claimed) return await attemptClaimedOnce(claimed);
+      const found = await mailDeliveryState(em, platformId, mailId);
+      if (!found) return 'refused';
+      return found.status === 'sent' || found.status === 'recorded' ? 'sent' : 'retry';
     } catch {
       return 'retry';
     }
   }
 
+  /** As attemptMailOnce, for a mail its caller recorded already claimed (insertClaimedMail). */
+  async function attemptClaimedOnce(claimed: ClaimedMail): Promise<MailAttemptOutcome> {
+    const em = pooledStatements(orm.em);
+    const lease = keepLease({ renew: () => renewMailClaim(em, claimed.id).then(() => true) });
+    const attempt = deliverClaimed(em, claimed).finally(() => lease.stop());
+    const outcome = attempt.then(
+      (): MailAttemptOutcome => 'sent',
+      (error: unknown): MailAttemptOutcome => (error instanceof ApplicationFailure && error.nonRetryable ? 'refused' : 'retry'),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<MailAttemptOutcome>((resolve) => (timer = setTimeout(() => resolve('retry'), MAIL_ATTEMPT_IN_STEP_MS)));
+    try {
+      return await Promise.race([outcome, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** The rest of an attempt once it holds the mail: open the provider, send, record. */
-  async function deliverClaimed(em: EntityManager, mail: ClaimedMail): Promise<DeliveryOutcome> {
+  async function deliverClaimed(em: Sql, mail: ClaimedMail): Promise<DeliveryOutcome> {
     const { id: mailId, platform } = mail;
     // A sandbox twin's mail never reaches a real recipient: whatever provider it saved, it goes to
     // SANDBOX_SMTP_URL (a mail catcher) or is recorded only.
@@ -190,7 +194,7 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
   }
 
   /** Sends through the chosen transport and records the outcome (a failure is recorded and rethrown for the retry). */
-  async function send(em: EntityManager, mail: ClaimedMail, transport: MailTransport, providerSender: { email?: string | null; name?: string | null } | null): Promise<DeliveryOutcome> {
+  async function send(em: Sql, mail: ClaimedMail, transport: MailTransport, providerSender: { email?: string | null; name?: string | null } | null): Promise<DeliveryOutcome> {
     const mailId = mail.id;
     let result: SendResult;
     try {

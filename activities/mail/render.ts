@@ -1,6 +1,6 @@
 import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import type { EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
-import { insertPendingMail, mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
+import { insertClaimedMail, insertPendingMail, mailAwaitingDelivery, type ClaimedMail } from '../../db/repositories/shared/mail-log.ts';
 import { renderTemplate, type MailTags } from '../../domain/access/mail-templates.ts';
 
 export interface OutgoingMail {
@@ -23,17 +23,20 @@ export interface QueuedMail {
    * workflow (workflows/mail-delivery.ts), which sends it through the platform's transport.
    */
   mailId: string | null;
+  /** With `claimForSending`: the mail this call recorded, claimed for the caller's first attempt. */
+  claimed?: ClaimedMail;
 }
 
 /**
  * The single place every mail is rendered and recorded in the mail log, as `pending`: the
  * network send is its own retried step (activities/mail-delivery.ts), so a caller's transaction
  * (e.g. the participant lock of an invitation) never waits on a provider. The same dedupe key
- * is recorded once.
+ * is recorded once. `claimForSending`: recorded as claimed (`sending`) by a caller that makes the
+ * first attempt itself once its transaction committed, with what that attempt needs.
  */
-export async function sendMail(em: Sql, { platformId, to, template, tags, dedupeKey, now }: OutgoingMail): Promise<QueuedMail> {
+export async function sendMail(em: Sql, { platformId, to, template, tags, dedupeKey, now }: OutgoingMail, opts: { claimForSending?: boolean } = {}): Promise<QueuedMail> {
   const { subject, html } = renderTemplate(template, tags);
-  const id = await insertPendingMail(em, {
+  const row = {
     platformId,
     to,
     template: template.slug,
@@ -43,7 +46,13 @@ export async function sendMail(em: Sql, { platformId, to, template, tags, dedupe
     sentAt: now,
     senderName: template.senderName ?? null,
     senderEmail: template.senderEmail ?? null,
-  });
-  if (id) return { recorded: true, mailId: id };
+  };
+  if (opts.claimForSending) {
+    const claimed = await insertClaimedMail(em, row);
+    if (claimed) return { recorded: true, mailId: claimed.id, claimed };
+  } else {
+    const id = await insertPendingMail(em, row);
+    if (id) return { recorded: true, mailId: id };
+  }
   return { recorded: false, mailId: await mailAwaitingDelivery(em, platformId, dedupeKey) };
 }

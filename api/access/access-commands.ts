@@ -2,6 +2,7 @@ import type { FastifyTypeProviderDefault } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { recordCommandPeople } from '../../db/repositories/access/command-seq.ts';
+import { pooledStatements } from '../../db/repositories/shared/pooled-transaction.ts';
 import { personalEmailHasher } from '../../db/repositories/shared/personal-data/salt.ts';
 import type { AccessLevel } from '../../domain/access/access-level.ts';
 import {
@@ -85,13 +86,15 @@ export const accessCommandRoutes: FastifyPluginAsyncZod = async (app) => {
       handler: async (request, reply) => {
         const platform = platformOf(request);
         const entries = wrappedEntries(request.body, wrapper);
-        const known = await knownItemIds(request.em, platform.id, kind, referencedIds(entries, idField));
+        // Two hot statements outside any transaction: prepared on a pooled connection.
+        const sql = pooledStatements(request.em);
+        const known = await knownItemIds(sql, platform.id, kind, referencedIds(entries, idField));
         const batch = checkBatch(entries, entry, idField, known);
         if (batch.invalid.length > 0) return reply.code(400).send({ [invalidKey]: batch.invalid, errors: batch.problems });
 
         // The address and name go to the command's row, not into the workflow input (issue 41 item 3).
         const people = batch.valid.map((e) => ({ email: String(e.email), name: (e.name as string | null | undefined) ?? null }));
-        const seqs = await recordCommandPeople(request.em, platform.id, people);
+        const seqs = await recordCommandPeople(sql, platform.id, people);
         const personOf = await personalEmailHasher(request.em);
         const workflowIds = await app.workflows.access.accessCommands(
           request.em,

@@ -3,6 +3,7 @@ import { insertRow } from '../shared/insert-row.ts';
 import { ormPool } from '../shared/prepared.ts';
 import { Audiobook, Course, Lesson, Section, type IAudiobook, type ICourse, type ILesson, type ISection } from '../../entities/index.ts';
 import { arrayLiteral } from '../shared/array-literal.ts';
+import type { Sql } from '../shared/pooled-transaction.ts';
 
 export type CatalogueKind = 'courses' | 'audiobooks';
 
@@ -33,7 +34,7 @@ export type ItemKind = 'course' | 'audiobook';
 const ITEM_TABLES: Record<ItemKind, string> = { course: 'courses', audiobook: 'audiobooks' };
 
 /** The ids among `ids` (valid uuids) that are items of the platform, in one statement (a grant's path). */
-export async function knownItemIds(em: EntityManager, platformId: string, kind: ItemKind, ids: string[]): Promise<Set<string>> {
+export async function knownItemIds(em: Sql, platformId: string, kind: ItemKind, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows: { id: string }[] = await em.execute(`select id from ${ITEM_TABLES[kind]} where platform_id = ? and id = any(?::uuid[])`, [platformId, arrayLiteral(ids)]);
   return new Set(rows.map((row) => row.id));

@@ -30,7 +30,7 @@ export interface CommandPerson {
  * commands as the API accepted them (domain/access-commands.ts); the command's step reads its
  * person back by (platform, number) (`commandPerson`), so the workflow input holds no address.
  */
-export async function recordCommandPeople(em: EntityManager, platformId: string, people: CommandPerson[]): Promise<number[]> {
+export async function recordCommandPeople(em: Sql, platformId: string, people: CommandPerson[]): Promise<number[]> {
   if (people.length === 0) return [];
   const rows: { seq: string }[] = await em.execute(
     `insert into access_command_people (seq, platform_id, email, name)

@@ -64,6 +64,11 @@ const PLATFORM_SENDER_FACTS = `json_build_object(
   'active_providers', coalesce((select json_agg(json_build_object('provider', m.provider, 'active', m.active, 'fields', m.fields, 'sealedSecrets', m.sealed_secrets))
                                   from mail_delivery_providers m where m.platform_id = p.id and m.active), '[]'))`;
 
+/** The end of a statement whose CTE `claimed` writes one `mail_log` row: the row as a ClaimedMail. */
+const AS_CLAIMED_MAIL = `returning id, "to", subject, html, sender_name, sender_email, status, provider, platform_id)
+     select c.id, c."to", c.subject, c.html, c.sender_name, c.sender_email, c.status, c.provider, ${PLATFORM_SENDER_FACTS} as platform
+       from claimed c join platforms p on p.id = c.platform_id left join platform_appearances a on a.platform_id = p.id`;
+
 /** A mail as its delivery sends it. */
 export interface MailToSend {
   id: string;
@@ -87,32 +92,49 @@ export interface ClaimedMail extends MailToSend {
  * lease (its attempt is gone), with what its platform sends it with. Undefined when the mail
  * cannot be claimed now.
  */
-export async function claimMailForSending(em: EntityManager, platformId: string, mailId: string, leaseMs: number): Promise<ClaimedMail | undefined> {
+export async function claimMailForSending(em: Sql, platformId: string, mailId: string, leaseMs: number): Promise<ClaimedMail | undefined> {
   const claimed: ClaimedMail[] = await em.execute(
     `with claimed as (
        update mail_log set status = 'sending', claimed_at = now()
         where id = ? and platform_id = ?
           and (status in ('pending', 'failed') or (status = 'sending' and claimed_at < now() - ? * interval '1 millisecond'))
-       returning id, "to", subject, html, sender_name, sender_email, status, provider, platform_id)
-     select c.id, c."to", c.subject, c.html, c.sender_name, c.sender_email, c.status, c.provider, ${PLATFORM_SENDER_FACTS} as platform
-       from claimed c join platforms p on p.id = c.platform_id left join platform_appearances a on a.platform_id = p.id`,
+       ${AS_CLAIMED_MAIL}`,
     [mailId, platformId, leaseMs],
   );
   return claimed[0];
 }
 
-export async function mailDeliveryState(em: EntityManager, platformId: string, mailId: string): Promise<Pick<MailToSend, 'status' | 'provider'> | undefined> {
+/**
+ * Records the mail already claimed for sending (`sending`, claimed now), with what its attempt
+ * sends it with, in one statement: for a caller that makes the first attempt as soon as its
+ * transaction commits (a grant's invitation), so that attempt needs no claim of its own. Should
+ * the attempt never come, the claim lapses after its lease and a delivery takes the mail over as
+ * it would from an attempt that stopped. Undefined when the dedupe key was already recorded.
+ */
+export async function insertClaimedMail(em: Sql, m: PendingMail): Promise<ClaimedMail | undefined> {
+  const rows: ClaimedMail[] = await em.execute(
+    `with claimed as (
+       insert into mail_log (id, platform_id, "to", template, subject, html, dedupe_key, sent_at, sender_name, sender_email, status, claimed_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', now())
+       on conflict (platform_id, dedupe_key) do nothing
+       ${AS_CLAIMED_MAIL}`,
+    [m.platformId, m.to, m.template, m.subject, m.html, m.dedupeKey, m.sentAt, m.senderName, m.senderEmail],
+  );
+  return rows[0];
+}
+
+export async function mailDeliveryState(em: Sql, platformId: string, mailId: string): Promise<Pick<MailToSend, 'status' | 'provider'> | undefined> {
   const rows: Pick<MailToSend, 'status' | 'provider'>[] = await em.execute('select status, provider from mail_log where id = ? and platform_id = ?', [mailId, platformId]);
   return rows[0];
 }
 
 /** Renews the claim of a mail still `sending`. */
-export async function renewMailClaim(em: EntityManager, mailId: string): Promise<void> {
+export async function renewMailClaim(em: Sql, mailId: string): Promise<void> {
   await em.execute(`update mail_log set claimed_at = now() where id = ? and status = 'sending'`, [mailId]);
 }
 
 /** A failed attempt of a claimed mail: `failed`, the provider tried, one more attempt, the error. */
-export async function recordMailFailure(em: EntityManager, mailId: string, provider: MailSender, error: string): Promise<void> {
+export async function recordMailFailure(em: Sql, mailId: string, provider: MailSender, error: string): Promise<void> {
   await em.execute(`update mail_log set status = 'failed', provider = ?, attempts = attempts + 1, last_error = ? where id = ? and status = 'sending'`, [
     provider,
     error.slice(0, 1000),
@@ -121,7 +143,7 @@ export async function recordMailFailure(em: EntityManager, mailId: string, provi
 }
 
 /** A delivered (`sent`) or recorded-only mail. */
-export async function recordMailDelivered(em: EntityManager, mailId: string, d: { status: MailStatus; provider: MailSender; providerMessageId: string | null; deliveredAt: Date | null }): Promise<void> {
+export async function recordMailDelivered(em: Sql, mailId: string, d: { status: MailStatus; provider: MailSender; providerMessageId: string | null; deliveredAt: Date | null }): Promise<void> {
   await em.execute(
     `update mail_log set status = ?, provider = ?, provider_message_id = ?, attempts = attempts + 1, last_error = null, delivered_at = ?
      where id = ?`,

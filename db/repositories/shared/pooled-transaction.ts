@@ -43,6 +43,30 @@ async function query<T>(connection: pg.ClientBase, sql: string, params: readonly
   }
 }
 
+/** Statements on this connection (in whatever transaction it is in), prepared. */
+export function statementsOn(connection: pg.ClientBase): Sql {
+  return { execute: (sql: string, params: readonly unknown[] = []) => query(connection, sql, params) } as unknown as Sql;
+}
+
+/**
+ * Single statements outside a transaction, each on a pooled connection and prepared as in a
+ * pooled transaction (for the hot ones outside any: a mail attempt's claim and record, a grant
+ * request's id check and command rows). When `em` is in a transaction, its statements join it.
+ */
+export function pooledStatements(em: EntityManager): Sql {
+  if (em.getTransactionContext()) return em;
+  const pool = ormPool(em);
+  const execute = async (sql: string, params: readonly unknown[] = []) => {
+    const connection = await pool.acquireConnection();
+    try {
+      return await query(connection, sql, params);
+    } finally {
+      pool.releaseConnection(connection);
+    }
+  };
+  return { execute } as unknown as Sql;
+}
+
 /**
  * Runs `work` in a transaction on one pooled connection: committed when it returns, rolled back
  * when it throws. A connection whose rollback fails is marked so that the pool discards it. When
@@ -53,7 +77,7 @@ export async function pooledTransaction<T>(em: EntityManager, work: (tx: Sql) =>
   if (em.getTransactionContext()) return em.transactional((tx) => work(tx));
   const pool = ormPool(em);
   const connection = await pool.acquireConnection();
-  const tx = { execute: (sql: string, params: readonly unknown[] = []) => query(connection, sql, params) } as unknown as Sql;
+  const tx = statementsOn(connection);
   try {
     await connection.query('begin');
     const result = await work(tx);

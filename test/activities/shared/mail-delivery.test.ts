@@ -13,6 +13,7 @@ import { mailDelivery } from '../../../activities/mail/delivery.ts';
 import type { GrantStep } from '../../../activities/access/grants.ts';
 import { checkProvider } from '../../../adapters/mail/provider-check.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
+import { MAIL_CLAIM_LEASE_MS } from '../../../domain/shared/mail-delivery.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
 import { createCourse, createPlatform, operator, uniqueEmail, type TestPlatform } from '../../helpers/fixtures.ts';
 import { PROVIDER_A_KEYS, PROVIDER_B_USER, PROVIDER_C_KEYS, startProviderStandIns, startSmtpStandIn, type ProviderStandIns } from '../../helpers/mail-providers.ts';
@@ -53,12 +54,12 @@ async function platformWith(...active: ProviderName[]): Promise<{ platform: Test
  * A new participant's invitation, recorded as pending by the grant's own functions in one transaction (the grant
  * step itself also makes the first attempt): the mail id the workflow would deliver.
  */
-async function invitation(platformId: string, _acts: Activities = activities) {
+async function invitation(platformId: string, opts: { claimForSending?: boolean } = {}) {
   const email = uniqueEmail('invited');
   const course = await createCourse(stack.app, platformId);
   const { participantId, mailId } = await tenantEm(stack.orm, platformId).transactional(async (tx) => {
     const { participantId } = await ensureParticipantIn(tx, { platformId, email });
-    const invited = await inviteParticipant(tx, { platformUrlTemplate: PLATFORM_URL_TEMPLATE, now: () => new Date() }, { platformId, participantId, courseId: course.id });
+    const invited = await inviteParticipant(tx, { platformUrlTemplate: PLATFORM_URL_TEMPLATE, now: () => new Date() }, { platformId, participantId, courseId: course.id }, opts);
     return { participantId, mailId: invited.mailId };
   });
   expect(mailId).toEqual(expect.any(String));
@@ -111,6 +112,21 @@ describe('a grant records the invitation and makes its first attempt, deliverMai
     const step = await activities.grantCourse({ platformId: platform.id, courseId: course.id, email: uniqueEmail('invited'), accessLevel: 0, seq: 1 });
     expect(step).toMatchObject({ invitationSent: true, invitationDelivery: 'refused', outcome: 'applied' });
     expect(await mailRow(step.invitationMailId!)).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+
+  it('records a new invitation claimed for the step\'s attempt: should that attempt never come (the worker died after the commit), the claim lapses and the delivery sends it once', async () => {
+    const { platform } = await platformWith('provider_a');
+    const { mailId, email } = await invitation(platform.id, { claimForSending: true });
+    expect(await mailRow(mailId)).toMatchObject({ status: 'sending', attempts: 0 });
+    // A retry of the step while the claim holds hands the mail on without sending it.
+    const { attemptMailOnce } = mailDelivery({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: providers.endpoints, secretsKey: stack.app.secretsKey });
+    expect(await attemptMailOnce(platform.id, mailId)).toBe('retry');
+    expect(providers.a.sent.some((call) => call.body.to[0].email === email)).toBe(false);
+    // The lease passed: the delivery workflow's activity takes the mail over.
+    await stack.orm.em.fork().getConnection().execute(`update mail_log set claimed_at = now() - ? * interval '1 millisecond' where id = ?`, [MAIL_CLAIM_LEASE_MS + 1_000, mailId]);
+    expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_a' });
+    expect(await mailRow(mailId)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(providers.a.sent.filter((call) => call.body.to[0].email === email)).toHaveLength(1);
   });
 
   it('answers `retry` without waiting when another attempt holds the mail, `refused` for a mail not in the log', async () => {
@@ -187,7 +203,7 @@ describe('which transport sends', () => {
     const recordOnly = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: endpoints, secretsKey: stack.app.secretsKey });
     const { platform } = await platformWith();
     const relayed = providers.relay.received.length;
-    const { mailId } = await invitation(platform.id, recordOnly);
+    const { mailId } = await invitation(platform.id);
     expect(await recordOnly.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'recorded', provider: 'platform' });
     expect(await mailRow(mailId)).toMatchObject({ status: 'recorded', provider: 'platform', delivered_at: null });
     expect(providers.relay.received.length).toBe(relayed);
@@ -222,7 +238,7 @@ describe("a sandbox twin's mail never reaches a real recipient", () => {
       const endpoints = { ...providers.endpoints, sandboxSmtpUrl: `smtp://127.0.0.1:${catcher.port}?ignoreTLS=true` };
       const acts = createActivities({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: endpoints, secretsKey: stack.app.secretsKey });
       const twinId = await twinWithProvider();
-      const { email, mailId } = await invitation(twinId, acts);
+      const { email, mailId } = await invitation(twinId);
       expect(await acts.deliverMail({ platformId: twinId, mailId })).toEqual({ status: 'sent', provider: 'platform' });
       const arrived = catcher.received.find((m) => m.to.includes(email));
       expect(arrived?.html).toMatch(/\/login\?invitation=/);
