@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SHOP_FILTER } from '../../tenant.ts';
+import type { PooledClient } from './prepared.ts';
+import { statementsOn, type Sql } from './pooled-transaction.ts';
 
 /** A transaction and its savepoint state: the forks of `shopEmIn` run in it. */
 export interface TransactionScope {
@@ -8,17 +10,39 @@ export interface TransactionScope {
   savepointOpen?: boolean;
   /** A part is running in `inSavepoint`'s savepoint (its one name does not nest). */
   inPart?: boolean;
+  /** The transaction's plain statements, prepared (`shopEmIn`). */
+  statements?: Sql;
 }
 
 /**
  * An entity manager scoped to the shop, forked in the scope's transaction (a savepoint of
  * `inSavepoint` is on its connection): what an activity group's `ActivityDb.shopEm` gives inside
- * the clearing's one step (issue 26 item 1), where `shopEm` forks a fresh one of the Orm.
+ * the clearing's one step (issue 26 item 1), where `shopEm` forks a fresh one of the Orm. Its
+ * plain statements (`execute(sql, params)`, the most of a clearing's) go to the transaction's
+ * connection as prepared statements (pooled-transaction.ts), not through MikroORM's and knex's
+ * query path; its entity reads and writes go through MikroORM as before, on the same connection.
  */
 export function shopEmIn(scope: TransactionScope, shopId: string): EntityManager {
   const em = scope.em.fork({ keepTransactionContext: true });
   em.setFilterParams(SHOP_FILTER, { shopId });
-  return em;
+  const ormExecute = em.execute.bind(em);
+  const prepared = statementsIn(scope);
+  const execute = (sql: unknown, params?: unknown[], ...rest: unknown[]) =>
+    typeof sql === 'string' && rest.length === 0 ? prepared.execute(sql, params) : (ormExecute as (...args: unknown[]) => unknown)(sql, params, ...rest);
+  return Object.assign(em, { execute }) as EntityManager;
+}
+
+/** The scope's transaction connection (knex's transaction client answers it) as prepared statements, once per scope. */
+function statementsIn(scope: TransactionScope): Sql {
+  scope.statements ??= {
+    async execute(sql: string, params: readonly unknown[] = []) {
+      const trx = scope.em.getTransactionContext<{ client: PooledClient }>();
+      if (!trx) throw new Error('shopEmIn: the scope is not in a transaction');
+      const connection = await trx.client.acquireConnection();
+      return statementsOn(connection).execute(sql, params as unknown[]);
+    },
+  } as Sql;
+  return scope.statements;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AbstractSqlConnection } from '@mikro-orm/knex';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clearInOneTransaction, clearingStepActivities } from '../../../activities/shop/clearing-transaction.ts';
 import { orderEffectActivities } from '../../../activities/shop/order-effects.ts';
@@ -35,11 +35,13 @@ const sql = <T>(query: string, params: unknown[]) => stack.orm.em.fork().getConn
 /** The statements sent while `work` runs (the ORM's and the plain ones alike: every one goes through the connection's `execute`). */
 async function statementsWhile(work: () => Promise<void>): Promise<string[]> {
   const statements: string[] = [];
-  const execute = AbstractSqlConnection.prototype.execute;
-  const spy = vi.spyOn(AbstractSqlConnection.prototype, 'execute').mockImplementation(function (this: AbstractSqlConnection, query, ...rest) {
-    if (typeof query === 'string') statements.push(query);
-    return execute.call(this, query, ...rest);
-  } as typeof execute);
+  // On the driver's client: the ORM's statements and the prepared ones sent beside its query path alike.
+  const query = pg.Client.prototype.query;
+  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+    const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
+    if (typeof text === 'string' && !/^(begin|commit|rollback|savepoint|release)\b/i.test(text)) statements.push(text);
+    return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
+  } as typeof query);
   try {
     await work();
   } finally {
