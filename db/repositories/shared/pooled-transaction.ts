@@ -12,7 +12,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { hideBoundStatementValues } from '../../driver-errors.ts';
-import { ormPool } from './prepared.ts';
+import { ormPool, type PooledClient } from './prepared.ts';
 
 /** What a repository function needs of a transaction: a statement with `?` placeholders, its rows back. */
 export type Sql = Pick<EntityManager, 'execute'>;
@@ -54,8 +54,10 @@ export function statementsOn(connection: pg.ClientBase): Sql {
  * request's id check and command rows). When `em` is in a transaction, its statements join it.
  */
 export function pooledStatements(em: EntityManager): Sql {
-  if (em.getTransactionContext()) return em;
-  const pool = ormPool(em);
+  return em.getTransactionContext() ? em : statementsOnPool(ormPool(em));
+}
+
+function statementsOnPool(pool: PooledClient): Sql {
   const execute = async (sql: string, params: readonly unknown[] = []) => {
     const connection = await pool.acquireConnection();
     try {
@@ -65,6 +67,32 @@ export function pooledStatements(em: EntityManager): Sql {
     }
   };
   return { execute } as unknown as Sql;
+}
+
+/**
+ * `em` (a fork an activity owns) with its plain statements (`execute(sql, values)`) sent prepared:
+ * `on` answers where (the pool, the transaction's connection), or undefined for MikroORM's own
+ * query path. These go that path too: a statement without values (a text of several commands,
+ * which only the simple query protocol takes), one with an array or object value (knex expands an
+ * array into a list, `in (?)`; the driver would send it as one PostgreSQL array), and any other
+ * form of `execute`.
+ */
+export function withPreparedStatements<E extends EntityManager>(em: E, on: () => Sql | undefined): E {
+  const ormExecute = em.execute.bind(em) as (...args: unknown[]) => unknown;
+  const execute = (sql: unknown, params?: unknown[], ...rest: unknown[]) => {
+    const prepared = typeof sql === 'string' && params !== undefined && params.length > 0 && rest.length === 0 && params.every(isScalar) ? on() : undefined;
+    return prepared ? prepared.execute(sql as string, params) : ormExecute(sql, params, ...rest);
+  };
+  return Object.assign(em, { execute });
+}
+
+/** A value knex and the driver bind alike: not an array, nor an object other than a date. */
+const isScalar = (value: unknown): boolean => value === null || typeof value !== 'object' || value instanceof Date;
+
+/** `em` outside a transaction: its plain statements prepared on a pooled connection (withPreparedStatements). */
+export function withPooledStatements<E extends EntityManager>(em: E): E {
+  const pooled = statementsOnPool(ormPool(em));
+  return withPreparedStatements(em, () => (em.getTransactionContext() ? undefined : pooled));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SHOP_FILTER } from '../../tenant.ts';
 import type { PooledClient } from './prepared.ts';
-import { statementsOn, type Sql } from './pooled-transaction.ts';
+import { statementsOn, withPreparedStatements, type Sql } from './pooled-transaction.ts';
 
 /** A transaction and its savepoint state: the forks of `shopEmIn` run in it. */
 export interface TransactionScope {
@@ -25,11 +25,8 @@ export interface TransactionScope {
 export function shopEmIn(scope: TransactionScope, shopId: string): EntityManager {
   const em = scope.em.fork({ keepTransactionContext: true });
   em.setFilterParams(SHOP_FILTER, { shopId });
-  const ormExecute = em.execute.bind(em);
   const prepared = statementsIn(scope);
-  const execute = (sql: unknown, params?: unknown[], ...rest: unknown[]) =>
-    typeof sql === 'string' && rest.length === 0 ? prepared.execute(sql, params) : (ormExecute as (...args: unknown[]) => unknown)(sql, params, ...rest);
-  return Object.assign(em, { execute }) as EntityManager;
+  return withPreparedStatements(em, () => prepared);
 }
 
 /** The scope's transaction connection (knex's transaction client answers it) as prepared statements, once per scope. */
