@@ -2,7 +2,8 @@ import type { AccessLevel } from '../../domain/access/access-level.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
 import type { ParticipantRef, RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../domain/shared/webhooks.ts';
-import { mailAwaitingDelivery, type ClaimedMail } from '../../db/repositories/shared/mail-log.ts';
+import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
+import type { HeldClaim } from '../mail/render.ts';
 import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { currentOperationKey } from '../shared/events.ts';
@@ -103,7 +104,7 @@ export function grantActivities(deps: ActivityDeps) {
   ): Promise<Omit<T, 'events'> & Onboarding> {
     const { step, claimedInvitation } = await grantTransaction(input, apply);
     const invitationDelivery = claimedInvitation
-      ? await attemptClaimedOnce(claimedInvitation)
+      ? await attemptClaimedOnce(input.platformId, claimedInvitation)
       : step.invitationMailId
         ? await attemptMailOnce(input.platformId, step.invitationMailId)
         : null;
@@ -113,7 +114,7 @@ export function grantActivities(deps: ActivityDeps) {
   function grantTransaction<T extends { events: RecordedDomainEvent[] }>(
     input: GrantStepInput,
     apply: (tx: Sql, participant: ParticipantRef, step: { operationKey: string; invitedNow: boolean }) => Promise<T>,
-  ): Promise<{ step: Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>; claimedInvitation: ClaimedMail | undefined }> {
+  ): Promise<{ step: Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>; claimedInvitation: HeldClaim | undefined }> {
     const { platformId } = input;
     const operationKey = currentOperationKey();
     return pooledTransaction(orm.em, async (tx) => {

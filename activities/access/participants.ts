@@ -8,11 +8,11 @@ import { newParticipantInvitation, platformTemplate } from '../../db/repositorie
 import { lockInvitationFacts, markInvitedWithFacts, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
 import { lockParticipant } from '../../db/repositories/access/participants.ts';
 import { platformOf } from '../../db/repositories/access/platforms.ts';
-import { hasMailUnderKey, mailAwaitingDelivery, type ClaimedMail } from '../../db/repositories/shared/mail-log.ts';
+import { hasMailUnderKey, mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { userRegistered, type RecordedDomainEvent } from '../../domain/shared/events.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { recordEvents } from '../shared/events.ts';
-import { sendMail } from '../mail/render.ts';
+import { sendMail, type HeldClaim } from '../mail/render.ts';
 import { tenantEm } from '../../db/repositories/shared/tenant-em.ts';
 
 export interface EnsureParticipantInput {
@@ -86,7 +86,7 @@ export async function inviteParticipant(
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, courseId }: SendInvitationInput,
   opts: { claimForSending?: boolean } = {},
-): Promise<{ sent: boolean; mailId?: string | null; claimed?: ClaimedMail }> {
+): Promise<{ sent: boolean; mailId?: string | null; claimed?: HeldClaim }> {
   const token = randomBytes(24).toString('base64url');
   const invitedAt = now();
   // The usual case (a participant not invited yet) in one statement; otherwise the facts say why not.

@@ -10,6 +10,7 @@ import { openProvider, type ProviderSettings } from './provider-settings.ts';
 import { pooledStatements, type Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import { heartbeat } from '../shared/activity-context.ts';
 import { keepLease } from '../shared/lease.ts';
+import type { HeldClaim } from './render.ts';
 import { mails } from '../shared/metrics.ts';
 import {
   claimMailForSending,
@@ -145,7 +146,7 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
     const em = pooledStatements(orm.em);
     try {
       const claimed = await claimMailForSending(em, platformId, mailId, MAIL_CLAIM_LEASE_MS);
-      if (claimed) return await attemptClaimedOnce(claimed);
+      if (claimed) return await sendClaimedOnce(claimed);
       const found = await mailDeliveryState(em, platformId, mailId);
       if (!found) return 'refused';
       return found.status === 'sent' || found.status === 'recorded' ? 'sent' : 'retry';
@@ -154,8 +155,18 @@ export function mailDelivery({ orm, secretsKey, mailEndpoints = DEFAULT_MAIL_END
     }
   }
 
-  /** As attemptMailOnce, for a mail its caller recorded already claimed (insertClaimedMail). */
-  async function attemptClaimedOnce(claimed: ClaimedMail): Promise<MailAttemptOutcome> {
+  /**
+   * As attemptMailOnce, for a mail its caller recorded already claimed (insertClaimedMail). A
+   * claim held for half its lease or more (a transaction that took that long to commit) is taken
+   * again as any other: by then a retry of the caller may have found it lapsing and taken it over,
+   * and the mail must not go out twice.
+   */
+  async function attemptClaimedOnce(platformId: string, { mail: claimed, atMs }: HeldClaim): Promise<MailAttemptOutcome> {
+    return performance.now() - atMs >= MAIL_CLAIM_LEASE_MS / 2 ? attemptMailOnce(platformId, claimed.id) : sendClaimedOnce(claimed);
+  }
+
+  /** The send of an attempt that holds the mail, its claim renewed meanwhile; `retry` once it takes MAIL_ATTEMPT_IN_STEP_MS. */
+  async function sendClaimedOnce(claimed: ClaimedMail): Promise<MailAttemptOutcome> {
     const em = pooledStatements(orm.em);
     const lease = keepLease({ renew: () => renewMailClaim(em, claimed.id).then(() => true) });
     const attempt = deliverClaimed(em, claimed).finally(() => lease.stop());

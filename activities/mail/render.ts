@@ -14,6 +14,12 @@ export interface OutgoingMail {
   now: Date;
 }
 
+/** A mail claimed for sending, and when the claim was taken (`performance.now()`, for `attemptClaimedOnce`). */
+export interface HeldClaim {
+  mail: ClaimedMail;
+  atMs: number;
+}
+
 export interface QueuedMail {
   /** This call recorded the mail (false: the dedupe key was already recorded). */
   recorded: boolean;
@@ -23,8 +29,8 @@ export interface QueuedMail {
    * workflow (workflows/mail-delivery.ts), which sends it through the platform's transport.
    */
   mailId: string | null;
-  /** With `claimForSending`: the mail this call recorded, claimed for the caller's first attempt. */
-  claimed?: ClaimedMail;
+  /** With `claimForSending`: the mail this call recorded, claimed for the caller's first attempt, and when (`performance.now()`). */
+  claimed?: HeldClaim;
 }
 
 /**
@@ -49,7 +55,7 @@ export async function sendMail(em: Sql, { platformId, to, template, tags, dedupe
   };
   if (opts.claimForSending) {
     const claimed = await insertClaimedMail(em, row);
-    if (claimed) return { recorded: true, mailId: claimed.id, claimed };
+    if (claimed) return { recorded: true, mailId: claimed.id, claimed: { mail: claimed, atMs: performance.now() } };
   } else {
     const id = await insertPendingMail(em, row);
     if (id) return { recorded: true, mailId: id };

@@ -51,10 +51,17 @@ describe("an activity's plain statements", () => {
     expect(rows.map((r) => r.n)).toEqual([2, 4]);
   });
 
-  it('go the ORM\'s way without values (several commands in one text) and inside a transaction', async () => {
+  it('go the ORM\'s way without values (several commands in one text) and inside a transaction of the fork\'s own', async () => {
     const em = shopEm(orm, randomUUID());
     expect(await em.execute('select 1 as a; select 2 as b')).toBeDefined();
-    const statements = await sent(() => em.transactional((tx) => tx.execute('select ?::int as n', [1])));
+    const statements = await sent(async () => {
+      await em.begin();
+      try {
+        await em.execute('select ?::int as n', [1]);
+      } finally {
+        await em.rollback();
+      }
+    });
     expect(statements.filter((s) => s.text.includes('::int as n'))).toEqual([{ text: expect.any(String), prepared: false }]);
   });
 });

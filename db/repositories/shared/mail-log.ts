@@ -105,17 +105,18 @@ export async function claimMailForSending(em: Sql, platformId: string, mailId: s
 }
 
 /**
- * Records the mail already claimed for sending (`sending`, claimed now), with what its attempt
- * sends it with, in one statement: for a caller that makes the first attempt as soon as its
- * transaction commits (a grant's invitation), so that attempt needs no claim of its own. Should
- * the attempt never come, the claim lapses after its lease and a delivery takes the mail over as
- * it would from an attempt that stopped. Undefined when the dedupe key was already recorded.
+ * Records the mail already claimed for sending (`sending`, claimed at this statement's time, not
+ * the transaction's start), with what its attempt sends it with, in one statement: for a caller
+ * that makes the first attempt as soon as its transaction commits (a grant's invitation), so that
+ * attempt needs no claim of its own (`attemptClaimedOnce`). Should the attempt never come, the
+ * claim lapses after its lease and a delivery takes the mail over as it would from an attempt
+ * that stopped. Undefined when the dedupe key was already recorded.
  */
 export async function insertClaimedMail(em: Sql, m: PendingMail): Promise<ClaimedMail | undefined> {
   const rows: ClaimedMail[] = await em.execute(
     `with claimed as (
        insert into mail_log (id, platform_id, "to", template, subject, html, dedupe_key, sent_at, sender_name, sender_email, status, claimed_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', now())
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', clock_timestamp())
        on conflict (platform_id, dedupe_key) do nothing
        ${AS_CLAIMED_MAIL}`,
     [m.platformId, m.to, m.template, m.subject, m.html, m.dedupeKey, m.sentAt, m.senderName, m.senderEmail],

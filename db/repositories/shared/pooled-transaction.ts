@@ -14,7 +14,11 @@ import type pg from 'pg';
 import { hideBoundStatementValues } from '../../driver-errors.ts';
 import { ormPool, type PooledClient } from './prepared.ts';
 
-/** What a repository function needs of a transaction: a statement with `?` placeholders, its rows back. */
+/**
+ * What a repository function needs of a transaction: a statement with `?` placeholders, its rows
+ * back. Values are scalars, dates or text (an array goes as `arrayLiteral`): knex expands a
+ * JavaScript array into a list, the prepared forms below bind it as one PostgreSQL array.
+ */
 export type Sql = Pick<EntityManager, 'execute'>;
 
 /** The prepared name and numbered text of each statement text (a name is one text, in every connection). */

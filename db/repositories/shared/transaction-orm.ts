@@ -33,8 +33,9 @@ export function shopEmIn(scope: TransactionScope, shopId: string): EntityManager
 function statementsIn(scope: TransactionScope): Sql {
   scope.statements ??= {
     async execute(sql: string, params: readonly unknown[] = []) {
-      const trx = scope.em.getTransactionContext<{ client: PooledClient }>();
-      if (!trx) throw new Error('shopEmIn: the scope is not in a transaction');
+      const trx = scope.em.getTransactionContext<{ client: PooledClient; isCompleted(): boolean }>();
+      // Over (committed or rolled back): its connection is back in the pool, maybe in another's transaction.
+      if (!trx || trx.isCompleted()) throw new Error('shopEmIn: the scope is not in a transaction (any more)');
       const connection = await trx.client.acquireConnection();
       return statementsOn(connection).execute(sql, params as unknown[]);
     },

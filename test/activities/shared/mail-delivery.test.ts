@@ -57,13 +57,13 @@ async function platformWith(...active: ProviderName[]): Promise<{ platform: Test
 async function invitation(platformId: string, opts: { claimForSending?: boolean } = {}) {
   const email = uniqueEmail('invited');
   const course = await createCourse(stack.app, platformId);
-  const { participantId, mailId } = await tenantEm(stack.orm, platformId).transactional(async (tx) => {
+  const { participantId, mailId, claimed } = await tenantEm(stack.orm, platformId).transactional(async (tx) => {
     const { participantId } = await ensureParticipantIn(tx, { platformId, email });
     const invited = await inviteParticipant(tx, { platformUrlTemplate: PLATFORM_URL_TEMPLATE, now: () => new Date() }, { platformId, participantId, courseId: course.id }, opts);
-    return { participantId, mailId: invited.mailId };
+    return { participantId, mailId: invited.mailId, claimed: invited.claimed };
   });
   expect(mailId).toEqual(expect.any(String));
-  return { email, participantId, mailId: mailId!, courseId: course.id };
+  return { email, participantId, mailId: mailId!, courseId: course.id, claimed };
 }
 
 async function mailRow(mailId: string) {
@@ -127,6 +127,25 @@ describe('a grant records the invitation and makes its first attempt, deliverMai
     expect(await activities.deliverMail({ platformId: platform.id, mailId })).toEqual({ status: 'sent', provider: 'provider_a' });
     expect(await mailRow(mailId)).toMatchObject({ status: 'sent', attempts: 1 });
     expect(providers.a.sent.filter((call) => call.body.to[0].email === email)).toHaveLength(1);
+  });
+
+  it('takes a claim held past half its lease again before sending (a slow commit), so the step and a retry that took the mail over never both send it', async () => {
+    const { platform } = await platformWith('provider_a');
+    const { mailId, email, claimed } = await invitation(platform.id, { claimForSending: true });
+    const { attemptClaimedOnce, attemptMailOnce } = mailDelivery({ orm: stack.orm, platformUrlTemplate: PLATFORM_URL_TEMPLATE, mailEndpoints: providers.endpoints, secretsKey: stack.app.secretsKey });
+    const heldLong = { ...claimed!, atMs: performance.now() - MAIL_CLAIM_LEASE_MS };
+    // Still claimed in the log: handed on, not sent.
+    expect(await attemptClaimedOnce(platform.id, heldLong)).toBe('retry');
+    expect(providers.a.sent.some((call) => call.body.to[0].email === email)).toBe(false);
+    // The claim lapsed and a retry of the step took the mail over and sent it: the slow attempt finds it sent.
+    await stack.orm.em.fork().getConnection().execute(`update mail_log set claimed_at = now() - ? * interval '1 millisecond' where id = ?`, [MAIL_CLAIM_LEASE_MS + 1_000, mailId]);
+    expect(await attemptMailOnce(platform.id, mailId)).toBe('sent');
+    expect(await attemptClaimedOnce(platform.id, heldLong)).toBe('sent');
+    expect(providers.a.sent.filter((call) => call.body.to[0].email === email)).toHaveLength(1);
+    // A claim just taken is sent at once, without a claim of its own.
+    const fresh = await invitation(platform.id, { claimForSending: true });
+    expect(await attemptClaimedOnce(platform.id, fresh.claimed!)).toBe('sent');
+    expect(await mailRow(fresh.mailId)).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
   it('answers `retry` without waiting when another attempt holds the mail, `refused` for a mail not in the log', async () => {
