@@ -2,11 +2,11 @@
  * An activity's fork (tenantEm, shopEm): its plain statements go prepared on a pooled connection
  * (db/repositories/shared/pooled-transaction.ts), and answer as MikroORM's query path would.
  */
-import pg from 'pg';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openOrm, type Orm } from '../../db/orm.ts';
 import { shopEm } from '../../db/repositories/shared/tenant-em.ts';
+import { statementsSent } from '../helpers/sent-statements.ts';
 
 let orm: Orm;
 
@@ -15,30 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => orm?.close());
 
-/** The statements `work` sent, each with whether it went as a named (prepared) statement. */
-async function sent(work: () => Promise<unknown>): Promise<{ text: string; prepared: boolean }[]> {
-  const statements: { text: string; prepared: boolean }[] = [];
-  const query = pg.Client.prototype.query;
-  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-    const c = config as { text?: string; name?: string } | string;
-    statements.push(typeof c === 'string' ? { text: c, prepared: false } : { text: c.text ?? '', prepared: c.name !== undefined });
-    return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
-  } as typeof query);
-  try {
-    await work();
-  } finally {
-    spy.mockRestore();
-  }
-  return statements;
-}
-
 describe("an activity's plain statements", () => {
   it('go prepared when every value is one the driver binds as knex does', async () => {
     const em = shopEm(orm, randomUUID());
     const sql = 'select ?::int + 1 as n, ?::text as t, ?::timestamptz as at, ?::jsonb as j, ?::bool as b';
     const values = [41, 'x', new Date('2026-12-08T00:00:00Z'), JSON.stringify({ a: [1] }), null];
     let rows: unknown;
-    const statements = await sent(async () => (rows = await em.execute(sql, values)));
+    const statements = await statementsSent(async () => (rows = await em.execute(sql, values)));
     expect(statements).toEqual([{ text: 'select $1::int + 1 as n, $2::text as t, $3::timestamptz as at, $4::jsonb as j, $5::bool as b', prepared: true }]);
     // The same rows as MikroORM's own query path (a fork of the Orm's, not an activity's) answers.
     expect(rows).toEqual(await orm.em.fork().execute(sql, values));
@@ -54,7 +37,7 @@ describe("an activity's plain statements", () => {
   it('go the ORM\'s way without values (several commands in one text) and inside a transaction of the fork\'s own', async () => {
     const em = shopEm(orm, randomUUID());
     expect(await em.execute('select 1 as a; select 2 as b')).toBeDefined();
-    const statements = await sent(async () => {
+    const statements = await statementsSent(async () => {
       await em.begin();
       try {
         await em.execute('select ?::int as n', [1]);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearInOneTransaction, clearingStepActivities } from '../../../activities/shop/clearing-transaction.ts';
 import { orderEffectActivities } from '../../../activities/shop/order-effects.ts';
 import { effectLogBatch } from '../../../db/repositories/shop/effect-log-batch.ts';
@@ -8,6 +7,7 @@ import type { ActivityDeps } from '../../../activities/shared/deps.ts';
 import { insertProduct } from '../../helpers/shop-catalogue.ts';
 import { adminPost, createTestShop, operator, type TestShop } from '../../helpers/shop.ts';
 import { startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { statementsSent } from '../../helpers/sent-statements.ts';
 
 /**
  * The clearing's one step against the database (issue 26 item 1): its parts read the order once,
@@ -32,22 +32,9 @@ afterAll(() => stack.close());
 const event = () => ({ eventId: randomUUID(), occurredAt: new Date().toISOString() });
 const sql = <T>(query: string, params: unknown[]) => stack.orm.em.fork().getConnection().execute<T[]>(query, params);
 
-/** The statements sent while `work` runs (the ORM's and the plain ones alike: every one goes through the connection's `execute`). */
+/** The statements sent while `work` runs (the ORM's and the plain ones alike), without transaction control. */
 async function statementsWhile(work: () => Promise<void>): Promise<string[]> {
-  const statements: string[] = [];
-  // On the driver's client: the ORM's statements and the prepared ones sent beside its query path alike.
-  const query = pg.Client.prototype.query;
-  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-    const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
-    if (typeof text === 'string' && !/^(begin|commit|rollback|savepoint|release)\b/i.test(text)) statements.push(text);
-    return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
-  } as typeof query);
-  try {
-    await work();
-  } finally {
-    spy.mockRestore();
-  }
-  return statements;
+  return (await statementsSent(work)).map((s) => s.text).filter((text) => !/^(begin|commit|rollback|savepoint|release)\b/i.test(text));
 }
 
 describe('the clearing step in one transaction', () => {
