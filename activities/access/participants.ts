@@ -24,6 +24,8 @@ export interface EnsureParticipantInput {
 export interface EnsuredParticipant {
   participantId: string;
   invited: boolean;
+  /** The mail named `invitationMailId` (the caller's own invitation) is recorded and not delivered yet. */
+  invitationAwaitingDelivery: boolean;
   /** `user_registered` when this call created the participant. */
   events: RecordedDomainEvent[];
 }
@@ -62,14 +64,21 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
  * Creates the participant when absent, recording `user_registered` under `operationKey` (a retry
  * after the commit finds the participant and returns the same event). Safe under concurrency: two
  * grants for a new e-mail both land on the same row (unique platform + e-mail), which stays locked
- * to the end of the caller's transaction.
+ * to the end of the caller's transaction. With `invitationMailId` (the caller's own invitation, by
+ * the id it records it under) it also says whether that mail awaits delivery: a retry after a
+ * commit whose reply was lost hands it on again.
  */
-export async function ensureParticipantIn(tx: Sql, { platformId, email, name }: EnsureParticipantInput, operationKey?: string): Promise<EnsuredParticipant> {
-  const row = await upsertParticipant(tx, platformId, email, name ?? null);
+export async function ensureParticipantIn(
+  tx: Sql,
+  { platformId, email, name }: EnsureParticipantInput,
+  operationKey?: string,
+  { invitationMailId }: { invitationMailId?: string } = {},
+): Promise<EnsuredParticipant> {
+  const row = await upsertParticipant(tx, platformId, email, name ?? null, invitationMailId ?? null);
   if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
   const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
   const events = await recordEvents(tx, platformId, registered, operationKey);
-  return { participantId: row.id, invited: row.invited_at !== null, events };
+  return { participantId: row.id, invited: row.invited_at !== null, invitationAwaitingDelivery: row.invitation_awaiting_delivery, events };
 }
 
 /**
@@ -79,13 +88,14 @@ export async function ensureParticipantIn(tx: Sql, { platformId, email, name }: 
  * first one records it (in a grant the upsert has locked the row already: this check is the
  * guard for any other caller). The mail is recorded as pending, and `mailId` goes to its first
  * delivery attempt (workflows/shared/steps/deliver-mail.ts); or, with `claimForSending`, as
- * claimed for the caller's own first attempt after its commit (`claimed`).
+ * claimed for the caller's own first attempt after its commit (`claimed`). `mailId`: the id the
+ * caller names it by (`operationMailId`).
  */
 export async function inviteParticipant(
   em: Sql,
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, courseId }: SendInvitationInput,
-  opts: { claimForSending?: boolean } = {},
+  opts: { claimForSending?: boolean; mailId?: string } = {},
 ): Promise<{ sent: boolean; mailId?: string | null; claimed?: HeldClaim }> {
   const token = randomBytes(24).toString('base64url');
   const invitedAt = now();
@@ -109,6 +119,7 @@ export async function inviteParticipant(
     },
     dedupeKey: `invitation/${participantId}`,
     now: invitedAt,
+    id: opts.mailId,
   }, opts);
   return { sent: true, mailId: queued.mailId, ...(queued.claimed && { claimed: queued.claimed }) };
 }

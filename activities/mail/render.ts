@@ -12,6 +12,8 @@ export interface OutgoingMail {
   /** The same key never sends twice (a retried activity, a repeated trigger). */
   dedupeKey: string;
   now: Date;
+  /** Its id when the caller names it (`operationMailId`: an operation's retry finds it by id), else a new one. */
+  id?: string;
 }
 
 /** A mail claimed for sending, and when the claim was taken (`performance.now()`, for `attemptClaimedOnce`). */
@@ -40,9 +42,10 @@ export interface QueuedMail {
  * is recorded once. `claimForSending`: recorded as claimed (`sending`) by a caller that makes the
  * first attempt itself once its transaction committed, with what that attempt needs.
  */
-export async function sendMail(em: Sql, { platformId, to, template, tags, dedupeKey, now }: OutgoingMail, opts: { claimForSending?: boolean } = {}): Promise<QueuedMail> {
+export async function sendMail(em: Sql, { platformId, to, template, tags, dedupeKey, now, id }: OutgoingMail, opts: { claimForSending?: boolean } = {}): Promise<QueuedMail> {
   const { subject, html } = renderTemplate(template, tags);
   const row = {
+    id,
     platformId,
     to,
     template: template.slug,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../shared/pooled-transaction.ts';
+import { AWAITING_DELIVERY } from '../shared/mail-log.ts';
 
 /** Participants as the grant activities find and create them. */
 
@@ -9,19 +10,23 @@ export interface UpsertedParticipant {
   name: string | null;
   /** This statement inserted the row. */
   created: boolean;
+  /** The mail of the id given is recorded and awaits delivery (false without one). */
+  invitation_awaiting_delivery: boolean;
 }
 
 /**
  * Creates the participant when absent, in one statement: two grants for a new e-mail both land on
- * the same row (unique platform + e-mail); a missing name is filled in.
+ * the same row (unique platform + e-mail); a missing name is filled in. Also whether the mail
+ * `invitationMailId` awaits delivery, so the caller's retry needs no statement of its own for it.
  */
-export async function upsertParticipant(tx: Sql, platformId: string, email: string, name: string | null): Promise<UpsertedParticipant | undefined> {
+export async function upsertParticipant(tx: Sql, platformId: string, email: string, name: string | null, invitationMailId: string | null): Promise<UpsertedParticipant | undefined> {
   const rows: UpsertedParticipant[] = await tx.execute(
     `insert into participants (id, platform_id, email, name, created_at)
      values (gen_random_uuid(), ?, ?, ?, now())
      on conflict (platform_id, email) do update set name = coalesce(participants.name, excluded.name)
-     returning id, invited_at, name, (xmax = 0) as created`,
-    [platformId, email, name],
+     returning id, invited_at, name, (xmax = 0) as created,
+       exists (select 1 from mail_log m where m.id = ?::uuid and m.status in ${AWAITING_DELIVERY}) as invitation_awaiting_delivery`,
+    [platformId, email, name, invitationMailId],
   );
   return rows[0];
 }

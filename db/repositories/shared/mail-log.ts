@@ -15,16 +15,21 @@ export interface PendingMail {
   sentAt: Date;
   senderName: string | null;
   senderEmail: string | null;
+  /** The mail's id when its caller names it (`operationMailId`), else a new one. */
+  id?: string;
 }
+
+/** The statuses of a mail not delivered yet, whose delivery may still be attempted. */
+export const AWAITING_DELIVERY = `('pending', 'sending', 'failed')`;
 
 /** Records the mail as `pending` in one statement; its id, or undefined when the dedupe key was already recorded. */
 export async function insertPendingMail(em: Sql, m: PendingMail): Promise<string | undefined> {
   const rows: { id: string }[] = await em.execute(
     `insert into mail_log (id, platform_id, "to", template, subject, html, dedupe_key, sent_at, sender_name, sender_email, status)
-     values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
+     values (coalesce(?::uuid, gen_random_uuid()), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')
      on conflict (platform_id, dedupe_key) do nothing
      returning id`,
-    [m.platformId, m.to, m.template, m.subject, m.html, m.dedupeKey, m.sentAt, m.senderName, m.senderEmail],
+    [m.id ?? null, m.platformId, m.to, m.template, m.subject, m.html, m.dedupeKey, m.sentAt, m.senderName, m.senderEmail],
   );
   return rows[0]?.id;
 }
@@ -32,7 +37,7 @@ export async function insertPendingMail(em: Sql, m: PendingMail): Promise<string
 /** The id of the mail recorded under this dedupe key when it was not delivered yet (pending, sending or failed), else null. */
 export async function mailAwaitingDelivery(em: Sql, platformId: string, dedupeKey: string): Promise<string | null> {
   const rows: { id: string }[] = await em.execute(
-    `select id from mail_log where platform_id = ? and dedupe_key = ? and status in ('pending', 'sending', 'failed')`,
+    `select id from mail_log where platform_id = ? and dedupe_key = ? and status in ${AWAITING_DELIVERY}`,
     [platformId, dedupeKey],
   );
   return rows[0]?.id ?? null;
@@ -116,10 +121,10 @@ export async function insertClaimedMail(em: Sql, m: PendingMail): Promise<Claime
   const rows: ClaimedMail[] = await em.execute(
     `with claimed as (
        insert into mail_log (id, platform_id, "to", template, subject, html, dedupe_key, sent_at, sender_name, sender_email, status, claimed_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', clock_timestamp())
+       values (coalesce(?::uuid, gen_random_uuid()), ?, ?, ?, ?, ?, ?, ?, ?, ?, 'sending', clock_timestamp())
        on conflict (platform_id, dedupe_key) do nothing
        ${AS_CLAIMED_MAIL}`,
-    [m.platformId, m.to, m.template, m.subject, m.html, m.dedupeKey, m.sentAt, m.senderName, m.senderEmail],
+    [m.id ?? null, m.platformId, m.to, m.template, m.subject, m.html, m.dedupeKey, m.sentAt, m.senderName, m.senderEmail],
   );
   return rows[0];
 }

@@ -95,6 +95,28 @@ describe('a grant records the invitation and makes its first attempt, deliverMai
     expect(await mailRow(mailId)).toMatchObject({ status: 'sent', provider: 'provider_a' });
   });
 
+  it('invites a participant the platform knew but never invited; should the step\'s attempt never come, a retry of that grant hands the invitation on and it goes out once, another grant never does', async () => {
+    const { platform } = await platformWith('provider_a');
+    const course = await createCourse(stack.app, platform.id);
+    const email = uniqueEmail('known');
+    await tenantEm(stack.orm, platform.id).transactional((tx) => ensureParticipantIn(tx, { platformId: platform.id, email }));
+    const attempt = new MockActivityEnvironment({ activityId: '1', workflowExecution: { workflowId: `test/${email}`, runId: randomUUID() } });
+    const input = { platformId: platform.id, courseId: course.id, email, accessLevel: 0 as const, seq: 1 };
+    providers.a.failNext(1);
+    const first: GrantStep = await attempt.run(activities.grantCourse, input);
+    expect(first).toMatchObject({ created: false, invitationSent: true, invitationDelivery: 'retry' });
+    const mailId = first.invitationMailId!;
+    // As the worker dying after the step's commit leaves it: claimed for an attempt that never came, the claim lapsed.
+    await stack.orm.em.fork().getConnection().execute(`update mail_log set status = 'sending', claimed_at = now() - ? * interval '1 millisecond' where id = ?`, [MAIL_CLAIM_LEASE_MS + 1_000, mailId]);
+
+    expect(await activities.grantCourse({ ...input, seq: 2 })).toMatchObject({ invitationSent: false, invitationMailId: null, invitationDelivery: null });
+    expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ created: false, invitationSent: false, invitationMailId: mailId, invitationDelivery: 'sent' });
+    expect(await mailRow(mailId)).toMatchObject({ status: 'sent', provider: 'provider_a' });
+    expect(providers.a.sent.filter((call) => call.body.to[0].email === email)).toHaveLength(1);
+    // Delivered: a further retry has nothing to hand on.
+    expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ invitationMailId: null, invitationDelivery: null });
+  });
+
   it('answers `retry` when the step\'s attempt fails for now, recorded as a failed attempt for the delivery workflow to retry', async () => {
     const { platform } = await platformWith('provider_c');
     const course = await createCourse(stack.app, platform.id);
