@@ -2,9 +2,8 @@ import type { AccessLevel } from '../../domain/access/access-level.ts';
 import type { OrderedCourse } from '../../domain/access/order-contents.ts';
 import type { ParticipantRef, RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../domain/shared/webhooks.ts';
-import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
-import { operationMailId } from '../../domain/shared/mail-delivery.ts';
-import type { HeldClaim } from '../mail/render.ts';
+import { invitationDedupeKey } from '../../db/repositories/access/onboarding.ts';
+import { operationMailId, type HeldClaim } from '../mail/render.ts';
 import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
 import { currentOperationKey } from '../shared/events.ts';
@@ -118,24 +117,20 @@ export function grantActivities(deps: ActivityDeps) {
   ): Promise<{ step: Omit<T, 'events'> & Omit<Onboarding, 'invitationDelivery'>; claimedInvitation: HeldClaim | undefined }> {
     const { platformId } = input;
     const operationKey = currentOperationKey();
-    // This operation's invitation, should it send one, goes by an id of its own.
-    const invitationMailId = operationMailId(operationKey, 'invitation');
     return pooledTransaction(orm.em, async (tx) => {
       const { email, name } = await input.person(tx);
-      const ensured = await ensureParticipantIn(tx, { platformId, email, name }, `${operationKey}/participant`, { invitationMailId });
+      const ensured = await ensureParticipantIn(tx, { platformId, email, name }, `${operationKey}/participant`);
       const participantId = ensured.participantId;
+      const ownInvitationId = operationMailId(operationKey, invitationDedupeKey(participantId));
       // Invited before: by this very operation (a retry after a commit whose reply was lost), and
       // then its still undelivered invitation is handed on again; by another operation, and then it
-      // is not this grant's to send (nor an old, failed or superseded one to send again). An
-      // invitation recorded before operations named theirs (a random id) is found as this
-      // operation's when the operation also created the participant.
+      // is not this grant's to send (nor an old, failed or superseded one to send again). It is
+      // this operation's when the operation created the participant, or by the id it names it by.
       const created = ensured.events.some((e) => e.type === 'user_registered');
+      const awaiting = ensured.awaitingInvitationId;
       const invitation = !ensured.invited
-        ? await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId }, { claimForSending: true, mailId: invitationMailId })
-        : {
-            sent: false,
-            mailId: ensured.invitationAwaitingDelivery ? invitationMailId : created ? await mailAwaitingDelivery(tx, platformId, `invitation/${participantId}`) : null,
-          };
+        ? await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId }, { claimForSending: true, newMailId: ownInvitationId })
+        : { sent: false, mailId: awaiting !== null && (created || awaiting === ownInvitationId) ? awaiting : null };
       const change = await apply(tx, { id: participantId, email }, { operationKey: `${operationKey}/access`, invitedNow: invitation.sent });
       const events = [...ensured.events, ...change.events];
       const types = [...new Set(events.map((e) => e.type))];

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { platformLoginUrl } from '../../domain/access/platform-url.ts';
 import type { LoginLinkTemplate } from '../../domain/access/mail-template-rules.ts';
 import { newParticipantInvitation, platformTemplate } from '../../db/repositories/access/mail-templates.ts';
-import { lockInvitationFacts, markInvitedWithFacts, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
+import { invitationDedupeKey, lockInvitationFacts, markInvitedWithFacts, upsertParticipant } from '../../db/repositories/access/onboarding.ts';
 import { lockParticipant } from '../../db/repositories/access/participants.ts';
 import { platformOf } from '../../db/repositories/access/platforms.ts';
 import { hasMailUnderKey, mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
@@ -24,8 +24,8 @@ export interface EnsureParticipantInput {
 export interface EnsuredParticipant {
   participantId: string;
   invited: boolean;
-  /** The mail named `invitationMailId` (the caller's own invitation) is recorded and not delivered yet. */
-  invitationAwaitingDelivery: boolean;
+  /** The participant's invitation while it awaits delivery (whoever recorded it). */
+  awaitingInvitationId: string | null;
   /** `user_registered` when this call created the participant. */
   events: RecordedDomainEvent[];
 }
@@ -64,21 +64,14 @@ export function participantActivities({ orm, platformUrlTemplate, now = () => ne
  * Creates the participant when absent, recording `user_registered` under `operationKey` (a retry
  * after the commit finds the participant and returns the same event). Safe under concurrency: two
  * grants for a new e-mail both land on the same row (unique platform + e-mail), which stays locked
- * to the end of the caller's transaction. With `invitationMailId` (the caller's own invitation, by
- * the id it records it under) it also says whether that mail awaits delivery: a retry after a
- * commit whose reply was lost hands it on again.
+ * to the end of the caller's transaction.
  */
-export async function ensureParticipantIn(
-  tx: Sql,
-  { platformId, email, name }: EnsureParticipantInput,
-  operationKey?: string,
-  { invitationMailId }: { invitationMailId?: string } = {},
-): Promise<EnsuredParticipant> {
-  const row = await upsertParticipant(tx, platformId, email, name ?? null, invitationMailId ?? null);
+export async function ensureParticipantIn(tx: Sql, { platformId, email, name }: EnsureParticipantInput, operationKey?: string): Promise<EnsuredParticipant> {
+  const row = await upsertParticipant(tx, platformId, email, name ?? null);
   if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
   const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
   const events = await recordEvents(tx, platformId, registered, operationKey);
-  return { participantId: row.id, invited: row.invited_at !== null, invitationAwaitingDelivery: row.invitation_awaiting_delivery, events };
+  return { participantId: row.id, invited: row.invited_at !== null, awaitingInvitationId: row.awaiting_invitation_id, events };
 }
 
 /**
@@ -88,14 +81,14 @@ export async function ensureParticipantIn(
  * first one records it (in a grant the upsert has locked the row already: this check is the
  * guard for any other caller). The mail is recorded as pending, and `mailId` goes to its first
  * delivery attempt (workflows/shared/steps/deliver-mail.ts); or, with `claimForSending`, as
- * claimed for the caller's own first attempt after its commit (`claimed`). `mailId`: the id the
- * caller names it by (`operationMailId`).
+ * claimed for the caller's own first attempt after its commit (`claimed`). `newMailId`: the id
+ * the caller names it by (`operationMailId`).
  */
 export async function inviteParticipant(
   em: Sql,
   { platformUrlTemplate, now }: { platformUrlTemplate: string; now: () => Date },
   { platformId, participantId, courseId }: SendInvitationInput,
-  opts: { claimForSending?: boolean; mailId?: string } = {},
+  opts: { claimForSending?: boolean; newMailId?: string } = {},
 ): Promise<{ sent: boolean; mailId?: string | null; claimed?: HeldClaim }> {
   const token = randomBytes(24).toString('base64url');
   const invitedAt = now();
@@ -104,7 +97,7 @@ export async function inviteParticipant(
   if (!facts) {
     const found = await lockInvitationFacts(em, platformId, participantId, courseId ?? null);
     if (!found) throw ApplicationFailure.nonRetryable(`participant ${participantId} is not a participant of platform ${platformId}`);
-    return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, `invitation/${participantId}`) };
+    return { sent: false, mailId: await mailAwaitingDelivery(em, platformId, invitationDedupeKey(participantId)) };
   }
   const queued = await sendMail(em, {
     platformId,
@@ -117,9 +110,9 @@ export async function inviteParticipant(
       platformTitle: facts.platform_title,
       courseTitle: facts.course_title ?? facts.platform_title,
     },
-    dedupeKey: `invitation/${participantId}`,
+    dedupeKey: invitationDedupeKey(participantId),
     now: invitedAt,
-    id: opts.mailId,
+    id: opts.newMailId,
   }, opts);
   return { sent: true, mailId: queued.mailId, ...(queued.claimed && { claimed: queued.claimed }) };
 }

@@ -1,3 +1,4 @@
+import { v5 as uuidv5 } from 'uuid';
 import type { Sql } from '../../db/repositories/shared/pooled-transaction.ts';
 import type { EffectiveTemplate } from '../../db/repositories/access/mail-templates.ts';
 import { insertClaimedMail, insertPendingMail, mailAwaitingDelivery, type ClaimedMail } from '../../db/repositories/shared/mail-log.ts';
@@ -14,6 +15,18 @@ export interface OutgoingMail {
   now: Date;
   /** Its id when the caller names it (`operationMailId`: an operation's retry finds it by id), else a new one. */
   id?: string;
+}
+
+/** Fixed namespace of `operationMailId`: changing it would rename the mails of operations still retrying. */
+const OPERATION_MAIL_NAMESPACE = '2af2cfb2-d9bf-435c-9c84-fbdc998a3cca';
+
+/**
+ * The id an operation records its mail under `dedupeKey` with (a name-based uuid of both): every
+ * retry of the operation names the same mail, so a retry after a commit whose reply was lost tells
+ * its own mail from one recorded under the same key by another operation.
+ */
+export function operationMailId(operationKey: string, dedupeKey: string): string {
+  return uuidv5(`${operationKey}/${dedupeKey}`, OPERATION_MAIL_NAMESPACE);
 }
 
 /** A mail claimed for sending, and when the claim was taken (`performance.now()`, for `attemptClaimedOnce`). */

@@ -3,7 +3,6 @@
  * fields each has, which one sends, and how a delivered mail is named. Pure rules, shared by the
  * configuration interface, the delivery activity and the tests.
  */
-import { v5 as uuidv5 } from 'uuid';
 
 /** In this order: when several are active, the first active one sends (rule 3). */
 export const MAIL_PROVIDERS = ['provider_a', 'provider_b', 'provider_c'] as const;
@@ -31,18 +30,6 @@ export const MAIL_DELIVERY_ATTEMPT_TIMEOUT_MS = 2 * 60_000;
  * renewed for this long belongs to an attempt that is gone (a killed worker) and may be taken over.
  */
 export const MAIL_CLAIM_LEASE_MS = 10_000;
-
-/** Fixed namespace of `operationMailId`: changing it would rename the mails of operations still retrying. */
-const OPERATION_MAIL_NAMESPACE = '2af2cfb2-d9bf-435c-9c84-fbdc998a3cca';
-
-/**
- * The id of the mail an operation records for `purpose` (a name-based uuid of both): every retry of
- * the operation names the same mail, so a retry after a commit whose reply was lost finds its own
- * mail by id, whoever else wrote to the same person meanwhile.
- */
-export function operationMailId(operationKey: string, purpose: string): string {
-  return uuidv5(`${operationKey}/${purpose}`, OPERATION_MAIL_NAMESPACE);
-}
 
 export interface ProviderShape {
   /** Plain fields besides `active`, returned as stored. */

@@ -4,29 +4,35 @@ import { AWAITING_DELIVERY } from '../shared/mail-log.ts';
 
 /** Participants as the grant activities find and create them. */
 
+/** The mail log's dedupe key of a participant's invitation: one per participant, ever. */
+export const invitationDedupeKey = (participantId: string): string => `invitation/${participantId}`;
+/** `invitationDedupeKey` of the `participants` row a statement is at. */
+const INVITATION_KEY_SQL = `'invitation/' || participants.id`;
+
 export interface UpsertedParticipant {
   id: string;
   invited_at: Date | null;
   name: string | null;
   /** This statement inserted the row. */
   created: boolean;
-  /** The mail of the id given is recorded and awaits delivery (false without one). */
-  invitation_awaiting_delivery: boolean;
+  /** The participant's invitation when it is recorded and not delivered yet. */
+  awaiting_invitation_id: string | null;
 }
 
 /**
  * Creates the participant when absent, in one statement: two grants for a new e-mail both land on
- * the same row (unique platform + e-mail); a missing name is filled in. Also whether the mail
- * `invitationMailId` awaits delivery, so the caller's retry needs no statement of its own for it.
+ * the same row (unique platform + e-mail); a missing name is filled in. With it, the participant's
+ * invitation while it awaits delivery (the same statement, so a retry needs none of its own).
  */
-export async function upsertParticipant(tx: Sql, platformId: string, email: string, name: string | null, invitationMailId: string | null): Promise<UpsertedParticipant | undefined> {
+export async function upsertParticipant(tx: Sql, platformId: string, email: string, name: string | null): Promise<UpsertedParticipant | undefined> {
   const rows: UpsertedParticipant[] = await tx.execute(
     `insert into participants (id, platform_id, email, name, created_at)
      values (gen_random_uuid(), ?, ?, ?, now())
      on conflict (platform_id, email) do update set name = coalesce(participants.name, excluded.name)
      returning id, invited_at, name, (xmax = 0) as created,
-       exists (select 1 from mail_log m where m.id = ?::uuid and m.status in ${AWAITING_DELIVERY}) as invitation_awaiting_delivery`,
-    [platformId, email, name, invitationMailId],
+       (select m.id from mail_log m
+         where m.platform_id = participants.platform_id and m.dedupe_key = ${INVITATION_KEY_SQL} and m.status in ${AWAITING_DELIVERY}) as awaiting_invitation_id`,
+    [platformId, email, name],
   );
   return rows[0];
 }

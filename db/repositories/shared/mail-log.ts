@@ -34,7 +34,7 @@ export async function insertPendingMail(em: Sql, m: PendingMail): Promise<string
   return rows[0]?.id;
 }
 
-/** The id of the mail recorded under this dedupe key when it was not delivered yet (pending, sending or failed), else null. */
+/** The id of the mail recorded under this dedupe key while it awaits delivery (`AWAITING_DELIVERY`), else null. */
 export async function mailAwaitingDelivery(em: Sql, platformId: string, dedupeKey: string): Promise<string | null> {
   const rows: { id: string }[] = await em.execute(
     `select id from mail_log where platform_id = ? and dedupe_key = ? and status in ${AWAITING_DELIVERY}`,

@@ -107,7 +107,10 @@ describe('a grant records the invitation and makes its first attempt, deliverMai
     expect(first).toMatchObject({ created: false, invitationSent: true, invitationDelivery: 'retry' });
     const mailId = first.invitationMailId!;
     // As the worker dying after the step's commit leaves it: claimed for an attempt that never came, the claim lapsed.
-    await stack.orm.em.fork().getConnection().execute(`update mail_log set status = 'sending', claimed_at = now() - ? * interval '1 millisecond' where id = ?`, [MAIL_CLAIM_LEASE_MS + 1_000, mailId]);
+    await stack.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update mail_log set status = 'sending', attempts = 0, provider = null, last_error = null, claimed_at = now() - ? * interval '1 millisecond' where id = ?`, [MAIL_CLAIM_LEASE_MS + 1_000, mailId]);
 
     expect(await activities.grantCourse({ ...input, seq: 2 })).toMatchObject({ invitationSent: false, invitationMailId: null, invitationDelivery: null });
     expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ created: false, invitationSent: false, invitationMailId: mailId, invitationDelivery: 'sent' });
