@@ -3,6 +3,7 @@ import type { OrderedCourse } from '../../domain/access/order-contents.ts';
 import type { ParticipantRef, RecordedDomainEvent } from '../../domain/shared/events.ts';
 import { webhookDeliveriesFor, type WebhookDeliveryStart } from '../../domain/shared/webhooks.ts';
 import { invitationDedupeKey } from '../../db/repositories/access/onboarding.ts';
+import { mailAwaitingDelivery } from '../../db/repositories/shared/mail-log.ts';
 import { operationMailId, type HeldClaim } from '../mail/render.ts';
 import { subscribedWebhooks } from '../../db/repositories/shared/webhook-deliveries.ts';
 import type { ActivityDeps } from '../shared/deps.ts';
@@ -15,7 +16,7 @@ import { completeOrderFulfilmentIn } from './orders.ts';
 import { ApplicationFailure } from '@temporalio/common';
 import { personOfCommand, type LegacyPerson } from './command-person.ts';
 import { orderEmail } from '../../db/repositories/access/order-fulfilment.ts';
-import { ensureParticipantIn, inviteParticipant } from './participants.ts';
+import { ensureParticipantIn, inviteParticipant, type EnsuredParticipant } from './participants.ts';
 
 export interface CourseGrantInput extends LegacyPerson {
   platformId: string;
@@ -81,6 +82,17 @@ async function orderEmailOf(tx: Sql, platformId: string, orderId: string): Promi
 }
 
 /**
+ * An invited participant's invitation while it awaits delivery. The upsert's snapshot tells, unless
+ * it shows none: then the invitation may have been committed by the transaction whose lock the
+ * upsert waited for (an overlapping attempt of this very step), or the participant was invited
+ * another way (an operator's login link); it is read again, after the lock.
+ */
+async function awaitingInvitation(tx: Sql, platformId: string, participantId: string, seen: EnsuredParticipant['invitation']): Promise<string | null> {
+  if (seen) return seen.awaiting ? seen.id : null;
+  return mailAwaitingDelivery(tx, platformId, invitationDedupeKey(participantId));
+}
+
+/**
  * A whole grant as one step in one transaction (issue 17): the participant created when absent
  * and invited once, the access applied, the events recorded and the webhooks subscribed to them
  * looked up. Each part records its events under its own key of this operation, so a retry after a
@@ -125,12 +137,15 @@ export function grantActivities(deps: ActivityDeps) {
       // Invited before: by this very operation (a retry after a commit whose reply was lost), and
       // then its still undelivered invitation is handed on again; by another operation, and then it
       // is not this grant's to send (nor an old, failed or superseded one to send again). It is
-      // this operation's when the operation created the participant, or by the id it names it by.
+      // this operation's by the id it names it by, or when the operation created the participant
+      // (which also finds one recorded before invitations were named, with a random id).
       const created = ensured.events.some((e) => e.type === 'user_registered');
-      const awaiting = ensured.awaitingInvitationId;
       const invitation = !ensured.invited
         ? await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId }, { claimForSending: true, newMailId: ownInvitationId })
-        : { sent: false, mailId: awaiting !== null && (created || awaiting === ownInvitationId) ? awaiting : null };
+        : await awaitingInvitation(tx, platformId, participantId, ensured.invitation).then((awaiting) => ({
+            sent: false,
+            mailId: awaiting !== null && (created || awaiting === ownInvitationId) ? awaiting : null,
+          }));
       const change = await apply(tx, { id: participantId, email }, { operationKey: `${operationKey}/access`, invitedNow: invitation.sent });
       const events = [...ensured.events, ...change.events];
       const types = [...new Set(events.map((e) => e.type))];

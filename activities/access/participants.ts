@@ -24,8 +24,8 @@ export interface EnsureParticipantInput {
 export interface EnsuredParticipant {
   participantId: string;
   invited: boolean;
-  /** The participant's invitation while it awaits delivery (whoever recorded it). */
-  awaitingInvitationId: string | null;
+  /** The participant's invitation (whoever recorded it) as the upsert's snapshot shows it. */
+  invitation: { id: string; awaiting: boolean } | null;
   /** `user_registered` when this call created the participant. */
   events: RecordedDomainEvent[];
 }
@@ -71,7 +71,7 @@ export async function ensureParticipantIn(tx: Sql, { platformId, email, name }: 
   if (!row) throw ApplicationFailure.nonRetryable(`participant ${email} could not be created`);
   const registered = row.created ? [userRegistered({ id: row.id, email, name: row.name })] : [];
   const events = await recordEvents(tx, platformId, registered, operationKey);
-  return { participantId: row.id, invited: row.invited_at !== null, awaitingInvitationId: row.awaiting_invitation_id, events };
+  return { participantId: row.id, invited: row.invited_at !== null, invitation: row.invitation, events };
 }
 
 /**

@@ -15,14 +15,15 @@ export interface UpsertedParticipant {
   name: string | null;
   /** This statement inserted the row. */
   created: boolean;
-  /** The participant's invitation when it is recorded and not delivered yet. */
-  awaiting_invitation_id: string | null;
+  /** The participant's invitation as this statement's snapshot shows it (null: none recorded there). */
+  invitation: { id: string; awaiting: boolean } | null;
 }
 
 /**
  * Creates the participant when absent, in one statement: two grants for a new e-mail both land on
  * the same row (unique platform + e-mail); a missing name is filled in. With it, the participant's
- * invitation while it awaits delivery (the same statement, so a retry needs none of its own).
+ * invitation and whether it awaits delivery, as of the statement's snapshot: one committed by the
+ * transaction whose row lock the upsert waited for is not in it.
  */
 export async function upsertParticipant(tx: Sql, platformId: string, email: string, name: string | null): Promise<UpsertedParticipant | undefined> {
   const rows: UpsertedParticipant[] = await tx.execute(
@@ -30,8 +31,8 @@ export async function upsertParticipant(tx: Sql, platformId: string, email: stri
      values (gen_random_uuid(), ?, ?, ?, now())
      on conflict (platform_id, email) do update set name = coalesce(participants.name, excluded.name)
      returning id, invited_at, name, (xmax = 0) as created,
-       (select m.id from mail_log m
-         where m.platform_id = participants.platform_id and m.dedupe_key = ${INVITATION_KEY_SQL} and m.status in ${AWAITING_DELIVERY}) as awaiting_invitation_id`,
+       (select json_build_object('id', m.id, 'awaiting', m.status in ${AWAITING_DELIVERY}) from mail_log m
+         where m.platform_id = participants.platform_id and m.dedupe_key = ${INVITATION_KEY_SQL}) as invitation`,
     [platformId, email, name],
   );
   return rows[0];

@@ -10,6 +10,8 @@ import { createActivities, type Activities } from '../../../activities/index.ts'
 import { ensureParticipantIn, inviteParticipant } from '../../../activities/access/participants.ts';
 import { tenantEm } from '../../../db/repositories/shared/tenant-em.ts';
 import { mailDelivery } from '../../../activities/mail/delivery.ts';
+import { operationMailId } from '../../../activities/mail/render.ts';
+import { invitationDedupeKey } from '../../../db/repositories/access/onboarding.ts';
 import type { GrantStep } from '../../../activities/access/grants.ts';
 import { checkProvider } from '../../../adapters/mail/provider-check.ts';
 import { DEFAULT_MAIL_ENDPOINTS } from '../../../domain/shared/mail-endpoints.ts';
@@ -17,7 +19,7 @@ import { MAIL_CLAIM_LEASE_MS } from '../../../domain/shared/mail-delivery.ts';
 import { configure, createConfigurationKey, type TestConfigurationKey } from '../../helpers/configuration.ts';
 import { createCourse, createPlatform, operator, uniqueEmail, type TestPlatform } from '../../helpers/fixtures.ts';
 import { PROVIDER_A_KEYS, PROVIDER_B_USER, PROVIDER_C_KEYS, startProviderStandIns, startSmtpStandIn, type ProviderStandIns } from '../../helpers/mail-providers.ts';
-import { PLATFORM_URL_TEMPLATE, startTestApp, type TestStack } from '../../helpers/stack.ts';
+import { PLATFORM_URL_TEMPLATE, eventually, startTestApp, type TestStack } from '../../helpers/stack.ts';
 
 let stack: TestStack;
 let providers: ProviderStandIns;
@@ -118,6 +120,40 @@ describe('a grant records the invitation and makes its first attempt, deliverMai
     expect(providers.a.sent.filter((call) => call.body.to[0].email === email)).toHaveLength(1);
     // Delivered: a further retry has nothing to hand on.
     expect(await attempt.run(activities.grantCourse, input)).toMatchObject({ invitationMailId: null, invitationDelivery: null });
+  });
+
+  it('hands the invitation on from an attempt that waited for an overlapping attempt\'s lock and commit, which its upsert\'s snapshot does not show', async () => {
+    const { platform } = await platformWith('provider_a');
+    const course = await createCourse(stack.app, platform.id);
+    const email = uniqueEmail('overlap');
+    const workflowExecution = { workflowId: `test/${email}`, runId: randomUUID() };
+    const operationKey = `${workflowExecution.workflowId}/${workflowExecution.runId}/1`;
+    const db = stack.orm.em.fork().getConnection();
+    // The first attempt's transaction: the participant created and its invitation recorded, claimed, not committed yet.
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    let first!: Promise<string>;
+    const recorded = new Promise<void>((recordedNow) => {
+      first = tenantEm(stack.orm, platform.id).transactional(async (tx) => {
+        const { participantId } = await ensureParticipantIn(tx, { platformId: platform.id, email }, `${operationKey}/participant`);
+        const newMailId = operationMailId(operationKey, invitationDedupeKey(participantId));
+        const invited = await inviteParticipant(tx, { platformUrlTemplate: PLATFORM_URL_TEMPLATE, now: () => new Date() }, { platformId: platform.id, participantId, courseId: course.id }, { claimForSending: true, newMailId });
+        recordedNow();
+        await committed;
+        return invited.mailId!;
+      });
+    });
+    await recorded;
+    // The retry starts while the first holds the participant's row, and waits for it.
+    const retry = new MockActivityEnvironment({ activityId: '1', workflowExecution }).run(activities.grantCourse, { platformId: platform.id, courseId: course.id, email, accessLevel: 0 as const, seq: 1 });
+    await eventually(async () => {
+      const [waiting] = await db.execute<{ n: number }[]>(`select count(*)::int as n from pg_locks where not granted and locktype = 'transactionid'`);
+      expect(waiting?.n).toBeGreaterThan(0);
+    });
+    commit();
+    const mailId = await first;
+    // Handed on: should the first attempt's own send never come, the workflow's delivery sends it.
+    expect(await retry).toMatchObject({ created: true, invitationSent: false, invitationMailId: mailId });
   });
 
   it('answers `retry` when the step\'s attempt fails for now, recorded as a failed attempt for the delivery workflow to retry', async () => {
