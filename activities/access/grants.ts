@@ -82,14 +82,21 @@ async function orderEmailOf(tx: Sql, platformId: string, orderId: string): Promi
 }
 
 /**
- * An invited participant's invitation while it awaits delivery. The upsert's snapshot tells, unless
- * it shows none: then the invitation may have been committed by the transaction whose lock the
- * upsert waited for (an overlapping attempt of this very step), or the participant was invited
- * another way (an operator's login link); it is read again, after the lock.
+ * The undelivered invitation of an invited participant that this operation recorded (a retry after
+ * a commit whose reply was lost hands it on again), else null: an invitation of another operation
+ * is not this grant's to send (nor an old, failed or superseded one to send again). It is this
+ * operation's when it bears the id the operation names it by, or when the operation created the
+ * participant (which also finds one recorded before invitations were named, with a random id).
+ * The upsert's snapshot tells whether it awaits delivery, unless it shows none: then the invitation
+ * may have been committed by the transaction whose lock the upsert waited for (an overlapping
+ * attempt of this very step), or the participant was invited another way (an operator's login
+ * link); it is read again, after the lock.
  */
-async function awaitingInvitation(tx: Sql, platformId: string, participantId: string, seen: EnsuredParticipant['invitation']): Promise<string | null> {
-  if (seen) return seen.awaiting ? seen.id : null;
-  return mailAwaitingDelivery(tx, platformId, invitationDedupeKey(participantId));
+async function ownUndeliveredInvitation(tx: Sql, platformId: string, ensured: EnsuredParticipant, created: boolean, operationKey: string): Promise<string | null> {
+  const dedupeKey = invitationDedupeKey(ensured.participantId);
+  const seen = ensured.invitation;
+  const awaiting = seen ? (seen.awaiting ? seen.id : null) : await mailAwaitingDelivery(tx, platformId, dedupeKey);
+  return awaiting !== null && (created || awaiting === operationMailId(operationKey, dedupeKey)) ? awaiting : null;
 }
 
 /**
@@ -133,19 +140,13 @@ export function grantActivities(deps: ActivityDeps) {
       const { email, name } = await input.person(tx);
       const ensured = await ensureParticipantIn(tx, { platformId, email, name }, `${operationKey}/participant`);
       const participantId = ensured.participantId;
-      const ownInvitationId = operationMailId(operationKey, invitationDedupeKey(participantId));
-      // Invited before: by this very operation (a retry after a commit whose reply was lost), and
-      // then its still undelivered invitation is handed on again; by another operation, and then it
-      // is not this grant's to send (nor an old, failed or superseded one to send again). It is
-      // this operation's by the id it names it by, or when the operation created the participant
-      // (which also finds one recorded before invitations were named, with a random id).
       const created = ensured.events.some((e) => e.type === 'user_registered');
       const invitation = !ensured.invited
-        ? await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId }, { claimForSending: true, newMailId: ownInvitationId })
-        : await awaitingInvitation(tx, platformId, participantId, ensured.invitation).then((awaiting) => ({
-            sent: false,
-            mailId: awaiting !== null && (created || awaiting === ownInvitationId) ? awaiting : null,
-          }));
+        ? await inviteParticipant(tx, { platformUrlTemplate, now }, { platformId, participantId, courseId: input.courseId }, {
+            claimForSending: true,
+            newMailId: operationMailId(operationKey, invitationDedupeKey(participantId)),
+          })
+        : { sent: false, mailId: await ownUndeliveredInvitation(tx, platformId, ensured, created, operationKey) };
       const change = await apply(tx, { id: participantId, email }, { operationKey: `${operationKey}/access`, invitedNow: invitation.sent });
       const events = [...ensured.events, ...change.events];
       const types = [...new Set(events.map((e) => e.type))];
